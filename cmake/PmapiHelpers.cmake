@@ -1,0 +1,13 @@
+# pmapi_add_test(NAME SOURCES... [LIBS ...])
+# One GoogleTest binary per component, registered with CTest through
+# gtest_discover_tests. Tests find their data through PMAPI_TEST_DATA_DIR.
+function(pmapi_add_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE pmapi GTest::gtest GTest::gtest_main GTest::gmock ${ARG_LIBS})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/libpmapi/src)
+  target_compile_definitions(${name} PRIVATE
+    PMAPI_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
+    PMAPI_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
+endfunction()

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Installs everything the project needs to build and test, from Debian's
+# packages only. Run as root on Debian 12.
+#
+#   scripts/install-deps.sh          build and unit-test dependencies
+#   scripts/install-deps.sh --pcp    also PCP 6.0.3 itself (the oracle and
+#                                    interop peer for tests and benchmarks)
+set -eu
+
+BUILD_PKGS="cmake g++ ninja-build pkg-config xz-utils libabsl-dev libicu-dev
+  libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev
+  liblzma-dev"
+PCP_PKGS="pcp libpcp3-dev libpcp-pmda3-dev"
+
+missing() {
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+  done
+}
+
+apt_install() {
+  need=$(missing "$@")
+  [ -z "$need" ] && return 0
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # Debian's pcp postinst calls systemctl, which fails where PID 1 is not
+  # systemd; a no-op systemctl on dpkg's PATH lets it configure.
+  stub=$(mktemp -d)
+  printf '#!/bin/sh\nexit 0\n' > "$stub/systemctl"
+  chmod +x "$stub/systemctl"
+  # shellcheck disable=SC2086
+  apt-get install -y -qq -o DPkg::Path="$stub:/usr/sbin:/usr/bin:/sbin:/bin" $need ||
+    PATH="$stub:$PATH" dpkg --configure -a
+  rm -rf "$stub"
+  still=$(missing "$@")
+  if [ -n "$still" ]; then
+    echo "install-deps: could not install: $still" >&2
+    exit 1
+  fi
+}
+
+# shellcheck disable=SC2086
+apt_install $BUILD_PKGS
+if [ "${1:-}" = "--pcp" ]; then
+  # shellcheck disable=SC2086
+  apt_install $PCP_PKGS
+fi
