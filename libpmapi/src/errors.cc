@@ -174,8 +174,12 @@ absl::Status PcpError(int code) { return PcpError(code, ""); }
 
 absl::Status PcpError(int code, std::string_view detail) {
   std::string text = ErrStr(code);
-  std::string msg = detail.empty() ? text : absl::StrCat(std::string(detail), ": ", text);
-  absl::Status s(absl::StatusCode::kUnknown, msg);
+  if (detail.empty()) return PcpErrorWithMessage(code, text);
+  return PcpErrorWithMessage(code, absl::StrCat(std::string(detail), ": ", text));
+}
+
+absl::Status PcpErrorWithMessage(int code, std::string message) {
+  absl::Status s(absl::StatusCode::kUnknown, message);
   s.SetPayload(kCodePayload, absl::Cord(std::to_string(code)));
   return s;
 }

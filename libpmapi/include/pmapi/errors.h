@@ -106,6 +106,11 @@ absl::Status PcpError(int code);
 // As above, with `detail` prefixed to the message ("detail: text").
 absl::Status PcpError(int code, std::string_view detail);
 
+// Returns a non-OK status that carries `code` with `message` as its whole
+// message: for parsers whose error text is not ErrStr(code) (pmParseInterval
+// and friends return their own diagnostic).
+absl::Status PcpErrorWithMessage(int code, std::string message);
+
 // Returns the PCP code a status carries: 0 for OK, the code given to
 // PcpError, or kErrGeneric for a status that was not made by PcpError.
 int PcpCode(const absl::Status& status);
