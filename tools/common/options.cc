@@ -1,0 +1,182 @@
+#include "options.h"
+
+#include <boost/program_options.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "pmapi/errors.h"
+
+namespace po = boost::program_options;
+
+namespace pmtools {
+namespace {
+
+constexpr size_t kHelpColumn = 24;
+
+std::string OptionText(const OptionSpec& o) {
+  std::string text;
+  if (o.short_name) {
+    text = absl::StrCat("-", std::string(1, o.short_name));
+    if (!o.arg.empty()) absl::StrAppend(&text, " ", o.arg);
+    if (!o.long_name.empty()) absl::StrAppend(&text, ", ");
+  }
+  if (!o.long_name.empty()) {
+    absl::StrAppend(&text, "--", o.long_name);
+    if (!o.arg.empty()) absl::StrAppend(&text, "=", o.arg);
+  }
+  return text;
+}
+
+std::string BoostName(const OptionSpec& o) {
+  std::string name = o.long_name.empty() ? absl::StrCat("short-", std::string(1, o.short_name))
+                                         : o.long_name;
+  if (o.short_name) absl::StrAppend(&name, ",", std::string(1, o.short_name));
+  return name;
+}
+
+po::options_description BoostOptions(const OptionTable& table) {
+  po::options_description desc;
+  for (const OptionGroup& g : table.groups) {
+    for (const OptionSpec& o : g.options) {
+      if (o.arg.empty()) {
+        desc.add_options()(BoostName(o).c_str(), "");
+      } else {
+        desc.add_options()(BoostName(o).c_str(), po::value<std::string>(), "");
+      }
+    }
+  }
+  desc.add_options()("pmtools-operands", po::value<std::vector<std::string>>(), "");
+  return desc;
+}
+
+// Maps Boost's canonical name back to the key a tool switches on.
+std::string KeyFor(const OptionTable& table, const std::string& boost_key) {
+  for (const OptionGroup& g : table.groups) {
+    for (const OptionSpec& o : g.options) {
+      std::string name = o.long_name.empty()
+                             ? absl::StrCat("short-", std::string(1, o.short_name))
+                             : o.long_name;
+      if (name != boost_key) continue;
+      return o.short_name ? std::string(1, o.short_name) : o.long_name;
+    }
+  }
+  return boost_key;
+}
+
+std::string Diagnostic(const OptionTable& table, const std::string& token, bool missing_arg) {
+  bool is_long = token.size() > 2 && token[0] == '-' && token[1] == '-';
+  std::string what;
+  if (missing_arg) {
+    what = is_long ? absl::StrCat("option '", token, "' requires an argument")
+                   : absl::StrCat("option requires an argument -- '", token.substr(1, 1), "'");
+  } else {
+    what = is_long ? absl::StrCat("unrecognized option '", token, "'")
+                   : absl::StrCat("invalid option -- '", token.substr(1, 1), "'");
+  }
+  return absl::StrCat(table.program, ": ", what, "\n", UsageText(table));
+}
+
+// Boost reports the option it failed on in its own spelling; recover the
+// token the user typed, as getopt quotes it.
+std::string FailedToken(const po::error_with_option_name& e, int argc, const char* const* argv) {
+  std::string name = e.get_option_name();
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == name) return arg;
+  }
+  return name;
+}
+
+// "-fa" lacks the argument of 'a'; "--archive" lacks its own.
+std::string MissingArgToken(const std::string& last) {
+  if (last.rfind("--", 0) == 0) return last;
+  return absl::StrCat("-", last.substr(last.size() - 1));
+}
+
+}  // namespace
+
+std::string UsageText(const OptionTable& table) {
+  std::string out = absl::StrCat("Usage: ", table.program, " ", table.usage, "\n");
+  for (const OptionGroup& g : table.groups) {
+    absl::StrAppend(&out, "\n", g.title, ":\n");
+    for (const OptionSpec& o : g.options) {
+      std::string line = absl::StrCat("  ", OptionText(o));
+      if (line.size() < kHelpColumn) {
+        line.append(kHelpColumn - line.size(), ' ');
+      } else {
+        line.append("\n");
+        line.append(kHelpColumn, ' ');
+      }
+      absl::StrAppend(&out, line, o.help, "\n");
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<CommandLine> ParseCommandLine(const OptionTable& table, int argc,
+                                             const char* const* argv) {
+  po::options_description desc = BoostOptions(table);
+  po::positional_options_description positional;
+  positional.add("pmtools-operands", -1);
+  po::parsed_options parsed(&desc);
+  try {
+    parsed = po::command_line_parser(argc, argv)
+                 .options(desc)
+                 .positional(positional)
+                 .style(po::command_line_style::unix_style)
+                 .run();
+  } catch (const po::unknown_option& e) {
+    return pmapi::PcpErrorWithMessage(pmapi::kErrGeneric,
+                                      Diagnostic(table, FailedToken(e, argc, argv), false));
+  } catch (const po::invalid_command_line_syntax& e) {
+    if (e.kind() == po::invalid_syntax::missing_parameter && argc > 1) {
+      // An option lacks its argument only at the end of argv.
+      return pmapi::PcpErrorWithMessage(pmapi::kErrGeneric,
+                                        Diagnostic(table, MissingArgToken(argv[argc - 1]), true));
+    }
+    return pmapi::PcpErrorWithMessage(pmapi::kErrGeneric,
+                                      Diagnostic(table, FailedToken(e, argc, argv), false));
+  } catch (const po::error& e) {
+    return pmapi::PcpErrorWithMessage(
+        pmapi::kErrGeneric, absl::StrCat(table.program, ": ", e.what(), "\n", UsageText(table)));
+  }
+  CommandLine cl;
+  for (const po::option& o : parsed.options) {
+    if (o.string_key == "pmtools-operands") {
+      cl.operands.insert(cl.operands.end(), o.value.begin(), o.value.end());
+      continue;
+    }
+    cl.options.push_back({KeyFor(table, o.string_key), o.value.empty() ? "" : o.value.front()});
+  }
+  return cl;
+}
+
+OptionSpec StdArchive() { return {'a', "archive", "FILE", "metrics source is a PCP log archive"}; }
+OptionSpec StdHost() { return {'h', "host", "HOST", "metrics source is PMCD on host"}; }
+OptionSpec StdNamespace() { return {'n', "namespace", "FILE", "use an alternative PMNS"}; }
+OptionSpec StdOrigin() {
+  return {'O', "origin", "TIME", "initial sample time within the time window"};
+}
+OptionSpec StdStart() { return {'S', "start", "TIME", "start of the time window"}; }
+OptionSpec StdFinish() { return {'T', "finish", "TIME", "end of the time window"}; }
+OptionSpec StdAlign() {
+  return {'A', "align", "TIME", "align sample times on natural boundaries"};
+}
+OptionSpec StdSamples() { return {'s', "samples", "N", "terminate after this many samples"}; }
+OptionSpec StdInterval() { return {'t', "interval", "DELTA", "sampling interval"}; }
+OptionSpec StdTimezone() { return {'Z', "timezone", "TZ", "set reporting timezone"}; }
+OptionSpec StdHostzone() {
+  return {'z', "hostzone", "", "set reporting timezone to local time of metrics source"};
+}
+OptionSpec StdVersion() { return {'V', "version", "", "display version number and exit"}; }
+OptionSpec StdHelp() { return {'?', "help", "", "show this usage message and exit"}; }
+OptionSpec StdLocalPmda() {
+  return {'L', "local-PMDA", "", "metrics source is local connection to a PMDA"};
+}
+OptionSpec StdSpecLocal() {
+  return {'K', "spec-local", "SPEC", "optional additional PMDA spec for local connection"};
+}
+OptionSpec StdContainer() {
+  return {0, "container", "NAME", "specify an individual container to be queried"};
+}
+
+}  // namespace pmtools

@@ -1,0 +1,85 @@
+// tools/common/options.h: the command-line layer every tool shares.
+//
+// Tools describe their options as groups (as PCP's pmGetOptions tables do),
+// parse argv with Boost.Program_options into an ordered list of options and
+// operands, and print PCP's usage text and getopt-style diagnostics, so a
+// mistake on our command line reads exactly as it does with PCP's tools.
+//
+// Example:
+//   pmtools::OptionTable table{"pminfo", "[options] [metricname]...",
+//       {{"General options", {{'a', "archive", "FILE", "metrics source is a PCP log archive"}}}}};
+//   absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
+//   if (!cl.ok()) { std::fputs(std::string(cl.status().message()).c_str(), stderr); return 1; }
+//   for (const pmtools::ParsedOption& o : cl->options) { /* o.key == 'a', o.value */ }
+#ifndef PMAPI_TOOLS_COMMON_OPTIONS_H_
+#define PMAPI_TOOLS_COMMON_OPTIONS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace pmtools {
+
+// One option. `short_name` is 0 for a long-only option; `arg` names the
+// argument ("FILE") and is empty for a flag.
+struct OptionSpec {
+  char short_name = 0;
+  std::string long_name;
+  std::string arg;
+  std::string help;
+};
+
+struct OptionGroup {
+  std::string title;
+  std::vector<OptionSpec> options;
+};
+
+struct OptionTable {
+  std::string program;
+  std::string usage;  // after "Usage: PROGRAM "
+  std::vector<OptionGroup> groups;
+};
+
+// One option as it appeared on the command line, in order. `key` is the
+// short letter, or the long name for a long-only option.
+struct ParsedOption {
+  std::string key;
+  std::string value;
+};
+
+struct CommandLine {
+  std::vector<ParsedOption> options;
+  std::vector<std::string> operands;
+};
+
+// Returns PCP's usage message for `table` ("Usage: ..." and the option
+// groups, aligned as pmUsageMessage aligns them).
+std::string UsageText(const OptionTable& table);
+
+// Parses argv. On a bad command line returns an error whose message is the
+// getopt-style diagnostic followed by UsageText(table), ready for stderr.
+absl::StatusOr<CommandLine> ParseCommandLine(const OptionTable& table, int argc,
+                                             const char* const* argv);
+
+// The standard options of PCP's PMAPI_OPTIONS, for tools to pick from.
+OptionSpec StdArchive();
+OptionSpec StdHost();
+OptionSpec StdNamespace();
+OptionSpec StdOrigin();
+OptionSpec StdStart();
+OptionSpec StdFinish();
+OptionSpec StdAlign();
+OptionSpec StdSamples();
+OptionSpec StdInterval();
+OptionSpec StdTimezone();
+OptionSpec StdHostzone();
+OptionSpec StdVersion();
+OptionSpec StdHelp();
+OptionSpec StdLocalPmda();
+OptionSpec StdSpecLocal();
+OptionSpec StdContainer();
+
+}  // namespace pmtools
+
+#endif  // PMAPI_TOOLS_COMMON_OPTIONS_H_
