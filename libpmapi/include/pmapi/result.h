@@ -1,0 +1,140 @@
+// pmapi/result.h: an owning pmResult — one timestamp and the values of each
+// metric fetched at that time.
+//
+// A Result is what an archive data record or a RESULT PDU decodes to. All
+// of its values' payloads live in one byte arena owned by the Result, so a
+// record with a thousand values costs a handful of allocations, and a Result
+// that is reused (Clear() then refilled) costs none once it has grown.
+//
+// Example:
+//   const pmapi::Result& r = ...;
+//   for (const pmapi::ValueSet& vs : r.sets()) {
+//     if (vs.numval < 0) { /* vs.numval is a PCP error code */ continue; }
+//     for (int j = 0; j < vs.numval; ++j) {
+//       pmapi::ValueView v = r.value(vs, j);   // v.inst, v.lval or v.payload
+//     }
+//   }
+#ifndef PMAPI_RESULT_H_
+#define PMAPI_RESULT_H_
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "pmapi/types.h"
+
+namespace pmapi {
+
+// The values of one metric in a Result (pmValueSet).
+struct ValueSet {
+  PmID pmid = kPmIDNull;
+  // Number of values (> 0), none (0), or a negative PCP error code.
+  int numval = 0;
+  // kValInsitu or kValDptr; meaningful only when numval > 0.
+  int valfmt = kValInsitu;
+  // Index of this set's first value in the Result's value list.
+  uint32_t first = 0;
+};
+
+class Result {
+ public:
+  // One value as stored: either in-situ (lval) or a payload in the arena.
+  struct StoredValue {
+    int32_t inst = kInNull;
+    int32_t lval = 0;
+    uint32_t offset = 0;  // payload start in the arena
+    uint32_t length = 0;  // payload bytes (the block's vlen minus its header)
+    int vtype = kTypeUnknown;
+  };
+
+  // Returns the collection time in nanoseconds since the Unix epoch.
+  int64_t timestamp_ns() const { return timestamp_ns_; }
+  // Returns the number of value sets; 0 means a <mark> record.
+  int numpmid() const { return static_cast<int>(sets_.size()); }
+  bool is_mark() const { return sets_.empty(); }
+  std::span<const ValueSet> sets() const { return sets_; }
+
+  // Returns a view of value j of set vs. The view's payload points into this
+  // Result and is valid until the Result is changed or destroyed.
+  // REQUIRES: vs is one of sets(), 0 <= j < vs.numval.
+  ValueView value(const ValueSet& vs, int j) const;
+  // Returns the stored form of value j of set vs (same REQUIRES as value()).
+  const StoredValue& stored(const ValueSet& vs, int j) const { return values_[vs.first + j]; }
+
+  // Building (used by decoders). Clear() keeps the capacity for reuse.
+  void Clear();
+  void set_timestamp_ns(int64_t ns) { timestamp_ns_ = ns; }
+  // Appends a value set; its values must be added next, before another set.
+  void AddSet(PmID pmid, int numval, int valfmt);
+  void AddInsitu(int32_t inst, int32_t lval);
+  // Appends a value whose payload (already in host byte order) is copied
+  // into the arena.
+  void AddBlock(int32_t inst, int vtype, std::span<const uint8_t> payload);
+  // Appends a value with an uninitialised payload of `length` bytes and
+  // returns where to write it; valid until the next Add call.
+  uint8_t* AddBlockForWrite(int32_t inst, int vtype, uint32_t length);
+  void Reserve(size_t sets, size_t values, size_t arena_bytes);
+
+ private:
+  int64_t timestamp_ns_ = 0;
+  std::vector<ValueSet> sets_;
+  std::vector<StoredValue> values_;
+  std::vector<uint8_t> arena_;
+};
+
+inline ValueView Result::value(const ValueSet& vs, int j) const {
+  const StoredValue& s = values_[vs.first + j];
+  ValueView v;
+  v.inst = s.inst;
+  v.lval = s.lval;
+  if (vs.valfmt != kValInsitu) {
+    v.vtype = s.vtype;
+    v.payload = std::span<const uint8_t>(arena_.data() + s.offset, s.length);
+  }
+  return v;
+}
+
+inline void Result::Clear() {
+  timestamp_ns_ = 0;
+  sets_.clear();
+  values_.clear();
+  arena_.clear();
+}
+
+inline void Result::AddSet(PmID pmid, int numval, int valfmt) {
+  sets_.push_back(ValueSet{pmid, numval, valfmt, static_cast<uint32_t>(values_.size())});
+}
+
+inline void Result::AddInsitu(int32_t inst, int32_t lval) {
+  StoredValue s;
+  s.inst = inst;
+  s.lval = lval;
+  values_.push_back(s);
+}
+
+inline uint8_t* Result::AddBlockForWrite(int32_t inst, int vtype, uint32_t length) {
+  StoredValue s;
+  s.inst = inst;
+  s.vtype = vtype;
+  s.offset = static_cast<uint32_t>(arena_.size());
+  s.length = length;
+  values_.push_back(s);
+  arena_.resize(arena_.size() + length);
+  return arena_.data() + s.offset;
+}
+
+inline void Result::AddBlock(int32_t inst, int vtype, std::span<const uint8_t> payload) {
+  uint8_t* out = AddBlockForWrite(inst, vtype, static_cast<uint32_t>(payload.size()));
+  if (!payload.empty()) std::memcpy(out, payload.data(), payload.size());
+}
+
+inline void Result::Reserve(size_t sets, size_t values, size_t arena_bytes) {
+  sets_.reserve(sets);
+  values_.reserve(values);
+  arena_.reserve(arena_bytes);
+}
+
+}  // namespace pmapi
+
+#endif  // PMAPI_RESULT_H_

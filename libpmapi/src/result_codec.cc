@@ -1,0 +1,226 @@
+// The pmResult decoder and encoder; see result_codec.h for the layout.
+#include "result_codec.h"
+
+#include <cstring>
+
+#include "byte_reader.h"
+#include "pmapi/errors.h"
+
+namespace pmapi {
+namespace {
+
+constexpr int64_t kNanosPerSecond = 1000000000;
+
+// Returns sec * 1e9 + nsec, wrapping (never undefined) on absurd inputs
+// from corrupt data.
+int64_t CombineNanos(int64_t sec, int64_t nsec) {
+  uint64_t v = static_cast<uint64_t>(sec) * static_cast<uint64_t>(kNanosPerSecond) +
+               static_cast<uint64_t>(nsec);
+  return static_cast<int64_t>(v);
+}
+
+// Reads the timestamp and numpmid that open `body`. Returns false if body
+// is too short.
+bool ReadPreamble(ByteReader& r, ResultLayout layout, int64_t* ns, int32_t* numpmid) {
+  switch (layout) {
+    case ResultLayout::kTimeval: {
+      int32_t sec, usec;
+      if (!r.I32(&sec) || !r.I32(&usec) || !r.I32(numpmid)) return false;
+      *ns = CombineNanos(sec, int64_t{usec} * 1000);
+      return true;
+    }
+    case ResultLayout::kTimestamp: {
+      int64_t sec;
+      uint32_t nsec;
+      if (!r.I64(&sec) || !r.U32(&nsec) || !r.I32(numpmid)) return false;
+      *ns = CombineNanos(sec, nsec);
+      return true;
+    }
+    case ResultLayout::kHighRes: {
+      int64_t sec, nsec;
+      if (!r.I32(numpmid) || !r.I64(&sec) || !r.I64(&nsec)) return false;
+      *ns = CombineNanos(sec, nsec);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Copies a block payload into the result, turning numbers into host order.
+void StoreBlock(Result* out, int32_t inst, int vtype, std::span<const uint8_t> payload) {
+  uint8_t* dst = out->AddBlockForWrite(inst, vtype, static_cast<uint32_t>(payload.size()));
+  if (payload.empty()) return;
+  const bool word = (vtype == kType32 || vtype == kTypeU32 || vtype == kTypeFloat) &&
+                    payload.size() == 4;
+  const bool dword = (vtype == kType64 || vtype == kTypeU64 || vtype == kTypeDouble) &&
+                     payload.size() == 8;
+  if (word) {
+    uint32_t v = LoadBigEndian32(payload.data());
+    std::memcpy(dst, &v, 4);
+  } else if (dword) {
+    uint64_t v = LoadBigEndian64(payload.data());
+    std::memcpy(dst, &v, 8);
+  } else {
+    std::memcpy(dst, payload.data(), payload.size());
+  }
+}
+
+// Resolves one DPTR value: `offset` is in words from the (virtual) PDU start.
+bool DecodeBlock(std::span<const uint8_t> body, int32_t inst, uint32_t offset, Result* out) {
+  const uint64_t byte_offset = uint64_t{offset} * 4;
+  if (byte_offset < kResultHeaderBytes) return false;
+  ByteReader r(body);
+  uint32_t header;
+  if (!r.Seek(byte_offset - kResultHeaderBytes) || !r.U32(&header)) return false;
+  const uint32_t vlen = header & kValVlenMax;
+  const int vtype = static_cast<int>(header >> 24);
+  if (vlen < static_cast<uint32_t>(kValHdrSize)) return false;
+  std::span<const uint8_t> payload;
+  if (!r.Bytes(vlen - kValHdrSize, &payload)) return false;
+  StoreBlock(out, inst, vtype, payload);
+  return true;
+}
+
+// Decodes one value set starting at r's position; DPTR values are resolved
+// against the whole body at once.
+bool DecodeSet(ByteReader& r, std::span<const uint8_t> body, Result* out) {
+  uint32_t pmid;
+  int32_t numval;
+  if (!r.U32(&pmid) || !r.I32(&numval)) return false;
+  if (numval <= 0) {
+    out->AddSet(pmid, numval, kValInsitu);
+    return true;
+  }
+  int32_t valfmt;
+  if (!r.I32(&valfmt)) return false;
+  if (valfmt != kValInsitu && valfmt != kValDptr && valfmt != kValSptr) return false;
+  // Each value takes 8 bytes; refuse counts the body cannot hold.
+  if (!r.Has(uint64_t(numval) * 8)) return false;
+  const int stored_fmt = valfmt == kValInsitu ? kValInsitu : kValDptr;
+  out->AddSet(pmid, numval, stored_fmt);
+  for (int32_t j = 0; j < numval; ++j) {
+    int32_t inst = 0;
+    uint32_t value = 0;
+    r.I32(&inst);  // cannot fail: Has() was checked above
+    r.U32(&value);
+    if (stored_fmt == kValInsitu) {
+      out->AddInsitu(inst, static_cast<int32_t>(value));
+    } else if (!DecodeBlock(body, inst, value, out)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void PutTimestamp(std::vector<uint8_t>& buf, ResultLayout layout, int64_t ns, int32_t numpmid) {
+  int64_t sec = ns / kNanosPerSecond;
+  int64_t sub = ns % kNanosPerSecond;
+  if (sub < 0) {
+    sub += kNanosPerSecond;
+    --sec;
+  }
+  auto put32 = [&buf](uint32_t v) {
+    size_t at = buf.size();
+    buf.resize(at + 4);
+    StoreBigEndian32(buf.data() + at, v);
+  };
+  auto put64 = [&buf](uint64_t v) {
+    size_t at = buf.size();
+    buf.resize(at + 8);
+    StoreBigEndian64(buf.data() + at, v);
+  };
+  switch (layout) {
+    case ResultLayout::kTimeval:
+      put32(static_cast<uint32_t>(sec));
+      put32(static_cast<uint32_t>(sub / 1000));
+      put32(static_cast<uint32_t>(numpmid));
+      break;
+    case ResultLayout::kTimestamp:
+      put64(static_cast<uint64_t>(sec));
+      put32(static_cast<uint32_t>(sub));
+      put32(static_cast<uint32_t>(numpmid));
+      break;
+    case ResultLayout::kHighRes:
+      put32(static_cast<uint32_t>(numpmid));
+      put64(static_cast<uint64_t>(sec));
+      put64(static_cast<uint64_t>(sub));
+      break;
+  }
+}
+
+// Appends a value block (header, payload in wire order, padding).
+uint32_t PutBlock(std::vector<uint8_t>& blocks, size_t blocks_base, const ValueView& v) {
+  const uint32_t word_offset =
+      static_cast<uint32_t>((kResultHeaderBytes + blocks_base + blocks.size()) / 4);
+  const uint32_t vlen = static_cast<uint32_t>(v.payload.size()) + kValHdrSize;
+  size_t at = blocks.size();
+  blocks.resize(at + PaddedBlockBytes(vlen), 0);
+  StoreBigEndian32(blocks.data() + at, (uint32_t(v.vtype) << 24) | (vlen & kValVlenMax));
+  uint8_t* dst = blocks.data() + at + kValHdrSize;
+  const size_t n = v.payload.size();
+  if ((v.vtype == kType32 || v.vtype == kTypeU32 || v.vtype == kTypeFloat) && n == 4) {
+    uint32_t w;
+    std::memcpy(&w, v.payload.data(), 4);
+    StoreBigEndian32(dst, w);
+  } else if ((v.vtype == kType64 || v.vtype == kTypeU64 || v.vtype == kTypeDouble) && n == 8) {
+    uint64_t w;
+    std::memcpy(&w, v.payload.data(), 8);
+    StoreBigEndian64(dst, w);
+  } else if (n > 0) {
+    std::memcpy(dst, v.payload.data(), n);
+  }
+  return word_offset;
+}
+
+}  // namespace
+
+absl::Status DecodeResult(std::span<const uint8_t> body, ResultLayout layout, int error_code,
+                          Result* out) {
+  out->Clear();
+  ByteReader r(body);
+  int64_t ns = 0;
+  int32_t numpmid = 0;
+  if (!ReadPreamble(r, layout, &ns, &numpmid)) return PcpError(error_code);
+  out->set_timestamp_ns(ns);
+  // Each value set needs at least 8 bytes.
+  if (numpmid < 0 || !r.Has(uint64_t(numpmid) * 8)) return PcpError(error_code);
+  out->Reserve(numpmid, numpmid, 0);
+  for (int32_t i = 0; i < numpmid; ++i) {
+    if (!DecodeSet(r, body, out)) return PcpError(error_code);
+  }
+  return absl::OkStatus();
+}
+
+std::vector<uint8_t> EncodeResult(const Result& r, ResultLayout layout) {
+  std::vector<uint8_t> buf;
+  PutTimestamp(buf, layout, r.timestamp_ns(), r.numpmid());
+  // The blocks follow the value sets, so size the sets first.
+  size_t sets_bytes = 0;
+  for (const ValueSet& vs : r.sets()) sets_bytes += 8 + (vs.numval > 0 ? 4 + 8 * vs.numval : 0);
+  const size_t blocks_base = buf.size() + sets_bytes;
+  std::vector<uint8_t> blocks;
+  auto put32 = [&buf](uint32_t v) {
+    size_t at = buf.size();
+    buf.resize(at + 4);
+    StoreBigEndian32(buf.data() + at, v);
+  };
+  for (const ValueSet& vs : r.sets()) {
+    put32(vs.pmid);
+    put32(static_cast<uint32_t>(vs.numval));
+    if (vs.numval <= 0) continue;
+    put32(static_cast<uint32_t>(vs.valfmt));
+    for (int j = 0; j < vs.numval; ++j) {
+      ValueView v = r.value(vs, j);
+      put32(static_cast<uint32_t>(v.inst));
+      if (vs.valfmt == kValInsitu) {
+        put32(static_cast<uint32_t>(v.lval));
+      } else {
+        put32(PutBlock(blocks, blocks_base, v));
+      }
+    }
+  }
+  buf.insert(buf.end(), blocks.begin(), blocks.end());
+  return buf;
+}
+
+}  // namespace pmapi
