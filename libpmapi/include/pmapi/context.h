@@ -1,0 +1,194 @@
+// pmapi/context.h: a PMAPI context, the handle through which a client reads
+// names, metadata and values from one source of metrics.
+//
+// A Context owns its source (a pmcd host, an archive, or agents hosted in
+// this process), its instance profile and, for archives, its collection
+// time and mode. The three kinds answer the same calls; fetchgroups, the
+// tools and the C layer never know which kind they talk to.
+//
+// A Context is used by one thread at a time; distinct contexts may be used
+// concurrently from different threads.
+//
+// Example:
+//   absl::StatusOr<pmapi::Context> ctx = pmapi::Context::OpenArchive("archives/small-v3");
+//   if (!ctx.ok()) return ctx.status();                 // carries PM_ERR_* and PCP's text
+//   absl::StatusOr<pmapi::PmID> id = ctx->LookupName("kernel.all.load");
+//   absl::StatusOr<pmapi::Desc> desc = ctx->LookupDesc(*id);
+//   absl::StatusOr<pmapi::ArchiveLabel> label = ctx->GetArchiveLabel();
+//   ctx->SetMode(pmapi::kModeInterp, label->start, absl::Seconds(10));
+//   absl::StatusOr<pmapi::Result> r = ctx->Fetch({*id});
+#ifndef PMAPI_CONTEXT_H_
+#define PMAPI_CONTEXT_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "pmapi/result.h"
+#include "pmapi/types.h"
+
+namespace pmapi {
+
+// Context kinds (pmNewContext's type argument).
+inline constexpr int kContextHost = 1;
+inline constexpr int kContextArchive = 2;
+inline constexpr int kContextLocal = 3;
+
+// Collection modes (pmSetMode).
+inline constexpr int kModeLive = 0;
+inline constexpr int kModeInterp = 1;
+inline constexpr int kModeForw = 2;
+inline constexpr int kModeBack = 3;
+
+// Help text kinds (pmLookupText), combinable with the target bits.
+inline constexpr int kTextOneline = 1;
+inline constexpr int kTextHelp = 2;
+inline constexpr int kTextPmid = 4;
+inline constexpr int kTextInDom = 8;
+
+// PMNS child status (pmGetChildrenStatus).
+inline constexpr int kPmnsLeafStatus = 0;
+inline constexpr int kPmnsNonLeafStatus = 1;
+
+// Label set kinds (pmLookupLabels).
+inline constexpr int kLabelContext = 1 << 0;
+inline constexpr int kLabelDomain = 1 << 1;
+inline constexpr int kLabelInDom = 1 << 2;
+inline constexpr int kLabelCluster = 1 << 3;
+inline constexpr int kLabelItem = 1 << 4;
+inline constexpr int kLabelInstances = 1 << 5;
+inline constexpr int kLabelCompound = 1 << 6;
+inline constexpr int kLabelOptional = 1 << 7;
+
+// One instance of an instance domain.
+struct Instance {
+  int32_t id = kInNull;
+  std::string name;
+  friend bool operator==(const Instance&, const Instance&) = default;
+};
+
+// One child of a PMNS node, with its leaf status.
+struct PmnsChild {
+  std::string name;
+  bool leaf = false;
+};
+
+// One name:value pair of a label set: offsets into LabelSet::json.
+struct Label {
+  uint16_t name = 0;
+  uint8_t namelen = 0;
+  uint8_t flags = 0;
+  uint16_t value = 0;
+  uint16_t valuelen = 0;
+};
+
+// A set of labels (pmLabelSet): the JSON text and the index of its pairs.
+struct LabelSet {
+  uint32_t inst = 0xffffffffu;
+  std::string json;
+  std::vector<Label> labels;
+};
+
+// What an archive's label records say about it (pmGetArchiveLabel).
+struct ArchiveLabel {
+  int version = 0;
+  int pid = 0;
+  absl::Time start;
+  std::string hostname;
+  std::string timezone;  // the squashed POSIX TZ
+  std::string zoneinfo;  // v3: the Olson zone, e.g. ":Europe/Berlin"; v2: empty
+};
+
+class Source;
+class Profile;
+
+class Context {
+ public:
+  // Opens an archive, an archive set (a comma-separated list) or a directory
+  // of archives, as pmNewContext(PM_CONTEXT_ARCHIVE, spec) does.
+  static absl::StatusOr<Context> OpenArchive(std::string_view spec);
+
+  // Wraps a source made by one of the library's source factories.
+  explicit Context(std::unique_ptr<Source> source);
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+  ~Context();
+
+  // Returns kContextHost, kContextArchive or kContextLocal.
+  int kind() const;
+
+  // --- The name space ---
+  // Returns the PMID of a metric name; PM_ERR_NAME for an unknown name,
+  // PM_ERR_NONLEAF for an inner node.
+  absl::StatusOr<PmID> LookupName(std::string_view name);
+  // Returns every name of `id` (pmNameAll); PM_ERR_PMID if it has none.
+  absl::StatusOr<std::vector<std::string>> NameAll(PmID id);
+  // Returns the children of a node ("" is the root) with leaf status, in
+  // PCP's order; an empty list for a leaf; PM_ERR_NAME for an unknown name.
+  absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name);
+  // Calls `visit` with the full name of every leaf at or below `name`, in
+  // PCP's order (pmTraversePMNS).
+  absl::Status Traverse(std::string_view name,
+                        const std::function<void(const std::string&)>& visit);
+
+  // --- Metadata ---
+  absl::StatusOr<Desc> LookupDesc(PmID id);
+  // Returns the instances of `indom` (for an archive, as at the current
+  // collection time).
+  absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom);
+  absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst);
+  absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name);
+  // Returns help text of `kind` (kTextOneline or kTextHelp) for a metric or
+  // an instance domain; PM_ERR_TEXT if there is none.
+  absl::StatusOr<std::string> LookupText(PmID id, int kind);
+  absl::StatusOr<std::string> LookupInDomText(InDom indom, int kind);
+  // Returns the label sets of one level (kLabelContext ... kLabelInstances)
+  // for `ident` (ignored for kLabelContext).
+  absl::StatusOr<std::vector<LabelSet>> LookupLabels(int level, uint32_t ident);
+
+  // --- The instance profile ---
+  // Adds instances of `indom` to the profile (an empty list: all of them);
+  // kInDomNull with an empty list re-includes everything.
+  absl::Status AddProfile(InDom indom, std::span<const int32_t> insts);
+  // Removes instances (an empty list: all instances of indom, or of every
+  // indom for kInDomNull).
+  absl::Status DelProfile(InDom indom, std::span<const int32_t> insts);
+  // Returns true if the profile admits instance `inst` of `indom`.
+  bool ProfileAdmits(InDom indom, int32_t inst) const;
+  const Profile& profile() const { return *profile_; }
+
+  // --- Collection time and fetching ---
+  // Sets the collection mode and time (archives: PM_MODE_INTERP, FORW,
+  // BACK; hosts and local contexts: PM_MODE_LIVE only).
+  absl::Status SetMode(int mode, absl::Time when, absl::Duration delta);
+  // Fetches the values of `ids`, one value set per id in order. A positive
+  // state-change mask from pmcd is returned through *state_change when not
+  // null. PM_ERR_EOL at either end of an archive.
+  absl::StatusOr<Result> Fetch(std::span<const PmID> ids, int* state_change = nullptr);
+  // Archives: returns the next whole record in the current direction
+  // (pmFetchArchive), <mark> records included.
+  absl::StatusOr<Result> FetchArchive();
+  // Stores the values of `values` (hosts and local contexts only).
+  absl::Status Store(const Result& values);
+
+  // --- Archive properties (PM_ERR_NOTARCHIVE for other kinds) ---
+  absl::StatusOr<ArchiveLabel> GetArchiveLabel();
+  absl::StatusOr<absl::Time> GetArchiveEnd();
+  // Returns the host name of the metrics source (pmGetContextHostName).
+  std::string HostName();
+
+ private:
+  std::unique_ptr<Source> source_;
+  std::unique_ptr<Profile> profile_;
+};
+
+}  // namespace pmapi
+
+#endif  // PMAPI_CONTEXT_H_
