@@ -118,7 +118,7 @@ LabelSet BuildSet(const std::map<std::string, std::string>& pairs, int flags) {
   set.json = "{";
   for (const auto& [name, value] : pairs) {
     if (set.json.size() > 1) set.json += ',';
-    Label l;
+    LabelEntry l;
     l.name = static_cast<uint16_t>(set.json.size() + 1);
     l.namelen = static_cast<uint8_t>(name.size() - 2);
     set.json += name;
@@ -160,7 +160,7 @@ std::string MergeLabelSets(const std::vector<const LabelSet*>& sets) {
   std::map<std::string, std::string> pairs;
   for (const LabelSet* set : sets) {
     if (set == nullptr) continue;
-    for (const Label& l : set->labels) {
+    for (const LabelEntry& l : set->labels) {
       std::string name = "\"" + std::string(LabelName(*set, l)) + "\"";
       pairs[name] = std::string(LabelValue(*set, l));
     }
@@ -168,12 +168,12 @@ std::string MergeLabelSets(const std::vector<const LabelSet*>& sets) {
   return BuildSet(pairs, 0).json;
 }
 
-std::string_view LabelName(const LabelSet& set, const Label& l) {
+std::string_view LabelName(const LabelSet& set, const LabelEntry& l) {
   if (static_cast<size_t>(l.name) + l.namelen > set.json.size()) return {};
   return std::string_view(set.json).substr(l.name, l.namelen);
 }
 
-std::string_view LabelValue(const LabelSet& set, const Label& l) {
+std::string_view LabelValue(const LabelSet& set, const LabelEntry& l) {
   if (static_cast<size_t>(l.value) + l.valuelen > set.json.size()) return {};
   return std::string_view(set.json).substr(l.value, l.valuelen);
 }

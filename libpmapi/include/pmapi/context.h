@@ -31,6 +31,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "pmapi/label_set.h"
 #include "pmapi/result.h"
 #include "pmapi/types.h"
 
@@ -78,22 +79,6 @@ struct Instance {
 struct PmnsChild {
   std::string name;
   bool leaf = false;
-};
-
-// One name:value pair of a label set: offsets into LabelSet::json.
-struct Label {
-  uint16_t name = 0;
-  uint8_t namelen = 0;
-  uint8_t flags = 0;
-  uint16_t value = 0;
-  uint16_t valuelen = 0;
-};
-
-// A set of labels (pmLabelSet): the JSON text and the index of its pairs.
-struct LabelSet {
-  uint32_t inst = 0xffffffffu;
-  std::string json;
-  std::vector<Label> labels;
 };
 
 // What an archive's label records say about it (pmGetArchiveLabel).

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "pmapi/context.h"
+#include "pmapi/label_set.h"
 
 namespace pmapi {
 
@@ -36,8 +36,8 @@ absl::StatusOr<LabelSet> ParseLabelSet(std::string_view json, int flags = 0);
 std::string MergeLabelSets(const std::vector<const LabelSet*>& sets);
 
 // Returns the name or value text of pair `l` of `set`.
-std::string_view LabelName(const LabelSet& set, const Label& l);
-std::string_view LabelValue(const LabelSet& set, const Label& l);
+std::string_view LabelName(const LabelSet& set, const LabelEntry& l);
+std::string_view LabelValue(const LabelSet& set, const LabelEntry& l);
 
 }  // namespace pmapi
 
