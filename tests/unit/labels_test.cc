@@ -4,6 +4,7 @@
 #include "pmapi/labels.h"
 
 #include "gtest/gtest.h"
+#include "pmapi/context.h"
 #include "pmapi/errors.h"
 
 namespace pmapi {
