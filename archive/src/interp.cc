@@ -1,0 +1,408 @@
+#include "interp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "pmapi/errors.h"
+
+namespace pmapi {
+namespace {
+
+constexpr size_t kCachedRecords = 4;
+
+bool CounterWrapEnabled() {
+  static const bool wrap = std::getenv("PCP_COUNTER_WRAP") != nullptr;
+  return wrap;
+}
+
+bool IsArithmetic(int type) {
+  return type == kType32 || type == kTypeU32 || type == kType64 || type == kTypeU64 ||
+         type == kTypeFloat || type == kTypeDouble;
+}
+
+// Seconds from `origin_ns` to `t_ns`, computed as PCP computes the
+// difference of two timestamps, so rounding agrees.
+double RelSeconds(int64_t t_ns, int64_t origin_ns) {
+  int64_t sec = t_ns / 1000000000 - origin_ns / 1000000000;
+  int64_t nsec = t_ns % 1000000000 - origin_ns % 1000000000;
+  return static_cast<double>(sec) + static_cast<double>(nsec) / 1e9;
+}
+
+// The conversions C performs on x86-64 when a double is assigned to an
+// integer, without the undefined behaviour of out-of-range values.
+int32_t DoubleToInt32(double d) {
+  if (!(d > -2147483649.0 && d < 2147483648.0)) return INT32_MIN;
+  return static_cast<int32_t>(d);
+}
+uint32_t DoubleToUint32(double d) {
+  if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return 0;
+  return static_cast<uint32_t>(static_cast<int64_t>(d));
+}
+int64_t DoubleToInt64(double d) {
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return INT64_MIN;
+  return static_cast<int64_t>(d);
+}
+uint64_t DoubleToUint64(double d) {
+  if (!(d > -1.0 && d < 18446744073709551616.0)) {
+    return d < 0 && d >= -9223372036854775808.0
+               ? static_cast<uint64_t>(static_cast<int64_t>(d))
+               : 0x8000000000000000ull;
+  }
+  return static_cast<uint64_t>(d);
+}
+
+template <typename T>
+T Load(std::span<const uint8_t> p) {
+  T v{};
+  if (p.size() >= sizeof(T)) std::memcpy(&v, p.data(), sizeof(T));
+  return v;
+}
+
+template <typename T>
+std::vector<uint8_t> Store(T v) {
+  std::vector<uint8_t> out(sizeof(T));
+  std::memcpy(out.data(), &v, sizeof(T));
+  return out;
+}
+
+// Linear interpolation of a counter between two observations, with PCP's
+// arithmetic for each type. `frac` is (t - t_prior) / (t_next - t_prior)
+// expressed as its two factors to keep PCP's order of operations.
+struct CounterSpan {
+  double dt;    // t - t_prior, seconds
+  double span;  // t_next - t_prior, seconds
+};
+
+int32_t Interp32(int32_t prior, int32_t next, CounterSpan s) {
+  if (next >= prior || !CounterWrapEnabled()) {
+    int32_t diff = static_cast<int32_t>(static_cast<uint32_t>(next) - static_cast<uint32_t>(prior));
+    return DoubleToInt32(0.5 + prior + s.dt * diff / s.span);
+  }
+  int32_t wrapped = static_cast<int32_t>(0xffffffffu - static_cast<uint32_t>(prior) + 1u +
+                                         static_cast<uint32_t>(next));
+  int32_t v = DoubleToInt32(0.5 + s.dt * wrapped / s.span);
+  return static_cast<int32_t>(static_cast<uint32_t>(v) + static_cast<uint32_t>(prior));
+}
+
+uint32_t InterpU32(uint32_t prior, uint32_t next, CounterSpan s) {
+  if (next >= prior) return DoubleToUint32(0.5 + prior + s.dt * (next - prior) / s.span);
+  if (CounterWrapEnabled()) {
+    uint32_t wrapped = 0xffffffffu - prior + 1u + next;
+    return DoubleToUint32(0.5 + s.dt * wrapped / s.span) + prior;
+  }
+  uint32_t drop = prior - next;
+  return DoubleToUint32(0.5 + prior - s.dt * drop / s.span);
+}
+
+int64_t Interp64(int64_t prior, int64_t next, CounterSpan s) {
+  uint64_t diff = static_cast<uint64_t>(next) - static_cast<uint64_t>(prior);
+  if (next < prior && CounterWrapEnabled()) {
+    diff = 0xffffffffffffffffull - static_cast<uint64_t>(prior) + 1u + static_cast<uint64_t>(next);
+  }
+  double d = static_cast<double>(static_cast<int64_t>(diff));
+  return DoubleToInt64(0.5 + static_cast<double>(prior) + s.dt * d / s.span);
+}
+
+uint64_t InterpU64(uint64_t prior, uint64_t next, CounterSpan s) {
+  if (next >= prior) {
+    double d = static_cast<double>(next - prior);
+    return DoubleToUint64(0.5 + static_cast<double>(prior) + s.dt * d / s.span);
+  }
+  if (CounterWrapEnabled()) {
+    double d = static_cast<double>(0xffffffffffffffffull - prior + 1u + next);
+    return DoubleToUint64(0.5 + static_cast<double>(prior) + s.dt * d / s.span);
+  }
+  double d = static_cast<double>(prior - next);
+  return DoubleToUint64(0.5 + static_cast<double>(prior) - s.dt * d / s.span);
+}
+
+// Finds the value of `inst` (any instance for a singular metric) for
+// `pmid` in record `r`.
+const ValueSet* FindSet(const Result& r, PmID pmid) {
+  for (const ValueSet& vs : r.sets()) {
+    if (vs.pmid == pmid) return &vs;
+  }
+  return nullptr;
+}
+
+bool FindValue(const Result& r, PmID pmid, int32_t inst, bool singular, ValueView* out) {
+  const ValueSet* vs = FindSet(r, pmid);
+  if (vs == nullptr) return false;
+  for (int j = 0; j < vs->numval; ++j) {
+    ValueView v = r.value(*vs, j);
+    if (singular || v.inst == inst) {
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+InterpEngine::PendingValue InterpEngine::FromView(int32_t inst, const ValueView& v) {
+  PendingValue p;
+  p.inst = inst;
+  p.lval = v.lval;
+  p.vtype = v.vtype;
+  p.payload.assign(v.payload.begin(), v.payload.end());
+  return p;
+}
+
+InterpEngine::PendingValue InterpEngine::InterpolateCounter(int type, int valfmt, int32_t inst,
+                                                           const ValueView& a, const ValueView& b,
+                                                           double dt, double span) {
+  CounterSpan s{dt, span};
+  PendingValue p;
+  p.inst = inst;
+  p.vtype = type;
+  switch (type) {
+    case kType32:
+      p.lval = Interp32(a.lval, b.lval, s);
+      break;
+    case kTypeU32:
+      p.lval = static_cast<int32_t>(
+          InterpU32(static_cast<uint32_t>(a.lval), static_cast<uint32_t>(b.lval), s));
+      break;
+    case kType64:
+      p.payload = Store(Interp64(Load<int64_t>(a.payload), Load<int64_t>(b.payload), s));
+      break;
+    case kTypeU64:
+      p.payload = Store(InterpU64(Load<uint64_t>(a.payload), Load<uint64_t>(b.payload), s));
+      break;
+    case kTypeFloat: {
+      float fa, fb;
+      if (valfmt == kValInsitu) {
+        std::memcpy(&fa, &a.lval, sizeof fa);
+        std::memcpy(&fb, &b.lval, sizeof fb);
+      } else {
+        fa = Load<float>(a.payload);
+        fb = Load<float>(b.payload);
+      }
+      float f = static_cast<float>(fa + s.dt * (fb - fa) / s.span);
+      if (valfmt == kValInsitu) {
+        std::memcpy(&p.lval, &f, sizeof f);
+      } else {
+        p.payload = Store(f);
+      }
+      break;
+    }
+    case kTypeDouble: {
+      double da = Load<double>(a.payload), db = Load<double>(b.payload);
+      p.payload = Store(da + s.dt * (db - da) / s.span);
+      break;
+    }
+  }
+  return p;
+}
+
+void InterpEngine::ResetHistory() {
+  have_last_ = false;
+  last_numval_.clear();
+}
+
+absl::Status InterpEngine::EnsureRecordTimes() {
+  if (have_times_) return absl::OkStatus();
+  absl::StatusOr<size_t> n = records_->Count();
+  if (!n.ok()) return n.status();
+  times_.resize(*n);
+  for (size_t i = 0; i < *n; ++i) {
+    times_[i] = records_->TimeNs(i);
+    if (records_->IsMark(i)) marks_.push_back(static_cast<uint32_t>(i));
+  }
+  have_times_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
+  absl::flat_hash_map<PmID, bool> wanted;  // pmid -> singular
+  for (PmID id : pmids) {
+    if (timelines_.contains(id)) continue;
+    const Desc* d = metadata_->FindDesc(id);
+    if (d != nullptr) wanted[id] = d->indom == kInDomNull;
+  }
+  if (wanted.empty()) return absl::OkStatus();
+  for (const auto& [id, singular] : wanted) timelines_[id];
+  Result r;
+  for (size_t i = 0; i < times_.size(); ++i) {
+    if (std::binary_search(marks_.begin(), marks_.end(), static_cast<uint32_t>(i))) continue;
+    if (absl::Status s = records_->Read(i, &r); !s.ok()) return s;
+    for (const ValueSet& vs : r.sets()) {
+      auto w = wanted.find(vs.pmid);
+      if (w == wanted.end() || vs.numval <= 0) continue;
+      Timeline& tl = timelines_[vs.pmid];
+      if (tl.valfmt < 0) tl.valfmt = vs.valfmt;
+      for (int j = 0; j < vs.numval; ++j) {
+        int32_t inst = w->second ? kInNull : r.value(vs, j).inst;
+        std::vector<uint32_t>& obs = tl.by_inst[inst];
+        if (obs.empty() || obs.back() != i) obs.push_back(static_cast<uint32_t>(i));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+bool InterpEngine::MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from) {
+  for (uint32_t m : marks_) {
+    int64_t t = times_[m];
+    bool after_from = inclusive_from ? t >= from_ns : t > from_ns;
+    if (after_from && t <= to_ns) return true;
+  }
+  return false;
+}
+
+InterpEngine::Bound InterpEngine::Prior(const std::vector<uint32_t>& obs, int64_t t_ns) {
+  auto it = std::upper_bound(obs.begin(), obs.end(), t_ns,
+                             [this](int64_t t, uint32_t rec) { return t < times_[rec]; });
+  Bound b;
+  if (it == obs.begin()) return b;
+  b.record = *(it - 1);
+  b.time_ns = times_[b.record];
+  b.value = !MarkBetween(b.time_ns, t_ns, true);
+  return b;
+}
+
+InterpEngine::Bound InterpEngine::Next(const std::vector<uint32_t>& obs, int64_t t_ns) {
+  auto it = std::lower_bound(obs.begin(), obs.end(), t_ns,
+                             [this](uint32_t rec, int64_t t) { return times_[rec] < t; });
+  Bound b;
+  if (it == obs.end()) return b;
+  b.record = *it;
+  b.time_ns = times_[b.record];
+  b.value = !MarkBetween(t_ns, b.time_ns, true);
+  return b;
+}
+
+absl::StatusOr<const Result*> InterpEngine::CachedRecord(uint32_t i) {
+  for (auto it = cache_.begin(); it != cache_.end(); ++it) {
+    if (it->first != i) continue;
+    cache_.splice(cache_.begin(), cache_, it);
+    return &cache_.front().second;
+  }
+  if (cache_.size() >= kCachedRecords) {
+    cache_.splice(cache_.begin(), cache_, std::prev(cache_.end()));
+    cache_.front().first = i;
+  } else {
+    cache_.emplace_front(i, Result());
+  }
+  if (absl::Status s = records_->Read(i, &cache_.front().second); !s.ok()) {
+    cache_.pop_front();
+    return s;
+  }
+  return &cache_.front().second;
+}
+
+absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, const Bound& prior,
+                                    const Bound& next, int64_t t_ns) {
+  bool singular = desc.indom == kInDomNull;
+  absl::StatusOr<const Result*> pr = CachedRecord(prior.record);
+  if (!pr.ok()) return pr.status();
+  ValueView pv;
+  if (!FindValue(**pr, desc.pmid, inst, singular, &pv)) return absl::OkStatus();
+  bool use_prior = prior.time_ns == t_ns || desc.sem == kSemDiscrete ||
+                   desc.type == kTypeString || desc.type == kTypeAggregate ||
+                   desc.type == kTypeEvent || desc.type == kTypeHighResEvent;
+  PendingValue value;
+  if (use_prior) {
+    value = FromView(inst, pv);
+  } else {
+    absl::StatusOr<const Result*> nr = CachedRecord(next.record);
+    if (!nr.ok()) return nr.status();
+    ValueView nv;
+    if (!FindValue(**nr, desc.pmid, inst, singular, &nv)) return absl::OkStatus();
+    // The prior record may have been evicted while reading the next one.
+    pr = CachedRecord(prior.record);
+    if (!pr.ok()) return pr.status();
+    FindValue(**pr, desc.pmid, inst, singular, &pv);
+    double t = RelSeconds(t_ns, origin_ns_);
+    double tp = RelSeconds(prior.time_ns, origin_ns_);
+    double tn = RelSeconds(next.time_ns, origin_ns_);
+    if (next.time_ns == t_ns) {
+      value = FromView(inst, nv);
+    } else if (desc.sem == kSemInstant) {
+      value = FromView(inst, (t - tp) <= (tn - t) ? pv : nv);
+    } else {
+      value = InterpolateCounter(desc.type, valfmt, inst, pv, nv, t - tp, tn - tp);
+    }
+  }
+  pending_.push_back(std::move(value));
+  return absl::OkStatus();
+}
+
+absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
+                                     const Profile& profile, bool crossed_mark, Result* out) {
+  std::vector<int32_t> candidates;
+  if (desc.indom == kInDomNull) {
+    candidates.push_back(kInNull);
+  } else {
+    for (int32_t inst : metadata_->AllInstances(desc.indom)) {
+      if (profile.Admits(desc.indom, inst)) candidates.push_back(inst);
+    }
+  }
+  pending_.clear();
+  bool type_error = false;
+  for (int32_t inst : candidates) {
+    auto obs = tl.by_inst.find(inst);
+    if (obs == tl.by_inst.end()) continue;
+    Bound prior = Prior(obs->second, t_ns);
+    if (!prior.value) continue;
+    Bound next;
+    if (desc.sem != kSemDiscrete) {
+      next = Next(obs->second, t_ns);
+      if (!next.value) continue;
+      if (desc.sem == kSemCounter && !IsArithmetic(desc.type)) {
+        type_error = true;
+        continue;
+      }
+      if (desc.sem == kSemCounter && crossed_mark) continue;
+    }
+    if (absl::Status s = AddValue(desc, tl.valfmt, inst, prior, next, t_ns); !s.ok()) return s;
+  }
+  if (type_error) {
+    out->AddSet(desc.pmid, kErrType, 0);
+    return absl::OkStatus();
+  }
+  int numval = static_cast<int>(pending_.size());
+  out->AddSet(desc.pmid, numval, tl.valfmt < 0 ? kValInsitu : tl.valfmt);
+  for (const PendingValue& p : pending_) {
+    if (tl.valfmt == kValInsitu) {
+      out->AddInsitu(p.inst, p.lval);
+    } else {
+      out->AddBlock(p.inst, p.vtype, p.payload);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> pmids,
+                                           const Profile& profile, bool forward) {
+  if (absl::Status s = EnsureRecordTimes(); !s.ok()) return s;
+  if (absl::Status s = EnsureTimelines(pmids); !s.ok()) return s;
+  bool crossed_mark = false;
+  if (have_last_) {
+    crossed_mark = forward ? MarkBetween(last_t_ns_, t_ns, false)
+                           : MarkBetween(t_ns, last_t_ns_ - 1, true);
+  }
+  Result out;
+  out.set_timestamp_ns(t_ns);
+  for (PmID id : pmids) {
+    const Desc* desc = metadata_->FindDesc(id);
+    if (desc == nullptr) {
+      out.AddSet(id, kErrPmidLog, 0);
+      continue;
+    }
+    auto last = last_numval_.find(id);
+    bool had_values = last != last_numval_.end() && last->second > 0;
+    absl::Status s = AddMetric(*desc, timelines_[id], t_ns, profile, crossed_mark && had_values,
+                               &out);
+    if (!s.ok()) return s;
+    last_numval_[id] = out.sets().back().numval;
+  }
+  have_last_ = true;
+  last_t_ns_ = t_ns;
+  return out;
+}
+
+}  // namespace pmapi

@@ -1,0 +1,129 @@
+// interp.h: values at arbitrary times from the records of an archive
+// (PM_MODE_INTERP).
+//
+// The engine keeps, for each metric it has been asked for, a timeline: the
+// records holding each of its instances, found by one scan of the archive
+// when the metric is first requested. A value at time t then needs the
+// prior and next observation of each instance, found by binary search, and
+// the (at most two) records that hold them, through a small cache of
+// decoded records. The cost of a sample is proportional to the instances in
+// it, not to the archive's history.
+//
+// The rules are PCP's: counters are interpolated linearly (rounded for
+// integers), instantaneous values take the nearer observation, discrete
+// values the prior one, strings, aggregates and events the prior one; a
+// <mark> record between an observation and t stands for "no value"; a
+// counter that had values at the previous sample returns none after
+// crossing a <mark>.
+//
+// Example:
+//   pmapi::InterpEngine engine(&records, &metadata);
+//   absl::StatusOr<pmapi::Result> r = engine.Fetch(t_ns, pmids, profile, /*forward=*/true);
+#ifndef PMAPI_ARCHIVE_SRC_INTERP_H_
+#define PMAPI_ARCHIVE_SRC_INTERP_H_
+
+#include <cstdint>
+#include <list>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "pmapi/profile.h"
+#include "pmapi/result.h"
+#include "pmapi/types.h"
+
+namespace pmapi {
+
+// The records of an archive, addressed by their ordinal, oldest first.
+class RecordSource {
+ public:
+  virtual ~RecordSource() = default;
+  // Returns the number of data records (<mark> records included).
+  virtual absl::StatusOr<size_t> Count() = 0;
+  // Returns the time of record i in nanoseconds since the epoch.
+  virtual int64_t TimeNs(size_t i) = 0;
+  virtual bool IsMark(size_t i) = 0;
+  // Decodes record i. REQUIRES: i < Count().
+  virtual absl::Status Read(size_t i, Result* out) = 0;
+};
+
+// What the engine needs to know of the archive's metadata.
+class InterpMetadata {
+ public:
+  virtual ~InterpMetadata() = default;
+  // Returns the descriptor of pmid, or nullptr if the archive has none.
+  virtual const Desc* FindDesc(PmID pmid) = 0;
+  // Returns every instance the archive ever records for indom, in the
+  // order pmGetInDomArchive gives them.
+  virtual std::vector<int32_t> AllInstances(InDom indom) = 0;
+};
+
+class InterpEngine {
+ public:
+  InterpEngine(RecordSource* records, InterpMetadata* metadata)
+      : records_(records), metadata_(metadata) {}
+
+  // Returns the values of `pmids` at time t_ns (one set per pmid, in
+  // order), admitting the instances `profile` admits. `forward` is the
+  // direction of travel since the previous call (for the <mark> rule).
+  absl::StatusOr<Result> Fetch(int64_t t_ns, std::span<const PmID> pmids, const Profile& profile,
+                               bool forward);
+
+  // Forgets the previous sample (after the collection time was set).
+  void ResetHistory();
+
+  // Interpolation start: times are measured from here, as PCP measures
+  // them from the archive's start, so the arithmetic rounds the same way.
+  void set_origin_ns(int64_t origin_ns) { origin_ns_ = origin_ns; }
+
+ private:
+  struct Timeline {
+    int valfmt = -1;
+    absl::flat_hash_map<int32_t, std::vector<uint32_t>> by_inst;
+  };
+  // One value of the result being built.
+  struct PendingValue {
+    int32_t inst = kInNull;
+    int32_t lval = 0;
+    int vtype = kTypeUnknown;
+    std::vector<uint8_t> payload;
+  };
+  struct Bound {
+    bool value = false;  // an observation (else none or a <mark>)
+    uint32_t record = 0;
+    int64_t time_ns = 0;
+  };
+
+  absl::Status EnsureTimelines(std::span<const PmID> pmids);
+  absl::Status EnsureRecordTimes();
+  Bound Prior(const std::vector<uint32_t>& obs, int64_t t_ns);
+  Bound Next(const std::vector<uint32_t>& obs, int64_t t_ns);
+  bool MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from);
+  absl::StatusOr<const Result*> CachedRecord(uint32_t i);
+  absl::Status AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
+                         const Profile& profile, bool crossed_mark, Result* out);
+  absl::Status AddValue(const Desc& desc, int valfmt, int32_t inst, const Bound& prior,
+                        const Bound& next, int64_t t_ns);
+  static PendingValue FromView(int32_t inst, const ValueView& v);
+  static PendingValue InterpolateCounter(int type, int valfmt, int32_t inst, const ValueView& a,
+                                         const ValueView& b, double dt, double span);
+
+  RecordSource* records_;
+  InterpMetadata* metadata_;
+  int64_t origin_ns_ = 0;
+  bool have_times_ = false;
+  std::vector<int64_t> times_;
+  std::vector<uint32_t> marks_;
+  absl::flat_hash_map<PmID, Timeline> timelines_;
+  absl::flat_hash_map<PmID, int> last_numval_;
+  bool have_last_ = false;
+  int64_t last_t_ns_ = 0;
+  std::list<std::pair<uint32_t, Result>> cache_;  // most recent first
+  std::vector<PendingValue> pending_;
+};
+
+}  // namespace pmapi
+
+#endif  // PMAPI_ARCHIVE_SRC_INTERP_H_
