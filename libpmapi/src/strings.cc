@@ -74,12 +74,14 @@ bool ReadAt(std::span<const uint8_t> bytes, size_t offset, T* out) {
   return true;
 }
 
+// Returns the bytes of `s`; valid while `s` is unchanged.
 std::span<const uint8_t> AsBytes(const std::string& s) {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
 }
 
 // ---- pmAtomStr ----
 
+// Returns a STRING atom quoted, cut to 34 characters and "..." when long.
 std::string AtomString(const AtomValue& a) {
   absl::string_view s = UpToNul(a.bytes);
   if (s.size() < 38) return absl::StrCat("\"", s, "\"");
@@ -89,6 +91,7 @@ std::string AtomString(const AtomValue& a) {
 // Shows at most this many aggregate bytes, in groups of four.
 constexpr size_t kAggregateShown = 12;
 
+// Returns "[type=T len=N]" and the first bytes of an aggregate, in hex.
 std::string AtomAggregate(const AtomValue& a, int block_vtype) {
   std::string out = absl::StrCat("[type=", TypeStr(block_vtype & 0xff),
                                  " len=", static_cast<int>(a.bytes.size()), "]");
@@ -100,6 +103,7 @@ std::string AtomAggregate(const AtomValue& a, int block_vtype) {
   return out;
 }
 
+// Returns the record count of an event array atom, as pmAtomStr shows it.
 std::string AtomEventArray(const AtomValue& a) {
   int32_t nrecords = 0;
   if (!ReadAt(AsBytes(a.bytes), 0, &nrecords)) return "[bad event record array]";
@@ -123,6 +127,8 @@ bool BlockTypeFits(const ValueView& v, int type) {
   return vtype == type || vtype == 0;
 }
 
+// Returns an in-situ value taken as `type`; only 32-bit integers and the old
+// in-situ float can be.
 Extracted ExtractInsitu(int type, const ValueView& v) {
   Extracted e;
   switch (type) {
@@ -142,6 +148,8 @@ Extracted ExtractInsitu(int type, const ValueView& v) {
   return e;
 }
 
+// Returns a value block taken as `type`: numbers need the exact size of the
+// type, and the block's vtype must fit.
 Extracted ExtractBlock(int type, const ValueView& v) {
   Extracted e;
   if (!BlockTypeFits(v, type)) return e;
@@ -174,6 +182,8 @@ Extracted ExtractSameType(int valfmt, int type, const ValueView& v) {
   return Extracted{};
 }
 
+// Returns a string value (up to its first NUL) in quotes, right aligned in
+// `minwidth` columns.
 std::string QuotedString(const AtomValue& a, int minwidth) {
   absl::string_view s = UpToNul(a.bytes);
   std::string out = Spaces(minwidth - static_cast<int>(s.size()) - 2);
@@ -243,6 +253,7 @@ std::string DumpBlock(const ValueView& v, int minwidth) {
   return out;
 }
 
+// Returns the raw dump of a value that could not be taken as its type.
 std::string DumpRaw(int valfmt, const ValueView& v, int minwidth) {
   if (valfmt == kValInsitu) return DumpInsitu(v, minwidth);
   if (valfmt == kValDptr || valfmt == kValSptr) return DumpBlock(v, minwidth);
@@ -274,6 +285,7 @@ struct EventLayout {
   size_t header_size;  // timestamp, flags and parameter count
 };
 
+// Returns the layout of EVENT (false) or HIGHRES_EVENT (true) records.
 EventLayout LayoutFor(bool highres) {
   size_t stamp = highres ? 16 : 8;
   return EventLayout{highres, stamp, stamp + 8};
@@ -323,7 +335,8 @@ struct EventWalk {
 EventWalk WalkRecords(std::span<const uint8_t> p, int32_t nrecords, const EventLayout& layout) {
   EventWalk w;
   size_t offset = 4;
-  for (int32_t r = 0; r < nrecords - 1; r++) {
+  const int64_t steps = int64_t{nrecords} - 1;  // PCP's nrecords-1, without overflow
+  for (int64_t r = 0; r < steps; r++) {
     uint32_t flags;
     int32_t nparams;
     if (!ReadAt(p, offset + layout.stamp_size, &flags) ||
@@ -331,7 +344,7 @@ EventWalk WalkRecords(std::span<const uint8_t> p, int32_t nrecords, const EventL
       return w;
     }
     if (flags & kEventFlagMissed) {
-      uint32_t steps_left = static_cast<uint32_t>(nrecords - 1 - r);
+      uint32_t steps_left = static_cast<uint32_t>(steps - r);
       w.missed += static_cast<uint32_t>(nparams) * steps_left;
       break;
     }
@@ -343,6 +356,8 @@ EventWalk WalkRecords(std::span<const uint8_t> p, int32_t nrecords, const EventL
   return w;
 }
 
+// Returns "[N event records (M missed) timestamps first...last]" for an event
+// array block, or the bad-array text when it is shorter than it claims.
 std::string EventSummary(const ValueView& v, bool highres, absl::TimeZone tz) {
   static constexpr char kBad[] = "[bad event record array]";
   const EventLayout layout = LayoutFor(highres);
@@ -366,11 +381,15 @@ std::string EventSummary(const ValueView& v, bool highres, absl::TimeZone tz) {
   return out;
 }
 
+// Returns the text of an EVENT or HIGHRES_EVENT value. PCP never extracts
+// these, so the block's vtype and valfmt are not checked.
 std::string FormatEvent(int valfmt, int type, const ValueView& v, absl::TimeZone tz) {
   if (valfmt == kValInsitu) return LogControlWord(v.lval);
   return EventSummary(v, type == kTypeHighResEvent, tz);
 }
 
+// Returns a number or string right aligned in `minwidth` columns.
+// REQUIRES: type is a numeric type or kTypeString.
 std::string FormatExtracted(int type, const AtomValue& a, int minwidth) {
   switch (type) {
     case kType32:
@@ -390,6 +409,8 @@ std::string FormatExtracted(int type, const AtomValue& a, int minwidth) {
   }
 }
 
+// pmPrintValue pads to any width; widths beyond this are limited so that a
+// wild value cannot ask for gigabytes.
 constexpr int kMaxWidth = 1 << 20;
 
 }  // namespace
@@ -457,8 +478,9 @@ std::string AtomStr(const AtomValue& a, int type, int block_vtype) {
 std::string AtomStr(const AtomValue& a, int type) { return AtomStr(a, type, type); }
 
 std::string NumberStr(double v) {
-  // Each scale starts where "%6.2f" of the previous one would round up to
-  // 1000 (or, for negatives, where the text would no longer fit).
+  // A scale is used from the value where "%6.2f" of the next smaller scale
+  // would need 1000.00 (positives) or would no longer fit in 6 columns
+  // (negatives). T, G and M divide in long double, K in double, as PCP does.
   struct Scale {
     double from;
     long double divisor;
@@ -470,23 +492,20 @@ std::string NumberStr(double v) {
   static constexpr Scale kDown[] = {{-99995000000.0, 1e12L, 'T'},
                                     {-99995000.0, 1e9L, 'G'},
                                     {-99995.0, 1e6L, 'M'}};
-  std::string out;
   if (v >= 0.0) {
     if (v >= 999995000000000.0) return " inf?  ";
     for (const Scale& s : kUp) {
       if (v >= s.from) return Printf("%6.2f%c", static_cast<double>(v / s.divisor), s.suffix);
     }
     if (v >= 999.995) return Printf("%6.2fK", v / 1000.0);
-    out = Printf("%6.2f ", v >= 0.005 ? v : 0.0);
-  } else {
-    if (v <= -99995000000000.0) return "-inf?  ";
-    for (const Scale& s : kDown) {
-      if (v <= s.from) return Printf("%6.2f%c", static_cast<double>(v / s.divisor), s.suffix);
-    }
-    if (v <= -99.995) return Printf("%6.2fK", v / 1000.0);
-    out = Printf("%6.2f ", v <= -0.005 ? v : 0.0);  // NaN lands here too
+    return Printf("%6.2f ", v >= 0.005 ? v : 0.0);
   }
-  return out;
+  if (v <= -99995000000000.0) return "-inf?  ";
+  for (const Scale& s : kDown) {
+    if (v <= s.from) return Printf("%6.2f%c", static_cast<double>(v / s.divisor), s.suffix);
+  }
+  if (v <= -99.995) return Printf("%6.2fK", v / 1000.0);
+  return Printf("%6.2f ", v <= -0.005 ? v : 0.0);  // NaN lands here too
 }
 
 std::string EventFlagsStr(int flags) {

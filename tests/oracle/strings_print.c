@@ -8,7 +8,10 @@
  * holds <payload> (host byte order) and whose vlen is 4 + its length.
  * <text> is escaped: backslash, tab and newline as \\ \t \n, any other byte
  * outside 0x20..0x7e as \xHH. Run with TZ=UTC: event timestamps are
- * printed in local time. */
+ * printed in local time. Event summaries are also printed in other zones:
+ *
+ *   zone <Olson name> <valfmt> <type> <minwidth> - <vtype> <payload hex> <text>
+ */
 #include <pcp/pmapi.h>
 #include <limits.h>
 #include <math.h>
@@ -34,6 +37,8 @@ static void put_hex(const unsigned char *p, size_t n) {
 }
 
 /* Runs pmPrintValue into memory and prints the row. */
+static const char *zone_name;  /* when set, rows are "zone" rows */
+
 static void row(int valfmt, int type, int minwidth, int32_t lval, int vtype, const unsigned char *p,
                 size_t n) {
   pmValue v;
@@ -54,7 +59,10 @@ static void row(int valfmt, int type, int minwidth, int32_t lval, int vtype, con
   FILE *f = open_memstream(&out, &outlen);
   pmPrintValue(f, valfmt, type, &v, minwidth);
   fclose(f);
-  printf("print\t%d\t%d\t%d\t", valfmt, type, minwidth);
+  if (zone_name)
+    printf("zone\t%s\t%d\t%d\t%d\t", zone_name, valfmt, type, minwidth);
+  else
+    printf("print\t%d\t%d\t%d\t", valfmt, type, minwidth);
   if (valfmt == PM_VAL_INSITU) {
     printf("%08x\t-\t", (uint32_t)lval);
   } else {
@@ -279,9 +287,28 @@ static void blocks(void) {
     }
 }
 
+/* Event timestamps follow $TZ; show them in zones with odd offsets and DST. */
+static void zones(void) {
+  static const char *names[] = {"Asia/Kolkata", "America/New_York", "Australia/Lord_Howe",
+                                "Pacific/Chatham"};
+  for (size_t z = 0; z < sizeof names / sizeof *names; z++) {
+    setenv("TZ", names[z], 1);
+    tzset();
+    zone_name = names[z];
+    for (int e = 0; e < nevents; e++) {
+      int type = e >= nevents / 2 ? PM_TYPE_HIGHRES_EVENT : PM_TYPE_EVENT;
+      row(PM_VAL_DPTR, type, 0, 0, events[e].vtype, events[e].data.b, events[e].data.n);
+    }
+  }
+  zone_name = NULL;
+  setenv("TZ", "UTC", 1);
+  tzset();
+}
+
 int main(void) {
   make_events();
   insitu();
   blocks();
+  zones();
   return 0;
 }

@@ -104,27 +104,45 @@ TEST(StringsTest, BasicTableMatchesPcp) {
   EXPECT_GE(counts["atom"], 800);
 }
 
+// Replays one pmPrintValue row: the fields after "print" (or after "zone"
+// and its zone name), ending with PCP's text.
+void ReplayPrintRow(const std::vector<std::string>& f, absl::TimeZone tz) {
+  ASSERT_EQ(f.size(), 7u);
+  int valfmt = std::stoi(f[0]);
+  int type = std::stoi(f[1]);
+  int minwidth = std::stoi(f[2]);
+  ValueView v;
+  std::vector<uint8_t> payload;
+  if (valfmt == kValInsitu) {
+    v.lval = static_cast<int32_t>(HexNumber(f[3]));
+  } else {
+    v.vtype = std::stoi(f[4]);
+    payload = FromHex(f[5]);
+    v.payload = payload;
+  }
+  EXPECT_EQ(FormatValue(valfmt, type, v, minwidth, tz), Unescape(f[6])) << absl::StrJoin(f, " | ");
+}
+
 TEST(StringsTest, PrintTableMatchesPcp) {
   auto rows = ReadTable("strings_print.tsv");
   ASSERT_FALSE(rows.empty()) << "missing golden table";
+  int print_rows = 0;
+  int zone_rows = 0;
   for (const auto& f : rows) {
-    ASSERT_EQ(f.size(), 8u);
-    int valfmt = std::stoi(f[1]);
-    int type = std::stoi(f[2]);
-    int minwidth = std::stoi(f[3]);
-    ValueView v;
-    std::vector<uint8_t> payload;
-    if (valfmt == kValInsitu) {
-      v.lval = static_cast<int32_t>(HexNumber(f[4]));
+    ASSERT_GE(f.size(), 2u);
+    if (f[0] == "zone") {
+      absl::TimeZone tz;
+      ASSERT_TRUE(absl::LoadTimeZone(f[1], &tz)) << f[1];
+      ReplayPrintRow(std::vector<std::string>(f.begin() + 2, f.end()), tz);
+      ++zone_rows;
     } else {
-      v.vtype = std::stoi(f[5]);
-      payload = FromHex(f[6]);
-      v.payload = payload;
+      ASSERT_EQ(f[0], "print");
+      ReplayPrintRow(std::vector<std::string>(f.begin() + 1, f.end()), absl::UTCTimeZone());
+      ++print_rows;
     }
-    EXPECT_EQ(FormatValue(valfmt, type, v, minwidth, absl::UTCTimeZone()), Unescape(f[7]))
-        << absl::StrJoin(f, " | ");
   }
-  EXPECT_GE(rows.size(), 20000u);
+  EXPECT_GE(print_rows, 20000);
+  EXPECT_GE(zone_rows, 80);
 }
 
 // ---- values PCP itself would misread: answers must stay in bounds ----
@@ -190,6 +208,39 @@ TEST(StringsTest, MissedRecordRepeatsWithoutLooping) {
   Put32(&b, 1);
   std::string out = FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, b), 0, absl::UTCTimeZone());
   EXPECT_EQ(out, "[2147483647 event records (2147483646 missed) timestamps 01:00:00.005...01:00:00.005]");
+}
+
+TEST(StringsTest, MostNegativeRecordCount) {
+  std::vector<uint8_t> b;
+  Put32(&b, 0x80000000u);
+  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, b), 0, absl::UTCTimeZone()),
+            "[-2147483648 event records]");
+}
+
+TEST(StringsTest, ArbitraryBytesGiveTextForEveryType) {
+  // Small record counts and parameter lengths, so the walks go deep before
+  // they run out of bytes.
+  uint32_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 1103515245u + 12345u;
+    return seed >> 8;
+  };
+  for (int round = 0; round < 3000; round++) {
+    std::vector<uint8_t> b(next() % 96);
+    for (auto& byte : b) byte = static_cast<uint8_t>(next() % 7 == 0 ? 0x80 : next() % 6);
+    for (int type : {-1, 0, 3, 5, 6, 7, 8, 9, 10, 255}) {
+      for (int valfmt : {kValInsitu, kValDptr, kValSptr, 5}) {
+        ValueView v = Block(static_cast<int>(next() % 12), b);
+        v.lval = static_cast<int32_t>(next());
+        EXPECT_FALSE(FormatValue(valfmt, type, v, static_cast<int>(next() % 20) - 5, absl::UTCTimeZone())
+                         .empty());
+      }
+      AtomValue a;
+      a.ull = next();
+      if (type >= kTypeString && type <= kTypeHighResEvent) a.bytes.assign(b.begin(), b.end());
+      AtomStr(a, type, static_cast<int>(next() % 300));
+    }
+  }
 }
 
 TEST(StringsTest, AtomStrOfShortEventArray) {
