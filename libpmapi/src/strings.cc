@@ -1,0 +1,563 @@
+// The text forms of identifiers, types and values, matching PCP 6.0.3.
+//
+// Where PCP formats with printf, this file formats with the same printf
+// conversions (through Printf below), because the C library's rendering of
+// "%e", "%.16g" and friends is the specification being matched.
+#include "pmapi/strings.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <span>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/civil_time.h"
+
+namespace pmapi {
+namespace {
+
+// Returns the printf rendering of `fmt` and its arguments.
+// REQUIRES: the arguments match `fmt`.
+[[gnu::format(printf, 1, 2)]] std::string Printf(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  va_list again;
+  va_copy(again, args);
+  int n = std::vsnprintf(nullptr, 0, fmt, args);
+  va_end(args);
+  std::string out;
+  if (n > 0) {
+    out.resize(static_cast<size_t>(n) + 1);
+    std::vsnprintf(out.data(), out.size(), fmt, again);
+    out.resize(static_cast<size_t>(n));
+  }
+  va_end(again);
+  return out;
+}
+
+// Returns `n` spaces, or "" when n <= 0.
+std::string Spaces(int n) { return n > 0 ? std::string(static_cast<size_t>(n), ' ') : std::string(); }
+
+constexpr unsigned kDynamicDomain = 511;
+
+// Names of types 0 (kType32) .. 10 (kTypeHighResEvent).
+constexpr const char* kTypeNames[] = {"32",     "U32",    "64",        "U64",
+                                      "FLOAT",  "DOUBLE", "STRING",    "AGGREGATE",
+                                      "AGGREGATE_STATIC", "EVENT", "HIGHRES_EVENT"};
+constexpr int kTypeNameCount = sizeof(kTypeNames) / sizeof(kTypeNames[0]);
+
+// Returns the older wording pmAtomStr still uses for a type it cannot show.
+std::string LegacyTypeStr(int type) {
+  if (type >= 0 && type < kTypeNameCount) return kTypeNames[type];
+  if (type == kTypeNoSupport) return "Not Supported";
+  if (type == kTypeUnknown) return "Unknown";
+  return absl::StrCat("Illegal type=", type);
+}
+
+// Returns `bytes` up to (not including) its first NUL, as C's strlen sees it.
+absl::string_view UpToNul(const std::string& bytes) {
+  absl::string_view all(bytes);
+  size_t nul = all.find('\0');
+  return nul == absl::string_view::npos ? all : all.substr(0, nul);
+}
+
+// Reads a host-order T at `offset` of `bytes` into `out`; returns false when
+// the bytes are not all there.
+template <typename T>
+bool ReadAt(std::span<const uint8_t> bytes, size_t offset, T* out) {
+  if (offset > bytes.size() || bytes.size() - offset < sizeof(T)) return false;
+  std::memcpy(out, bytes.data() + offset, sizeof(T));
+  return true;
+}
+
+// Returns the bytes of `s`; valid while `s` is unchanged.
+std::span<const uint8_t> AsBytes(const std::string& s) {
+  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
+
+// ---- pmAtomStr ----
+
+// Returns a STRING atom quoted, cut to 34 characters and "..." when long.
+std::string AtomString(const AtomValue& a) {
+  absl::string_view s = UpToNul(a.bytes);
+  if (s.size() < 38) return absl::StrCat("\"", s, "\"");
+  return absl::StrCat("\"", s.substr(0, 34), "...\"");
+}
+
+// Shows at most this many aggregate bytes, in groups of four.
+constexpr size_t kAggregateShown = 12;
+
+// Returns "[type=T len=N]" and the first bytes of an aggregate, in hex.
+std::string AtomAggregate(const AtomValue& a, int block_vtype) {
+  std::string out = absl::StrCat("[type=", TypeStr(block_vtype & 0xff),
+                                 " len=", static_cast<int>(a.bytes.size()), "]");
+  for (size_t i = 0; i < a.bytes.size() && i < kAggregateShown; i++) {
+    if (i % 4 == 0) out += ' ';
+    out += Printf("%02x", static_cast<unsigned char>(a.bytes[i]));
+  }
+  if (a.bytes.size() > kAggregateShown) out += " ...";
+  return out;
+}
+
+// Returns the record count of an event array atom, as pmAtomStr shows it.
+std::string AtomEventArray(const AtomValue& a) {
+  int32_t nrecords = 0;
+  if (!ReadAt(AsBytes(a.bytes), 0, &nrecords)) return "[bad event record array]";
+  if (nrecords == 1) return "[1 event record]";
+  return absl::StrCat("[", nrecords, " event records]");
+}
+
+// ---- pmPrintValue ----
+
+// A value taken as one type, as pmExtractValue gives it when the input and
+// output types are the same.
+struct Extracted {
+  bool ok = false;
+  AtomValue atom;
+};
+
+// True when a value block's vtype is acceptable for `type`: the same type, or
+// 0 (which PCP accepts for historical reasons).
+bool BlockTypeFits(const ValueView& v, int type) {
+  int vtype = v.vtype & 0xff;
+  return vtype == type || vtype == 0;
+}
+
+// Returns an in-situ value taken as `type`; only 32-bit integers and the old
+// in-situ float can be.
+Extracted ExtractInsitu(int type, const ValueView& v) {
+  Extracted e;
+  switch (type) {
+    case kType32:
+      e.atom.l = v.lval;
+      break;
+    case kTypeU32:
+      e.atom.ul = static_cast<uint32_t>(v.lval);
+      break;
+    case kTypeFloat:  // the old in-situ float encoding
+      std::memcpy(&e.atom.f, &v.lval, sizeof(float));
+      break;
+    default:
+      return e;
+  }
+  e.ok = true;
+  return e;
+}
+
+// Returns a value block taken as `type`: numbers need the exact size of the
+// type, and the block's vtype must fit.
+Extracted ExtractBlock(int type, const ValueView& v) {
+  Extracted e;
+  if (!BlockTypeFits(v, type)) return e;
+  switch (type) {
+    case kType64:
+    case kTypeU64:
+    case kTypeDouble:
+      if (v.payload.size() != 8) return e;
+      std::memcpy(&e.atom.ull, v.payload.data(), 8);
+      break;
+    case kTypeFloat:
+      if (v.payload.size() != 4) return e;
+      std::memcpy(&e.atom.f, v.payload.data(), 4);
+      break;
+    case kTypeString:
+    case kTypeAggregate:
+      e.atom.bytes.assign(reinterpret_cast<const char*>(v.payload.data()), v.payload.size());
+      break;
+    default:
+      return e;
+  }
+  e.ok = true;
+  return e;
+}
+
+// Returns the value taken as `type`, as pmPrintValue asks pmExtractValue for.
+Extracted ExtractSameType(int valfmt, int type, const ValueView& v) {
+  if (valfmt == kValInsitu) return ExtractInsitu(type, v);
+  if (valfmt == kValDptr || valfmt == kValSptr) return ExtractBlock(type, v);
+  return Extracted{};
+}
+
+// Returns a string value (up to its first NUL) in quotes, right aligned in
+// `minwidth` columns.
+std::string QuotedString(const AtomValue& a, int minwidth) {
+  absl::string_view s = UpToNul(a.bytes);
+  std::string out = Spaces(minwidth - static_cast<int>(s.size()) - 2);
+  absl::StrAppend(&out, "\"", s, "\"");
+  return out;
+}
+
+// The raw dump of an in-situ word: unsigned, as a float unless that is a NaN,
+// and in hex.
+std::string DumpInsitu(const ValueView& v, int minwidth) {
+  uint32_t word = static_cast<uint32_t>(v.lval);
+  float f;
+  std::memcpy(&f, &word, sizeof f);
+  std::string out = Printf("%*u", minwidth, word);
+  if (!std::isnan(f)) out += Printf(" %*.8g", minwidth, static_cast<double>(f));
+  if (minwidth > 2) minwidth -= 2;
+  out += Printf(" 0x%*x", minwidth, word);
+  return out;
+}
+
+// True when every byte is printable in the C locale.
+bool AllPrintable(std::span<const uint8_t> bytes) {
+  for (uint8_t b : bytes) {
+    if (b < 0x20 || b > 0x7e) return false;
+  }
+  return true;
+}
+
+// The numeric readings of a block whose size fits a 64-bit or 32-bit number.
+std::string DumpBlockNumbers(std::span<const uint8_t> p, int minwidth) {
+  std::string out;
+  if (p.size() == 8) {
+    uint64_t u;
+    double d;
+    std::memcpy(&u, p.data(), 8);
+    std::memcpy(&d, p.data(), 8);
+    out = Printf("%*" PRIu64, minwidth, u);
+    if (!std::isnan(d)) out += Printf(" %*.16g", minwidth, d);
+  } else if (p.size() == 4) {
+    float f;
+    std::memcpy(&f, p.data(), 4);
+    if (!std::isnan(f)) out = Printf("%*.8g", minwidth, static_cast<double>(f));
+  }
+  return out;
+}
+
+// The raw dump of a value block: as numbers when its size fits one, as a
+// quoted string when every byte is printable, and always in hex.
+std::string DumpBlock(const ValueView& v, int minwidth) {
+  std::span<const uint8_t> p = v.payload;
+  const int size = static_cast<int>(p.size());
+  std::string out = DumpBlockNumbers(p, minwidth);
+  bool done = !out.empty();
+  if (AllPrintable(p)) {
+    if (done) out += ' ';
+    out += Spaces(minwidth - size - 2);
+    out += '"';
+    out.append(reinterpret_cast<const char*>(p.data()), p.size());
+    out += '"';
+    done = true;
+  }
+  out += Spaces(minwidth - 2 * size - 2);
+  if (done) out += ' ';
+  out += '[';
+  for (uint8_t b : p) out += Printf("%02x", b);
+  out += ']';
+  return out;
+}
+
+// Returns the raw dump of a value that could not be taken as its type.
+std::string DumpRaw(int valfmt, const ValueView& v, int minwidth) {
+  if (valfmt == kValInsitu) return DumpInsitu(v, minwidth);
+  if (valfmt == kValDptr || valfmt == kValSptr) return DumpBlock(v, minwidth);
+  return Printf("pmPrintValue: bad valfmt (%d)?\n", valfmt);
+}
+
+// pmlogger keeps its logging state in an in-situ "event" value: bit 0 on,
+// bit 1 mandatory, bit 2 available, bit 3 in the log, and the interval in
+// the remaining 28 bits.
+std::string LogControlWord(int32_t lval) {
+  uint32_t w = static_cast<uint32_t>(lval);
+  std::string out = "[pmlc control ";
+  out += (w & 0x2) ? "mand " : "adv ";
+  out += (w & 0x1) ? "on " : "off ";
+  if (w & 0x8) {
+    out += (w & 0x4) ? " " : "na ";
+  } else {
+    out += "nl ";
+  }
+  absl::StrAppend(&out, static_cast<int>((w >> 4) & 0x0fffffffu), "]");
+  return out;
+}
+
+// Where an event array's records and fields sit, for the 32-bit (EVENT) and
+// 64-bit (HIGHRES_EVENT) timestamp layouts.
+struct EventLayout {
+  bool highres;
+  size_t stamp_size;   // the record's timestamp
+  size_t header_size;  // timestamp, flags and parameter count
+};
+
+// Returns the layout of EVENT (false) or HIGHRES_EVENT (true) records.
+EventLayout LayoutFor(bool highres) {
+  size_t stamp = highres ? 16 : 8;
+  return EventLayout{highres, stamp, stamp + 8};
+}
+
+// Returns HH:MM:SS.mmm (or .nnnnnnnnn for highres) for the record timestamp
+// at `offset`, or false when it is not within `p`.
+bool FormatStamp(std::span<const uint8_t> p, size_t offset, const EventLayout& layout,
+                 absl::TimeZone tz, std::string* out) {
+  int64_t sec;
+  int64_t frac;
+  if (layout.highres) {
+    if (!ReadAt(p, offset, &sec) || !ReadAt(p, offset + 8, &frac)) return false;
+  } else {
+    int32_t s32, us32;
+    if (!ReadAt(p, offset, &s32) || !ReadAt(p, offset + 4, &us32)) return false;
+    sec = s32;
+    frac = us32 / 1000;
+  }
+  absl::CivilSecond cs = absl::ToCivilSecond(absl::FromUnixSeconds(sec), tz);
+  *out = Printf(layout.highres ? "%02d:%02d:%02d.%09d" : "%02d:%02d:%02d.%03d", cs.hour(), cs.minute(),
+                cs.second(), static_cast<int>(frac));
+  return true;
+}
+
+// Steps over the parameters of one record starting at `*offset`; returns
+// false when they run past the end of `p`.
+bool SkipParameters(std::span<const uint8_t> p, int32_t nparams, size_t* offset) {
+  for (int32_t i = 0; i < nparams; i++) {
+    uint32_t type_and_len;
+    if (!ReadAt(p, *offset + 4, &type_and_len)) return false;
+    size_t len = type_and_len & 0x00ffffffu;  // includes its own header word
+    *offset += 4 + ((len + 3) & ~size_t{3});
+  }
+  return *offset <= p.size();
+}
+
+struct EventWalk {
+  bool ok = false;
+  uint32_t missed = 0;  // wraps as PCP's int counter does
+  size_t last = 0;      // offset of the last record
+};
+
+// Walks the first nrecords-1 records to find the last one, counting missed
+// events on the way. PCP does not step over a "missed" record, so once one
+// is met every later step re-reads it: that is reproduced here.
+EventWalk WalkRecords(std::span<const uint8_t> p, int32_t nrecords, const EventLayout& layout) {
+  EventWalk w;
+  size_t offset = 4;
+  const int64_t steps = int64_t{nrecords} - 1;  // PCP's nrecords-1, without overflow
+  for (int64_t r = 0; r < steps; r++) {
+    uint32_t flags;
+    int32_t nparams;
+    if (!ReadAt(p, offset + layout.stamp_size, &flags) ||
+        !ReadAt(p, offset + layout.stamp_size + 4, &nparams)) {
+      return w;
+    }
+    if (flags & kEventFlagMissed) {
+      uint32_t steps_left = static_cast<uint32_t>(steps - r);
+      w.missed += static_cast<uint32_t>(nparams) * steps_left;
+      break;
+    }
+    offset += layout.header_size;
+    if (!SkipParameters(p, nparams, &offset)) return w;
+  }
+  w.ok = true;
+  w.last = offset;
+  return w;
+}
+
+// Returns "[N event records (M missed) timestamps first...last]" for an event
+// array block, or the bad-array text when it is shorter than it claims.
+std::string EventSummary(const ValueView& v, bool highres, absl::TimeZone tz) {
+  static constexpr char kBad[] = "[bad event record array]";
+  const EventLayout layout = LayoutFor(highres);
+  int32_t nrecords;
+  if (!ReadAt(v.payload, 0, &nrecords)) return kBad;
+  EventWalk walk = WalkRecords(v.payload, nrecords, layout);
+  if (!walk.ok) return kBad;
+  std::string out = absl::StrCat("[", nrecords, " event record", nrecords != 1 ? "s" : "");
+  int32_t missed = static_cast<int32_t>(walk.missed);
+  if (missed > 0) absl::StrAppend(&out, " (", missed, " missed)");
+  if (nrecords > 0) {
+    std::string first, last;
+    if (!FormatStamp(v.payload, 4, layout, tz, &first)) return kBad;
+    absl::StrAppend(&out, " timestamp", nrecords > 1 ? "s " : " ", first);
+    if (nrecords > 1) {
+      if (!FormatStamp(v.payload, walk.last, layout, tz, &last)) return kBad;
+      absl::StrAppend(&out, "...", last);
+    }
+  }
+  out += ']';
+  return out;
+}
+
+// Returns the text of an EVENT or HIGHRES_EVENT value. PCP never extracts
+// these, so the block's vtype and valfmt are not checked.
+std::string FormatEvent(int valfmt, int type, const ValueView& v, absl::TimeZone tz) {
+  if (valfmt == kValInsitu) return LogControlWord(v.lval);
+  return EventSummary(v, type == kTypeHighResEvent, tz);
+}
+
+// Returns a number or string right aligned in `minwidth` columns.
+// REQUIRES: type is a numeric type or kTypeString.
+std::string FormatExtracted(int type, const AtomValue& a, int minwidth) {
+  switch (type) {
+    case kType32:
+      return Printf("%*d", minwidth, a.l);
+    case kTypeU32:
+      return Printf("%*u", minwidth, a.ul);
+    case kType64:
+      return Printf("%*" PRId64, minwidth, a.ll);
+    case kTypeU64:
+      return Printf("%*" PRIu64, minwidth, a.ull);
+    case kTypeFloat:
+      return Printf("%*.8g", minwidth, static_cast<double>(a.f));
+    case kTypeDouble:
+      return Printf("%*.16g", minwidth, a.d);
+    default:  // kTypeString
+      return QuotedString(a, minwidth);
+  }
+}
+
+// pmPrintValue pads to any width; widths beyond this are limited so that a
+// wild value cannot ask for gigabytes.
+constexpr int kMaxWidth = 1 << 20;
+
+}  // namespace
+
+std::string IDStr(PmID id) {
+  if (id == kPmIDNull) return "PM_ID_NULL";
+  if (PmIDDomain(id) == kDynamicDomain && PmIDItem(id) == 0) {
+    return absl::StrCat(PmIDCluster(id), ".*.*");
+  }
+  return absl::StrCat(PmIDDomain(id), ".", PmIDCluster(id), ".", PmIDItem(id));
+}
+
+std::string InDomStr(InDom indom) {
+  if (indom == kInDomNull) return "PM_INDOM_NULL";
+  return absl::StrCat(InDomDomain(indom), ".", InDomSerial(indom));
+}
+
+std::string TypeStr(int type) {
+  if (type >= 0 && type < kTypeNameCount) return kTypeNames[type];
+  if (type == kTypeNoSupport) return "NO_SUPPORT";
+  if (type == kTypeUnknown) return "UNKNOWN";
+  return "???";
+}
+
+std::string SemStr(int sem) {
+  switch (sem) {
+    case kSemCounter:
+      return "counter";
+    case kSemInstant:
+      return "instant";
+    case kSemDiscrete:
+      return "discrete";
+    default:
+      return "???";
+  }
+}
+
+std::string AtomStr(const AtomValue& a, int type, int block_vtype) {
+  switch (type) {
+    case kType32:
+      return Printf("%d", a.l);
+    case kTypeU32:
+      return Printf("%u", a.ul);
+    case kType64:
+      return Printf("%" PRId64, a.ll);
+    case kTypeU64:
+      return Printf("%" PRIu64, a.ull);
+    case kTypeFloat:
+      return Printf("%e", static_cast<double>(a.f));
+    case kTypeDouble:
+      return Printf("%e", a.d);
+    case kTypeString:
+      return AtomString(a);
+    case kTypeAggregate:
+    case kTypeAggregateStatic:
+      return AtomAggregate(a, block_vtype);
+    case kTypeEvent:
+    case kTypeHighResEvent:
+      return AtomEventArray(a);
+    default:
+      return "Error: unexpected type: " + LegacyTypeStr(type);
+  }
+}
+
+std::string AtomStr(const AtomValue& a, int type) { return AtomStr(a, type, type); }
+
+std::string NumberStr(double v) {
+  // A scale is used from the value where "%6.2f" of the next smaller scale
+  // would need 1000.00 (positives) or would no longer fit in 6 columns
+  // (negatives). T, G and M divide in long double, K in double, as PCP does.
+  struct Scale {
+    double from;
+    long double divisor;
+    char suffix;
+  };
+  static constexpr Scale kUp[] = {{999995000000.0, 1e12L, 'T'},
+                                  {999995000.0, 1e9L, 'G'},
+                                  {999995.0, 1e6L, 'M'}};
+  static constexpr Scale kDown[] = {{-99995000000.0, 1e12L, 'T'},
+                                    {-99995000.0, 1e9L, 'G'},
+                                    {-99995.0, 1e6L, 'M'}};
+  if (v >= 0.0) {
+    if (v >= 999995000000000.0) return " inf?  ";
+    for (const Scale& s : kUp) {
+      if (v >= s.from) return Printf("%6.2f%c", static_cast<double>(v / s.divisor), s.suffix);
+    }
+    if (v >= 999.995) return Printf("%6.2fK", v / 1000.0);
+    return Printf("%6.2f ", v >= 0.005 ? v : 0.0);
+  }
+  if (v <= -99995000000000.0) return "-inf?  ";
+  for (const Scale& s : kDown) {
+    if (v <= s.from) return Printf("%6.2f%c", static_cast<double>(v / s.divisor), s.suffix);
+  }
+  if (v <= -99.995) return Printf("%6.2fK", v / 1000.0);
+  return Printf("%6.2f ", v <= -0.005 ? v : 0.0);  // NaN lands here too
+}
+
+std::string EventFlagsStr(int flags) {
+  const uint32_t f = static_cast<uint32_t>(flags);
+  if (f & kEventFlagMissed) return "missed";
+  static constexpr struct {
+    uint32_t bit;
+    const char* name;
+  } kNames[] = {{kEventFlagPoint, "point"},
+                {kEventFlagStart, "start"},
+                {kEventFlagEnd, "end"},
+                {kEventFlagId, "id"},
+                {kEventFlagParent, "parent"}};
+  std::string out;
+  for (const auto& n : kNames) {
+    if (!(f & n.bit)) continue;
+    if (!out.empty()) out += ',';
+    out += n.name;
+  }
+  return out;
+}
+
+std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth, absl::TimeZone tz) {
+  if (minwidth > kMaxWidth) minwidth = kMaxWidth;
+  if (minwidth < -kMaxWidth) minwidth = -kMaxWidth;
+  if (type == kTypeEvent || type == kTypeHighResEvent) return FormatEvent(valfmt, type, v, tz);
+  Extracted e;
+  if (type != kTypeUnknown) {
+    e = ExtractSameType(valfmt, type, v);
+    if (!e.ok) type = kTypeUnknown;
+  }
+  switch (type) {
+    case kType32:
+    case kTypeU32:
+    case kType64:
+    case kTypeU64:
+    case kTypeFloat:
+    case kTypeDouble:
+    case kTypeString:
+      return FormatExtracted(type, e.atom, minwidth);
+    case kTypeAggregate:
+    case kTypeUnknown:
+      return DumpRaw(valfmt, v, minwidth);
+    case kTypeNoSupport:
+      return "pmPrintValue: bogus value, metric Not Supported\n";
+    default:
+      return Printf("pmPrintValue: unknown value type=%d\n", type);
+  }
+}
+
+std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth) {
+  return FormatValue(valfmt, type, v, minwidth, absl::LocalTimeZone());
+}
+
+}  // namespace pmapi
