@@ -1,0 +1,206 @@
+// pmapi/archive.h: reading a PCP archive (versions 2 and 3).
+//
+// An archive is a .meta file (descriptors, metric names, instance domains,
+// label sets, help text), an optional .index (the temporal index) and data
+// volumes .0, .1, ...; any of them may be xz-compressed (".xz" suffix).
+// Archive::Open loads the label and all metadata once; data records are
+// read on demand, forwards or backwards, across volumes. Corrupt input gives
+// the PCP error code libpcp gives for it (PM_ERR_LABEL, PM_ERR_LOGREC,
+// PM_ERR_NODATA, ...), never a crash.
+//
+// Example:
+//   absl::StatusOr<std::unique_ptr<pmapi::Archive>> a =
+//       pmapi::Archive::Open("/var/log/pcp/pmlogger/host/20261121");
+//   if (!a.ok()) return a.status();
+//   pmapi::Result r;
+//   (*a)->SeekStart();
+//   while ((*a)->ReadNext(&r).ok()) { /* r.timestamp_ns(), r.sets() */ }
+#ifndef PMAPI_ARCHIVE_H_
+#define PMAPI_ARCHIVE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "pmapi/result.h"
+#include "pmapi/types.h"
+
+namespace pmapi {
+
+// A time as stored in an archive: seconds and a sub-second part in
+// nanoseconds (v2 archives store microseconds; they are scaled by 1000).
+// Kept unnormalised, exactly as read, so corrupt values can be reported.
+struct ArchiveTime {
+  int64_t sec = 0;
+  int64_t nsec = 0;
+
+  friend bool operator==(const ArchiveTime&, const ArchiveTime&) = default;
+  friend auto operator<=>(const ArchiveTime& a, const ArchiveTime& b) {
+    if (a.sec != b.sec) return a.sec <=> b.sec;
+    return a.nsec <=> b.nsec;
+  }
+  // Returns the time in nanoseconds since the epoch (wrapping on absurd
+  // values rather than overflowing).
+  int64_t nanos() const {
+    return static_cast<int64_t>(static_cast<uint64_t>(sec) * 1000000000u +
+                                static_cast<uint64_t>(nsec));
+  }
+  static ArchiveTime FromNanos(int64_t ns) {
+    ArchiveTime t{ns / 1000000000, ns % 1000000000};
+    if (t.nsec < 0) {
+      t.nsec += 1000000000;
+      --t.sec;
+    }
+    return t;
+  }
+};
+
+// The label record that opens every file of an archive.
+struct ArchiveLabel {
+  int version = 0;  // 2 or 3
+  uint32_t magic = 0;
+  int32_t pid = 0;
+  ArchiveTime start;
+  int32_t vol = 0;  // -1 .meta, -2 .index, >= 0 data volume
+  uint32_t features = 0;
+  std::string hostname;
+  std::string timezone;  // squashed POSIX TZ, e.g. "AEDT-11"
+  std::string zoneinfo;  // v3 only, e.g. ":Australia/Melbourne"
+};
+
+// A metric descriptor and the names the archive gives it (in the order the
+// .meta file lists them).
+struct MetricDesc {
+  Desc desc;
+  std::vector<std::string> names;
+};
+
+// One instance domain record from .meta, as stored.
+struct InDomRecord {
+  enum class Kind { kV2, kFull, kDelta };
+  Kind kind = Kind::kFull;
+  ArchiveTime stamp;
+  InDom indom = kInDomNull;
+  std::vector<int32_t> insts;
+  // One name per instance; for a delta record a deleted instance has
+  // deleted[i] set and an empty name.
+  std::vector<std::string> names;
+  std::vector<bool> deleted;
+};
+
+// The complete membership of an instance domain from `stamp` on.
+struct InDomSnapshot {
+  ArchiveTime stamp;
+  std::vector<int32_t> insts;
+  std::vector<std::string> names;
+};
+
+// One pmLabel: offsets and lengths into the set's JSON.
+struct LabelEntry {
+  uint16_t name = 0;
+  uint8_t namelen = 0;
+  uint8_t flags = 0;
+  uint16_t value = 0;
+  uint16_t valuelen = 0;
+};
+
+struct LabelSet {
+  int32_t inst = kInNull;
+  std::string json;
+  std::vector<LabelEntry> labels;
+};
+
+// One label record from .meta: the label sets of one identifier.
+struct LabelRecord {
+  ArchiveTime stamp;
+  uint32_t type = 0;  // PM_LABEL_CONTEXT, DOMAIN, INDOM, CLUSTER, ITEM, INSTANCES
+  uint32_t ident = 0;
+  std::vector<LabelSet> sets;
+};
+
+// One help text record from .meta.
+struct HelpText {
+  uint32_t type = 0;  // PM_TEXT_ONELINE or PM_TEXT_HELP, | PM_TEXT_PMID or PM_TEXT_INDOM
+  uint32_t ident = 0;
+  std::string text;
+};
+
+// One temporal index entry.
+struct IndexEntry {
+  ArchiveTime stamp;
+  int32_t vol = 0;
+  int64_t meta_offset = 0;
+  int64_t data_offset = 0;
+};
+
+class Archive {
+ public:
+  // Opens the archive named like pmNewContext(PM_CONTEXT_ARCHIVE) names it:
+  // a base name ("dir/20261121"), or any of its files ("dir/20261121.meta",
+  // ".index", ".0", possibly with ".xz"). Loads label, metadata and index.
+  // Returns the PCP error for missing or corrupt files.
+  static absl::StatusOr<std::unique_ptr<Archive>> Open(std::string_view name);
+
+  ~Archive();
+  Archive(const Archive&) = delete;
+  Archive& operator=(const Archive&) = delete;
+
+  // Returns the path prefix of the archive's files ("dir/20261121").
+  const std::string& base_name() const;
+  const ArchiveLabel& label() const;
+
+  // Metadata, in .meta file order.
+  const std::vector<MetricDesc>& descs() const;
+  const std::vector<InDomRecord>& indom_records() const;
+  const std::vector<LabelRecord>& label_records() const;
+  const std::vector<HelpText>& help_texts() const;
+  const std::vector<IndexEntry>& index() const;
+  // Returns true if the archive has a .index file.
+  bool has_index() const;
+
+  // Returns the descriptor of pmid, or nullptr if the archive has none.
+  const MetricDesc* FindDesc(PmID pmid) const;
+  // Returns the PMID of a metric name, or PcpError(PM_ERR_NAME). A name
+  // that is a proper prefix of metric names gives PcpError(PM_ERR_NONLEAF).
+  absl::StatusOr<PmID> LookupName(std::string_view name) const;
+  // Returns every metric name at or below `prefix` (all names for "").
+  std::vector<std::string> NamesUnder(std::string_view prefix) const;
+
+  // Returns the indoms that have instance records, ascending.
+  std::vector<InDom> indoms() const;
+  // Returns the history of an indom, oldest first (deltas applied), or
+  // nullptr if the archive has no records for it.
+  const std::vector<InDomSnapshot>* InDomHistory(InDom indom) const;
+  // Returns the name of instance `inst` in the membership of `indom` in
+  // force at time `t` (the latest record at or before t), or nullptr if
+  // there is none or the instance is not in it.
+  const std::string* InstanceName(InDom indom, int32_t inst, ArchiveTime t) const;
+
+  // Data records. SeekStart/SeekEnd position before the first / after the
+  // last record; ReadNext/ReadPrev then return records one by one and
+  // PcpError(PM_ERR_EOL) past either end, or PM_ERR_LOGREC for a corrupt
+  // record. record_bytes() is the on-disk length of the record last read.
+  void SeekStart();
+  void SeekEnd();
+  absl::Status ReadNext(Result* out);
+  absl::Status ReadPrev(Result* out);
+  uint32_t record_bytes() const;
+
+  // Returns the time of the last data record in the archive, or the PCP
+  // error that stops it being found (as pmGetArchiveEnd does).
+  absl::StatusOr<ArchiveTime> End() const;
+
+  class Impl;
+
+ private:
+  explicit Archive(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pmapi
+
+#endif  // PMAPI_ARCHIVE_H_

@@ -1,0 +1,518 @@
+// The archive reader: finding an archive's files, loading label, metadata
+// and index, and reading data records across volumes.
+#include "pmapi/archive.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "archive_file.h"
+#include "byte_reader.h"
+#include "log_format.h"
+#include "meta_decoder.h"
+#include "pmapi/errors.h"
+#include "result_codec.h"
+
+namespace pmapi {
+namespace {
+
+namespace lf = log_format;
+
+// Compression suffixes PCP recognises after a file name.
+constexpr const char* kCompressionSuffixes[] = {".xz", ".lzma", ".bz2", ".bz",
+                                                ".gz", ".Z",    ".z",   ".zst"};
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool AllDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Returns `s` without a trailing compression suffix.
+std::string_view StripCompression(std::string_view s) {
+  for (const char* suffix : kCompressionSuffixes) {
+    if (absl::EndsWith(absl::string_view(s.data(), s.size()), suffix)) {
+      return s.substr(0, s.size() - std::char_traits<char>::length(suffix));
+    }
+  }
+  return s;
+}
+
+// Returns the archive base name for `name`: a file of the archive loses its
+// ".meta", ".index" or ".N" (and compression) suffix; anything else is
+// taken to be the base name already.
+std::string BaseName(std::string_view name) {
+  if (!IsRegularFile(std::string(name))) return std::string(name);
+  std::string_view s = StripCompression(name);
+  size_t dot = s.rfind('.');
+  size_t slash = s.rfind('/');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) {
+    return std::string(name);
+  }
+  std::string_view suffix = s.substr(dot + 1);
+  if (suffix == "meta" || suffix == "index" || AllDigits(suffix)) {
+    return std::string(s.substr(0, dot));
+  }
+  return std::string(name);
+}
+
+// The files that make up one archive.
+struct ArchiveFiles {
+  std::string meta;
+  std::string index;
+  std::map<int, std::string> volumes;
+};
+
+// Classifies one directory entry `rest` (the part after "base.").
+void Classify(const std::string& path, std::string_view rest, ArchiveFiles* files) {
+  std::string_view plain = StripCompression(rest);
+  const bool compressed = plain.size() != rest.size();
+  if (compressed && !IsCompressedName(path)) return;  // only xz is read in-process
+  if (plain == "meta") {
+    if (files->meta.empty() || !compressed) files->meta = path;
+  } else if (plain == "index") {
+    if (files->index.empty() || !compressed) files->index = path;
+  } else if (AllDigits(plain) && plain.size() < 10) {
+    int vol = std::stoi(std::string(plain));
+    auto it = files->volumes.find(vol);
+    if (it == files->volumes.end() || !compressed) files->volumes[vol] = path;
+  }
+}
+
+absl::StatusOr<ArchiveFiles> FindFiles(const std::string& base) {
+  const size_t slash = base.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : base.substr(0, slash + 1);
+  const std::string prefix = (slash == std::string::npos ? base : base.substr(slash + 1)) + ".";
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return PcpError(-errno);
+  ArchiveFiles files;
+  while (struct dirent* e = readdir(d)) {
+    std::string_view entry(e->d_name);
+    if (entry.size() <= prefix.size() || entry.substr(0, prefix.size()) != prefix) continue;
+    std::string path = slash == std::string::npos ? std::string(entry) : dir + std::string(entry);
+    Classify(path, entry.substr(prefix.size()), &files);
+  }
+  closedir(d);
+  if (files.meta.empty()) return PcpError(-ENOENT);
+  return files;
+}
+
+// Checks a file's label: decodes it and compares its volume number.
+// Returns the label, PM_ERR_LABEL, or PM_ERR_NODATA for an empty file or
+// one holding only its label.
+absl::StatusOr<ArchiveLabel> CheckLabel(const ArchiveFile& f, int32_t vol, bool empty_is_error) {
+  absl::StatusOr<ArchiveLabel> l = DecodeLabel(f.bytes());
+  if (!l.ok()) return l.status();
+  if (l->vol != vol) return PcpError(kErrLabel);
+  if (empty_is_error && f.bytes().size() == LabelRecordBytes(l->version)) {
+    return PcpError(kErrNodata);
+  }
+  return l;
+}
+
+// Returns true if two files' labels belong to the same archive.
+bool SameArchive(const ArchiveLabel& a, const ArchiveLabel& b) {
+  return a.magic == b.magic && a.hostname == b.hostname && a.start == b.start;
+}
+
+// Applies a delta record to the membership before it.
+InDomSnapshot ApplyDelta(const InDomSnapshot& before, const InDomRecord& delta) {
+  InDomSnapshot after;
+  after.stamp = delta.stamp;
+  for (size_t i = 0; i < before.insts.size(); ++i) {
+    bool gone = false;
+    for (size_t k = 0; k < delta.insts.size(); ++k) {
+      if (delta.insts[k] == before.insts[i]) gone = true;
+    }
+    if (gone) continue;
+    after.insts.push_back(before.insts[i]);
+    after.names.push_back(before.names[i]);
+  }
+  for (size_t k = 0; k < delta.insts.size(); ++k) {
+    if (delta.deleted[k]) continue;
+    after.insts.push_back(delta.insts[k]);
+    after.names.push_back(delta.names[k]);
+  }
+  return after;
+}
+
+}  // namespace
+
+class Archive::Impl {
+ public:
+  absl::Status Open(std::string_view name);
+  absl::Status LoadMeta();
+  absl::Status AddMetaRecord(uint32_t type, std::span<const uint8_t> payload);
+  void AddInDom(InDomRecord rec);
+
+  // Returns the open, label-checked file of data volume `vol`.
+  absl::StatusOr<const ArchiveFile*> Volume(int vol);
+  // Returns the volume after (or before) `vol`, or -1 if none.
+  int NextVolume(int vol) const;
+  int PrevVolume(int vol) const;
+  // Decodes the data record occupying bytes [start, start+len) of `bytes`.
+  absl::Status DecodeRecord(std::span<const uint8_t> bytes, size_t start, uint32_t len,
+                            Result* out) const;
+  absl::Status ReadNext(Result* out);
+  absl::Status ReadPrev(Result* out);
+  absl::StatusOr<ArchiveTime> End();
+  // Returns the end of the last well-formed record in [start, size) of
+  // `bytes`, and sets *last to the time of that record.
+  size_t ScanForward(std::span<const uint8_t> bytes, size_t start,
+                     std::optional<ArchiveTime>* last) const;
+
+  std::string base;
+  ArchiveLabel label;
+  ArchiveFiles files;
+  ArchiveFile meta_file;
+  bool has_index = false;
+  std::vector<IndexEntry> index;
+  std::vector<MetricDesc> descs;
+  absl::flat_hash_map<PmID, size_t> desc_by_pmid;
+  std::map<std::string, PmID> pmid_by_name;
+  std::vector<InDomRecord> indom_records;
+  std::map<InDom, std::vector<InDomSnapshot>> indom_history;
+  std::vector<LabelRecord> label_records;
+  std::vector<HelpText> help_texts;
+
+  std::map<int, ArchiveFile> open_volumes;
+  int vol = 0;
+  size_t offset = 0;
+  uint32_t record_bytes = 0;
+};
+
+absl::Status Archive::Impl::Open(std::string_view name) {
+  base = BaseName(name);
+  absl::StatusOr<ArchiveFiles> found = FindFiles(base);
+  if (!found.ok()) return found.status();
+  files = std::move(*found);
+  absl::StatusOr<ArchiveFile> meta = ArchiveFile::Open(files.meta);
+  if (!meta.ok()) return meta.status();
+  meta_file = std::move(*meta);
+  absl::StatusOr<ArchiveLabel> l = CheckLabel(meta_file, lf::kVolMeta, false);
+  if (!l.ok()) return l.status();
+  label = std::move(*l);
+  if (!files.index.empty()) {
+    absl::StatusOr<ArchiveFile> ti = ArchiveFile::Open(files.index);
+    if (!ti.ok()) return ti.status();
+    absl::StatusOr<ArchiveLabel> tl = CheckLabel(*ti, lf::kVolIndex, false);
+    if (!tl.ok()) return tl.status();
+    if (!SameArchive(label, *tl)) return PcpError(kErrLabel);
+    has_index = true;
+    index = DecodeIndex(ti->bytes().subspan(LabelRecordBytes(label.version)), label.version);
+  }
+  if (files.volumes.empty()) return PcpError(-ENOENT);
+  absl::StatusOr<const ArchiveFile*> first = Volume(files.volumes.begin()->first);
+  if (!first.ok()) return first.status();
+  return LoadMeta();
+}
+
+absl::StatusOr<const ArchiveFile*> Archive::Impl::Volume(int v) {
+  auto open = open_volumes.find(v);
+  if (open != open_volumes.end()) return &open->second;
+  auto path = files.volumes.find(v);
+  if (path == files.volumes.end()) return PcpError(-ENOENT);
+  absl::StatusOr<ArchiveFile> f = ArchiveFile::Open(path->second);
+  if (!f.ok()) return f.status();
+  // Only the last volume may hold nothing but its label (a logger that is
+  // still writing); any other label-only volume is an empty archive.
+  const bool last = v == files.volumes.rbegin()->first;
+  absl::StatusOr<ArchiveLabel> l = CheckLabel(*f, v, !last || files.volumes.size() == 1);
+  if (!l.ok()) return l.status();
+  if (!SameArchive(label, *l)) return PcpError(kErrLabel);
+  return &open_volumes.emplace(v, std::move(*f)).first->second;
+}
+
+absl::Status Archive::Impl::LoadMeta() {
+  ByteReader r(meta_file.bytes());
+  r.Seek(LabelRecordBytes(label.version));
+  for (;;) {
+    uint32_t len, type;
+    // A partial header at the end of the file is where libpcp stops too.
+    if (!r.U32(&len) || !r.U32(&type)) return absl::OkStatus();
+    std::span<const uint8_t> payload;
+    uint32_t trailer;
+    if (len < 12 || !r.Bytes(len - 12, &payload) || !r.U32(&trailer) || trailer != len) {
+      return PcpError(kErrLogrec);
+    }
+    absl::Status s = AddMetaRecord(type, payload);
+    if (!s.ok()) return s;
+  }
+}
+
+absl::Status Archive::Impl::AddMetaRecord(uint32_t type, std::span<const uint8_t> payload) {
+  switch (type) {
+    case lf::kTypeDesc: {
+      absl::StatusOr<MetricDesc> d = DecodeDesc(payload);
+      if (!d.ok()) return d.status();
+      for (const std::string& n : d->names) pmid_by_name.emplace(n, d->desc.pmid);
+      auto [it, fresh] = desc_by_pmid.emplace(d->desc.pmid, descs.size());
+      if (fresh) {
+        descs.push_back(std::move(*d));
+      } else {
+        for (std::string& n : d->names) descs[it->second].names.push_back(std::move(n));
+      }
+      return absl::OkStatus();
+    }
+    case lf::kTypeInDomV2:
+    case lf::kTypeInDom:
+    case lf::kTypeInDomDelta: {
+      InDomRecord::Kind kind = type == lf::kTypeInDomV2 ? InDomRecord::Kind::kV2
+                               : type == lf::kTypeInDom ? InDomRecord::Kind::kFull
+                                                        : InDomRecord::Kind::kDelta;
+      absl::StatusOr<InDomRecord> rec = DecodeInDom(payload, kind);
+      if (!rec.ok()) return rec.status();
+      AddInDom(std::move(*rec));
+      return absl::OkStatus();
+    }
+    case lf::kTypeLabelV2:
+    case lf::kTypeLabel: {
+      absl::StatusOr<LabelRecord> rec = DecodeLabelRecord(payload, type == lf::kTypeLabel);
+      if (!rec.ok()) return rec.status();
+      label_records.push_back(std::move(*rec));
+      return absl::OkStatus();
+    }
+    case lf::kTypeText: {
+      absl::StatusOr<HelpText> t = DecodeText(payload);
+      if (!t.ok()) return t.status();
+      help_texts.push_back(std::move(*t));
+      return absl::OkStatus();
+    }
+    default:
+      return absl::OkStatus();  // unknown record types are skipped
+  }
+}
+
+void Archive::Impl::AddInDom(InDomRecord rec) {
+  std::vector<InDomSnapshot>& history = indom_history[rec.indom];
+  InDomSnapshot snap;
+  if (rec.kind == InDomRecord::Kind::kDelta && !history.empty()) {
+    snap = ApplyDelta(history.back(), rec);
+  } else {
+    snap.stamp = rec.stamp;
+    for (size_t i = 0; i < rec.insts.size(); ++i) {
+      if (rec.deleted[i]) continue;
+      snap.insts.push_back(rec.insts[i]);
+      snap.names.push_back(rec.names[i]);
+    }
+  }
+  // Keep the history in time order even if records arrive out of order.
+  auto at = std::upper_bound(history.begin(), history.end(), snap.stamp,
+                             [](const ArchiveTime& t, const InDomSnapshot& s) { return t < s.stamp; });
+  history.insert(at, std::move(snap));
+  indom_records.push_back(std::move(rec));
+}
+
+int Archive::Impl::NextVolume(int v) const {
+  auto it = files.volumes.upper_bound(v);
+  return it == files.volumes.end() ? -1 : it->first;
+}
+
+int Archive::Impl::PrevVolume(int v) const {
+  auto it = files.volumes.lower_bound(v);
+  if (it == files.volumes.begin()) return -1;
+  return std::prev(it)->first;
+}
+
+absl::Status Archive::Impl::DecodeRecord(std::span<const uint8_t> bytes, size_t start,
+                                         uint32_t len, Result* out) const {
+  if (len < 12 || start + len > bytes.size()) return PcpError(kErrLogrec);
+  if (LoadBigEndian32(bytes.data() + start + len - 4) != len) return PcpError(kErrLogrec);
+  const ResultLayout layout =
+      label.version == lf::kVersion3 ? ResultLayout::kTimestamp : ResultLayout::kTimeval;
+  return DecodeResult(bytes.subspan(start + 4, len - 8), layout, kErrLogrec, out);
+}
+
+absl::Status Archive::Impl::ReadNext(Result* out) {
+  for (;;) {
+    absl::StatusOr<const ArchiveFile*> f = Volume(vol);
+    if (!f.ok()) return f.status();
+    std::span<const uint8_t> bytes = (*f)->bytes();
+    if (offset + 4 > bytes.size()) {
+      // End of this volume (a partial length word counts as its end).
+      int next = NextVolume(vol);
+      if (next < 0) return PcpError(kErrEol);
+      vol = next;
+      offset = LabelRecordBytes(label.version);
+      continue;
+    }
+    const uint32_t len = LoadBigEndian32(bytes.data() + offset);
+    absl::Status s = DecodeRecord(bytes, offset, len, out);
+    if (!s.ok()) return s;
+    offset += len;
+    record_bytes = len;
+    return absl::OkStatus();
+  }
+}
+
+absl::Status Archive::Impl::ReadPrev(Result* out) {
+  const size_t label_bytes = LabelRecordBytes(label.version);
+  for (;;) {
+    absl::StatusOr<const ArchiveFile*> f = Volume(vol);
+    if (!f.ok()) return f.status();
+    std::span<const uint8_t> bytes = (*f)->bytes();
+    if (offset > bytes.size()) offset = bytes.size();
+    if (offset <= label_bytes) {
+      int prev = PrevVolume(vol);
+      if (prev < 0) return PcpError(kErrEol);
+      absl::StatusOr<const ArchiveFile*> p = Volume(prev);
+      if (!p.ok()) return p.status();
+      vol = prev;
+      offset = (*p)->bytes().size();
+      continue;
+    }
+    if (offset < label_bytes + 4) return PcpError(kErrLogrec);
+    const uint32_t len = LoadBigEndian32(bytes.data() + offset - 4);
+    if (len < 12 || len > offset - label_bytes) return PcpError(kErrLogrec);
+    const size_t start = offset - len;
+    if (LoadBigEndian32(bytes.data() + start) != len) return PcpError(kErrLogrec);
+    absl::Status s = DecodeRecord(bytes, start, len, out);
+    if (!s.ok()) return s;
+    offset = start;
+    record_bytes = len;
+    return absl::OkStatus();
+  }
+}
+
+size_t Archive::Impl::ScanForward(std::span<const uint8_t> bytes, size_t start,
+                                  std::optional<ArchiveTime>* last) const {
+  size_t pos = start;
+  Result scratch_result;
+  while (pos + 4 <= bytes.size()) {
+    const uint32_t len = LoadBigEndian32(bytes.data() + pos);
+    if (!DecodeRecord(bytes, pos, len, &scratch_result).ok()) break;
+    *last = ArchiveTime::FromNanos(scratch_result.timestamp_ns());
+    pos += len;
+  }
+  return pos;
+}
+
+absl::StatusOr<ArchiveTime> Archive::Impl::End() {
+  const size_t label_bytes = LabelRecordBytes(label.version);
+  for (auto it = files.volumes.rbegin(); it != files.volumes.rend(); ++it) {
+    absl::StatusOr<const ArchiveFile*> f = Volume(it->first);
+    if (!f.ok()) continue;
+    std::span<const uint8_t> bytes = (*f)->bytes();
+    if (bytes.size() <= label_bytes) continue;
+    // Start from the last index entry for this volume that lies inside it.
+    size_t start = label_bytes;
+    for (const IndexEntry& e : index) {
+      if (e.vol == it->first && e.data_offset >= int64_t(label_bytes) &&
+          uint64_t(e.data_offset) <= bytes.size() && size_t(e.data_offset) > start) {
+        start = static_cast<size_t>(e.data_offset);
+      }
+    }
+    std::optional<ArchiveTime> last;
+    size_t end = ScanForward(bytes, start, &last);
+    if (end != bytes.size()) return PcpError(kErrLogrec);
+    if (!last.has_value() && start != label_bytes) {
+      end = ScanForward(bytes, label_bytes, &last);
+      if (end != bytes.size()) return PcpError(kErrLogrec);
+    }
+    if (last.has_value()) return *last;
+  }
+  return PcpError(kErrLogrec);
+}
+
+// Archive: the public face.
+
+Archive::Archive(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Archive::~Archive() = default;
+
+absl::StatusOr<std::unique_ptr<Archive>> Archive::Open(std::string_view name) {
+  auto impl = std::make_unique<Impl>();
+  absl::Status s = impl->Open(name);
+  if (!s.ok()) return s;
+  std::unique_ptr<Archive> a(new Archive(std::move(impl)));
+  a->SeekStart();
+  return a;
+}
+
+const std::string& Archive::base_name() const { return impl_->base; }
+const ArchiveLabel& Archive::label() const { return impl_->label; }
+const std::vector<MetricDesc>& Archive::descs() const { return impl_->descs; }
+const std::vector<InDomRecord>& Archive::indom_records() const { return impl_->indom_records; }
+const std::vector<LabelRecord>& Archive::label_records() const { return impl_->label_records; }
+const std::vector<HelpText>& Archive::help_texts() const { return impl_->help_texts; }
+const std::vector<IndexEntry>& Archive::index() const { return impl_->index; }
+bool Archive::has_index() const { return impl_->has_index; }
+
+const MetricDesc* Archive::FindDesc(PmID pmid) const {
+  auto it = impl_->desc_by_pmid.find(pmid);
+  return it == impl_->desc_by_pmid.end() ? nullptr : &impl_->descs[it->second];
+}
+
+absl::StatusOr<PmID> Archive::LookupName(std::string_view name) const {
+  const std::string key(name);
+  auto it = impl_->pmid_by_name.find(key);
+  if (it != impl_->pmid_by_name.end()) return it->second;
+  auto below = impl_->pmid_by_name.lower_bound(key + ".");
+  if (below != impl_->pmid_by_name.end() && absl::StartsWith(below->first, key + ".")) {
+    return PcpError(kErrNonleaf);
+  }
+  return PcpError(kErrName);
+}
+
+std::vector<std::string> Archive::NamesUnder(std::string_view prefix) const {
+  std::vector<std::string> out;
+  const std::string key(prefix);
+  for (auto it = impl_->pmid_by_name.lower_bound(key); it != impl_->pmid_by_name.end(); ++it) {
+    if (!key.empty() && !absl::StartsWith(it->first, key)) break;
+    if (key.empty() || it->first.size() == key.size() || it->first[key.size()] == '.') {
+      out.push_back(it->first);
+    }
+  }
+  return out;
+}
+
+std::vector<InDom> Archive::indoms() const {
+  std::vector<InDom> out;
+  for (const auto& [indom, history] : impl_->indom_history) out.push_back(indom);
+  return out;
+}
+
+const std::vector<InDomSnapshot>* Archive::InDomHistory(InDom indom) const {
+  auto it = impl_->indom_history.find(indom);
+  return it == impl_->indom_history.end() ? nullptr : &it->second;
+}
+
+const std::string* Archive::InstanceName(InDom indom, int32_t inst, ArchiveTime t) const {
+  const std::vector<InDomSnapshot>* history = InDomHistory(indom);
+  if (history == nullptr) return nullptr;
+  auto at = std::upper_bound(history->begin(), history->end(), t,
+                             [](const ArchiveTime& x, const InDomSnapshot& s) { return x < s.stamp; });
+  if (at == history->begin()) return nullptr;
+  const InDomSnapshot& snap = *std::prev(at);
+  for (size_t i = 0; i < snap.insts.size(); ++i) {
+    if (snap.insts[i] == inst) return &snap.names[i];
+  }
+  return nullptr;
+}
+
+void Archive::SeekStart() {
+  impl_->vol = impl_->files.volumes.empty() ? 0 : impl_->files.volumes.begin()->first;
+  impl_->offset = LabelRecordBytes(impl_->label.version);
+}
+
+void Archive::SeekEnd() {
+  impl_->vol = impl_->files.volumes.empty() ? 0 : impl_->files.volumes.rbegin()->first;
+  impl_->offset = SIZE_MAX;
+}
+
+absl::Status Archive::ReadNext(Result* out) { return impl_->ReadNext(out); }
+absl::Status Archive::ReadPrev(Result* out) { return impl_->ReadPrev(out); }
+uint32_t Archive::record_bytes() const { return impl_->record_bytes; }
+absl::StatusOr<ArchiveTime> Archive::End() const { return impl_->End(); }
+
+}  // namespace pmapi

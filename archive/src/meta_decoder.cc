@@ -1,0 +1,245 @@
+// Decoders for label, .meta and .index records; layouts in log_format.h.
+#include "meta_decoder.h"
+
+#include <cstring>
+#include <string>
+
+#include "byte_reader.h"
+#include "log_format.h"
+#include "pmapi/errors.h"
+
+namespace pmapi {
+namespace {
+
+namespace lf = log_format;
+
+// Returns the NUL-terminated string in field (at most field.size()-1 bytes,
+// as libpcp reads it).
+std::string FixedString(std::span<const uint8_t> field) {
+  const size_t limit = field.empty() ? 0 : field.size() - 1;
+  size_t n = 0;
+  while (n < limit && field[n] != 0) ++n;
+  return std::string(reinterpret_cast<const char*>(field.data()), n);
+}
+
+bool ReadTime(ByteReader& r, bool v3, ArchiveTime* t) {
+  if (v3) {
+    int64_t sec;
+    uint32_t nsec;
+    if (!r.I64(&sec) || !r.U32(&nsec)) return false;
+    t->sec = sec;
+    t->nsec = nsec;
+    return true;
+  }
+  int32_t sec, usec;
+  if (!r.I32(&sec) || !r.I32(&usec)) return false;
+  t->sec = sec;
+  t->nsec = int64_t{usec} * 1000;
+  return true;
+}
+
+void DecodeLabelV2(ByteReader& r, ArchiveLabel* l) {
+  int32_t sec = 0, usec = 0;
+  std::span<const uint8_t> host, tz;
+  r.I32(&l->pid);
+  r.I32(&sec);
+  r.I32(&usec);
+  r.I32(&l->vol);
+  r.Bytes(lf::kHostLenV2, &host);
+  r.Bytes(lf::kTzLenV2, &tz);
+  l->start = ArchiveTime{sec, int64_t{usec} * 1000};
+  l->hostname = FixedString(host);
+  l->timezone = FixedString(tz);
+}
+
+void DecodeLabelV3(ByteReader& r, ArchiveLabel* l) {
+  int64_t sec = 0;
+  uint32_t nsec = 0, reserved = 0;
+  std::span<const uint8_t> host, tz, zone;
+  r.I32(&l->pid);
+  r.I64(&sec);
+  r.U32(&nsec);
+  r.I32(&l->vol);
+  r.U32(&l->features);
+  r.U32(&reserved);
+  r.Bytes(lf::kHostLenV3, &host);
+  r.Bytes(lf::kTzLenV3, &tz);
+  r.Bytes(lf::kZoneinfoLenV3, &zone);
+  l->start = ArchiveTime{sec, nsec};
+  l->hostname = FixedString(host);
+  l->timezone = FixedString(tz);
+  l->zoneinfo = FixedString(zone);
+}
+
+// Reads `n` instance ids and string offsets, then the names from the
+// string table that follows. Returns false on any bad offset.
+bool ReadInstances(ByteReader& r, int32_t n, InDomRecord* rec) {
+  if (n < 0 || !r.Has(uint64_t(n) * 8)) return false;
+  std::vector<int32_t> offsets(n);
+  rec->insts.resize(n);
+  for (int32_t i = 0; i < n; ++i) r.I32(&rec->insts[i]);
+  for (int32_t i = 0; i < n; ++i) r.I32(&offsets[i]);
+  std::span<const uint8_t> table;
+  r.Bytes(r.remaining(), &table);
+  rec->names.resize(n);
+  rec->deleted.assign(n, false);
+  for (int32_t i = 0; i < n; ++i) {
+    if (rec->insts[i] < 0) return false;
+    if (offsets[i] == -1 && rec->kind == InDomRecord::Kind::kDelta) {
+      rec->deleted[i] = true;
+      continue;
+    }
+    if (offsets[i] < 0 || size_t(offsets[i]) >= table.size()) return false;
+    const uint8_t* start = table.data() + offsets[i];
+    const void* nul = std::memchr(start, 0, table.size() - offsets[i]);
+    if (nul == nullptr) return false;
+    rec->names[i].assign(reinterpret_cast<const char*>(start),
+                         static_cast<const uint8_t*>(nul) - start);
+  }
+  return true;
+}
+
+bool ReadLabelSet(ByteReader& r, LabelSet* set) {
+  uint32_t jsonlen;
+  int32_t nlabels;
+  std::span<const uint8_t> json;
+  if (!r.I32(&set->inst) || !r.U32(&jsonlen) || !r.Bytes(jsonlen, &json)) return false;
+  if (!r.I32(&nlabels) || nlabels < 0 || !r.Has(uint64_t(nlabels) * 8)) return false;
+  set->json.assign(reinterpret_cast<const char*>(json.data()), json.size());
+  set->labels.resize(nlabels);
+  for (LabelEntry& l : set->labels) {
+    uint32_t w1 = 0, w2 = 0;
+    r.U32(&w1);
+    r.U32(&w2);
+    l.name = static_cast<uint16_t>(w1 >> 16);
+    l.namelen = static_cast<uint8_t>(w1 >> 8);
+    l.flags = static_cast<uint8_t>(w1);
+    l.value = static_cast<uint16_t>(w2 >> 16);
+    l.valuelen = static_cast<uint16_t>(w2);
+    if (size_t(l.name) + l.namelen > jsonlen || size_t(l.value) + l.valuelen > jsonlen) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+size_t LabelRecordBytes(int version) {
+  return version == lf::kVersion3 ? lf::kLabelRecordV3 : lf::kLabelRecordV2;
+}
+
+absl::StatusOr<ArchiveLabel> DecodeLabel(std::span<const uint8_t> file) {
+  ByteReader r(file);
+  uint32_t length, magic;
+  if (!r.U32(&length) || !r.U32(&magic)) return PcpError(kErrNodata);
+  ArchiveLabel l;
+  l.magic = magic;
+  l.version = static_cast<int>(magic & 0xff);
+  if (l.version != lf::kVersion2 && l.version != lf::kVersion3) return PcpError(kErrLabel);
+  const size_t expect = LabelRecordBytes(l.version);
+  if (length != expect || file.size() < expect) return PcpError(kErrLabel);
+  if (l.version == lf::kVersion3) {
+    DecodeLabelV3(r, &l);
+  } else {
+    DecodeLabelV2(r, &l);
+  }
+  uint32_t trailer = 0;
+  if (!r.U32(&trailer) || trailer != length) return PcpError(kErrLabel);
+  if ((magic & lf::kMagicMask) != lf::kMagic) return PcpError(kErrLabel);
+  return l;
+}
+
+absl::StatusOr<MetricDesc> DecodeDesc(std::span<const uint8_t> payload) {
+  ByteReader r(payload);
+  MetricDesc d;
+  uint32_t type, sem, units;
+  if (!r.U32(&d.desc.pmid) || !r.U32(&type) || !r.U32(&d.desc.indom) || !r.U32(&sem) ||
+      !r.U32(&units)) {
+    return PcpError(kErrLogrec);
+  }
+  d.desc.type = static_cast<int>(type);
+  d.desc.sem = static_cast<int>(sem);
+  d.desc.units = UnpackUnits(units);
+  // A descriptor with no names has no numnames word at all.
+  if (r.remaining() == 0) return d;
+  int32_t numnames;
+  if (!r.I32(&numnames) || numnames < 0 || !r.Has(uint64_t(numnames) * 4)) {
+    return PcpError(kErrLogrec);
+  }
+  d.names.reserve(numnames);
+  for (int32_t i = 0; i < numnames; ++i) {
+    uint32_t len;
+    std::span<const uint8_t> name;
+    if (!r.U32(&len) || !r.Bytes(len, &name)) return PcpError(kErrLogrec);
+    d.names.emplace_back(reinterpret_cast<const char*>(name.data()), name.size());
+  }
+  return d;
+}
+
+absl::StatusOr<InDomRecord> DecodeInDom(std::span<const uint8_t> payload,
+                                        InDomRecord::Kind kind) {
+  ByteReader r(payload);
+  InDomRecord rec;
+  rec.kind = kind;
+  int32_t n;
+  if (!ReadTime(r, kind != InDomRecord::Kind::kV2, &rec.stamp) || !r.U32(&rec.indom) ||
+      !r.I32(&n) || !ReadInstances(r, n, &rec)) {
+    return PcpError(kErrLogrec);
+  }
+  return rec;
+}
+
+absl::StatusOr<LabelRecord> DecodeLabelRecord(std::span<const uint8_t> payload, bool v3) {
+  ByteReader r(payload);
+  LabelRecord rec;
+  int32_t nsets;
+  if (!ReadTime(r, v3, &rec.stamp) || !r.U32(&rec.type) || !r.U32(&rec.ident) ||
+      !r.I32(&nsets) || nsets < 0 || !r.Has(uint64_t(nsets) * 12)) {
+    return PcpError(kErrLogrec);
+  }
+  rec.sets.resize(nsets);
+  for (LabelSet& set : rec.sets) {
+    if (!ReadLabelSet(r, &set)) return PcpError(kErrLogrec);
+  }
+  return rec;
+}
+
+absl::StatusOr<HelpText> DecodeText(std::span<const uint8_t> payload) {
+  ByteReader r(payload);
+  HelpText t;
+  if (!r.U32(&t.type) || !r.U32(&t.ident)) return PcpError(kErrLogrec);
+  std::span<const uint8_t> rest;
+  r.Bytes(r.remaining(), &rest);
+  size_t n = 0;
+  while (n < rest.size() && rest[n] != 0) ++n;
+  t.text.assign(reinterpret_cast<const char*>(rest.data()), n);
+  return t;
+}
+
+std::vector<IndexEntry> DecodeIndex(std::span<const uint8_t> body, int version) {
+  const bool v3 = version == lf::kVersion3;
+  const size_t entry = v3 ? lf::kIndexEntryV3 : lf::kIndexEntryV2;
+  std::vector<IndexEntry> out;
+  out.reserve(body.size() / entry);
+  ByteReader r(body);
+  while (r.Has(entry)) {
+    IndexEntry e;
+    ReadTime(r, v3, &e.stamp);
+    r.I32(&e.vol);
+    if (v3) {
+      r.I64(&e.meta_offset);
+      r.I64(&e.data_offset);
+    } else {
+      int32_t meta = 0, data = 0;
+      r.I32(&meta);
+      r.I32(&data);
+      e.meta_offset = meta;
+      e.data_offset = data;
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace pmapi

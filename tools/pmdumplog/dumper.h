@@ -1,0 +1,76 @@
+// dumper.h: the sections pmdumplog prints for an open archive (label,
+// descriptors, instance domains, label sets, help text, temporal index and
+// data records), byte for byte as PCP 6.0.3's pmdumplog prints them.
+//
+// Example:
+//   Dumper d(archive, options, &out);
+//   d.Label(true);
+//   d.Descs();
+//   int exit_status = d.Records();
+#ifndef PMAPI_TOOLS_PMDUMPLOG_DUMPER_H_
+#define PMAPI_TOOLS_PMDUMPLOG_DUMPER_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "output.h"
+#include "pmapi/archive.h"
+#include "time_format.h"
+
+namespace pmdumplog {
+
+struct DumpOptions {
+  int xflag = 0;          // -x count
+  bool sizes = false;     // -s
+  bool marks = false;     // -M
+  bool reverse = false;   // -r
+  std::vector<pmapi::PmID> pmids;  // metrics named on the command line
+  // Time window: records outside [start, finish] are not dumped.
+  std::optional<pmapi::ArchiveTime> start;
+  std::optional<pmapi::ArchiveTime> finish;
+};
+
+class Dumper {
+ public:
+  Dumper(pmapi::Archive& archive, const DumpOptions& options, const TimeFormat& tf, Output* out)
+      : archive_(archive), opt_(options), tf_(tf), out_(*out) {}
+
+  void Label(bool verbose, const absl::StatusOr<pmapi::ArchiveTime>& end);
+  void Descs();
+  void LabelSets();
+  void HelpText();
+  void DiskInDoms();
+  void InDoms();
+  void TemporalIndex();
+  // Dumps the data records; returns the PCP error that stopped it early,
+  // or 0 at the end of the archive (or of the time window).
+  int Records();
+
+ private:
+  void Stamp(const pmapi::ArchiveTime& t);
+  void Names(pmapi::PmID pmid);
+  void Value(int valfmt, int type, const pmapi::ValueView& v);
+  void InstanceLabel(pmapi::InDom indom, int32_t inst);
+  void Record(const pmapi::Result& r, const std::vector<const pmapi::ValueSet*>& sets);
+  void Metric(const pmapi::Result& r, const pmapi::ValueSet& vs);
+  void EventValue(const pmapi::ValueSet& vs, const pmapi::ValueView& v, const pmapi::Desc& desc,
+                  int index);
+  void EventParameter(int index, pmapi::PmID pmid, int type, std::span<const uint8_t> value,
+                      uint32_t* flags);
+  int RecordSize(const pmapi::Result& r) const;
+
+  pmapi::Archive& archive_;
+  const DumpOptions& opt_;
+  const TimeFormat& tf_;
+  Output& out_;
+  pmapi::ArchiveTime now_;  // time of the record being dumped
+};
+
+// PCP's identifier texts: "29.0.6", "29.2", and the NULL forms.
+std::string PmIDText(pmapi::PmID pmid);
+std::string InDomText(pmapi::InDom indom);
+
+}  // namespace pmdumplog
+
+#endif  // PMAPI_TOOLS_PMDUMPLOG_DUMPER_H_

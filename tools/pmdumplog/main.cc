@@ -1,0 +1,277 @@
+// pmdumplog: dump the contents of a PCP archive, as PCP 6.0.3's pmdumplog.
+//
+// Command-line handling follows PCP's (GNU-style short and long options,
+// the same messages and exit statuses); the sections are printed by
+// Dumper. Options are parsed with getopt_long, which behaves as PCP's own
+// option parser does for every option pmdumplog takes.
+#include <getopt.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "dumper.h"
+#include "pmapi/errors.h"
+#include "raw_dump.h"
+
+namespace pmdumplog {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: pmdumplog [options] [archive [metricname ...]]\n"
+    "\n"
+    "Options:\n"
+    "  -a, --all             dump everything\n"
+    "  -d, --descs           dump metric descriptions\n"
+    "  -e, --labelsets       dump all metric label metadata\n"
+    "  -h, --helptext        dump all metric help text\n"
+    "  -I, --on-disk-insts   dump on-disk instance domain descriptions\n"
+    "  -i, --insts           dump instance domain descriptions\n"
+    "  -L                    more verbose form of archive label dump\n"
+    "  -l, --label           dump the archive label\n"
+    "  -M, --markrecs        report <mark> records\n"
+    "  -m, --metrics         dump values of the metrics (default)\n"
+    "  -n FILE, --namespace=FILE\n"
+    "                        use an alternative PMNS\n"
+    "  -r, --reverse         process archive in reverse chronological order\n"
+    "  -S TIME, --start=TIME start of the time window\n"
+    "  -s, --sizes           report size of data records in archive\n"
+    "  -T TIME, --finish=TIME\n"
+    "                        end of the time window\n"
+    "  -t                    dump the temporal index\n"
+    "  -v FILE               verbose hex dump of a physical file in raw format\n"
+    "  -x                    include date, usec (-xx) and Epoch (-xxx) in reported timestamps\n"
+    "  -Z TZ, --timezone=TZ  set reporting timezone\n"
+    "  -z, --hostzone        set reporting timezone to local time of metrics source\n"
+    "  -V, --version         display version number and exit\n"
+    "  -?, --help            show this usage message and exit\n";
+
+struct Flags {
+  bool d = false, e = false, h = false, I = false, i = false, L = false, l = false;
+  bool m = false, t = false, z = false, help = false, version = false;
+  int errors = 0;
+  std::string raw_file;
+  bool raw = false;
+  std::string zone;
+  bool zone_set = false;
+  std::string start, finish;
+  DumpOptions dump;
+};
+
+void ParseOptions(int argc, char** argv, Flags* f) {
+  static const struct option kLong[] = {
+      {"debug", required_argument, nullptr, 'D'}, {"all", no_argument, nullptr, 'a'},
+      {"descs", no_argument, nullptr, 'd'},       {"labelsets", no_argument, nullptr, 'e'},
+      {"helptext", no_argument, nullptr, 'h'},    {"on-disk-insts", no_argument, nullptr, 'I'},
+      {"insts", no_argument, nullptr, 'i'},       {"label", no_argument, nullptr, 'l'},
+      {"markrecs", no_argument, nullptr, 'M'},    {"metrics", no_argument, nullptr, 'm'},
+      {"namespace", required_argument, nullptr, 'n'}, {"reverse", no_argument, nullptr, 'r'},
+      {"start", required_argument, nullptr, 'S'}, {"sizes", no_argument, nullptr, 's'},
+      {"finish", required_argument, nullptr, 'T'}, {"timezone", required_argument, nullptr, 'Z'},
+      {"hostzone", no_argument, nullptr, 'z'},    {"version", no_argument, nullptr, 'V'},
+      {"help", no_argument, nullptr, '?'},        {nullptr, 0, nullptr, 0}};
+  int c;
+  while ((c = getopt_long(argc, argv, "aD:dehIilLmMn:rS:sT:tVv:xZ:z?", kLong, nullptr)) != -1) {
+    switch (c) {
+      case 'a': f->d = f->i = f->L = f->l = f->m = f->t = true; f->dump.sizes = true; break;
+      case 'd': f->d = true; break;
+      case 'e': f->e = true; break;
+      case 'h': f->h = true; break;
+      case 'I': f->I = true; break;
+      case 'i': f->i = true; break;
+      case 'L': f->L = f->l = true; break;
+      case 'l': f->l = true; break;
+      case 'M': f->dump.marks = true; break;
+      case 'm': f->m = true; break;
+      case 'r': f->dump.reverse = true; break;
+      case 's': f->dump.sizes = true; break;
+      case 't': f->t = true; break;
+      case 'v': f->raw = true; f->raw_file = optarg; break;
+      case 'x': ++f->dump.xflag; break;
+      case 'S': f->start = optarg; break;
+      case 'T': f->finish = optarg; break;
+      case 'D': case 'n': break;  // accepted; no effect on an archive dump
+      case 'V': f->version = true; break;
+      case 'Z':
+        if (f->z) {
+          fprintf(stderr, "pmdumplog: at most one of -Z and/or -z allowed\n");
+          ++f->errors;
+        }
+        f->zone = optarg;
+        f->zone_set = true;
+        break;
+      case 'z':
+        if (f->zone_set) {
+          fprintf(stderr, "pmdumplog: at most one of -Z and/or -z allowed\n");
+          ++f->errors;
+        }
+        f->z = true;
+        break;
+      case '?':
+        if (optopt == 0 || optopt == '?') {
+          f->help = true;
+        } else {
+          ++f->errors;
+        }
+        break;
+      default: ++f->errors; break;
+    }
+  }
+}
+
+// Parses a -S/-T time: "+N" is N seconds after the archive start, "-N" N
+// seconds before its end (N may carry a unit: sec, min, hour, msec, usec).
+// Returns false for forms not understood.
+bool ParseWindowTime(const std::string& text, const pmapi::ArchiveTime& start,
+                     const pmapi::ArchiveTime& end, pmapi::ArchiveTime* out) {
+  if (text.empty() || (text[0] != '+' && text[0] != '-')) return false;
+  std::string num = text.substr(1);
+  double scale = 1;
+  static const struct {
+    const char* suffix;
+    double seconds;
+  } kUnits[] = {{"msec", 1e-3}, {"ms", 1e-3}, {"usec", 1e-6}, {"us", 1e-6}, {"sec", 1},
+                {"s", 1},       {"min", 60},  {"m", 60},      {"hour", 3600}, {"h", 3600}};
+  for (const auto& u : kUnits) {
+    const size_t n = strlen(u.suffix);
+    if (num.size() > n && num.compare(num.size() - n, n, u.suffix) == 0) {
+      num.resize(num.size() - n);
+      scale = u.seconds;
+      break;
+    }
+  }
+  double value;
+  if (!absl::SimpleAtod(num, &value)) return false;
+  const int64_t delta = static_cast<int64_t>(value * scale * 1e9);
+  if (text[0] == '+') {
+    *out = pmapi::ArchiveTime::FromNanos(start.nanos() + delta);
+  } else {
+    *out = pmapi::ArchiveTime::FromNanos(end.nanos() - delta);
+  }
+  return true;
+}
+
+void LookupMetrics(const pmapi::Archive& a, char** names, int count, DumpOptions* d) {
+  for (int i = 0; i < count; ++i) {
+    absl::StatusOr<pmapi::PmID> id = a.LookupName(names[i]);
+    if (id.ok()) {
+      d->pmids.push_back(*id);
+      continue;
+    }
+    if (pmapi::PcpCode(id.status()) == pmapi::kErrNonleaf) {
+      for (const std::string& leaf : a.NamesUnder(names[i])) {
+        absl::StatusOr<pmapi::PmID> leaf_id = a.LookupName(leaf);
+        if (leaf_id.ok()) d->pmids.push_back(*leaf_id);
+      }
+      continue;
+    }
+    fprintf(stderr, "pmdumplog: pmLookupName(%s): %s\n", names[i],
+            pmapi::ErrStr(pmapi::PcpCode(id.status())).c_str());
+  }
+}
+
+bool IsDirectory(const char* path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int Run(int argc, char** argv) {
+  Flags f;
+  ParseOptions(argc, argv, &f);
+  if (f.version) {
+    printf("pmdumplog version 6.0.3\n");
+    return 0;
+  }
+  if (f.errors || f.help || (f.raw && optind != argc) || (!f.raw && optind > argc - 1)) {
+    fputs(kUsage, stderr);
+    return f.errors || !f.help ? 1 : 0;
+  }
+  if (f.raw) return RawDump(f.raw_file);
+  if (!(f.d || f.e || f.h || f.I || f.i || f.l || f.m || f.t)) f.m = true;
+
+  const char* name = argv[optind++];
+  if (IsDirectory(name)) {
+    fprintf(stderr, "pmdumplog: Multiple archives are not supported\n");
+    return 1;
+  }
+  absl::StatusOr<std::unique_ptr<pmapi::Archive>> opened = pmapi::Archive::Open(name);
+  if (!opened.ok()) {
+    fprintf(stderr, "pmdumplog: Cannot open archive \"%s\": %s\n", name,
+            pmapi::ErrStr(pmapi::PcpCode(opened.status())).c_str());
+    return 1;
+  }
+  pmapi::Archive& archive = **opened;
+  const absl::StatusOr<pmapi::ArchiveTime> end = archive.End();
+  Output out;
+  if (!end.ok()) {
+    fprintf(stderr,
+            "pmdumplog: Cannot locate end of archive %s: %s\n\n"
+            "WARNING: This archive is sufficiently damaged that it may not be possible to\n"
+            "         produce complete information.  Continuing and hoping for the best.\n\n",
+            name, pmapi::ErrStr(pmapi::PcpCode(end.status())).c_str());
+  }
+  TimeFormat tf(archive.label().version);
+  const pmapi::ArchiveLabel& label = archive.label();
+  if (f.z) {
+    tf.SetZone(!label.zoneinfo.empty() ? label.zoneinfo : label.timezone);
+    out.Str("Note: timezone set to local timezone of host \"" + label.hostname +
+            "\" from archive\n\n");
+  } else if (f.zone_set) {
+    tf.SetZone(f.zone);
+    out.Str("Note: timezone set to \"TZ=" + f.zone + "\"\n\n");
+  }
+  const pmapi::ArchiveTime last = end.ok() ? *end : pmapi::ArchiveTime{INT32_MAX, 0};
+  for (const auto& [text, slot] : {std::pair{f.start, &f.dump.start},
+                                   std::pair{f.finish, &f.dump.finish}}) {
+    if (text.empty()) continue;
+    pmapi::ArchiveTime t;
+    if (!ParseWindowTime(text, label.start, last, &t)) {
+      out.Flush();
+      fprintf(stderr, "pmdumplog: unrecognized time window \"%s\"\n", text.c_str());
+      return 1;
+    }
+    *slot = t;
+  }
+  if (optind < argc) {
+    LookupMetrics(archive, argv + optind, argc - optind, &f.dump);
+    if (f.dump.pmids.empty()) {
+      out.Flush();
+      fprintf(stderr, "No metric names can be translated, dump abandoned\n");
+      return 1;
+    }
+  }
+
+  Dumper dumper(archive, f.dump, tf, &out);
+  if (f.l) dumper.Label(f.L, end);
+  if (f.d) dumper.Descs();
+  if (f.e) dumper.LabelSets();
+  if (f.h) dumper.HelpText();
+  if (f.I) dumper.DiskInDoms();
+  if (f.i) dumper.InDoms();
+  if (f.t) dumper.TemporalIndex();
+  if (f.m) {
+    if (f.dump.reverse) {
+      archive.SeekEnd();
+    } else {
+      archive.SeekStart();
+    }
+    const int code = dumper.Records();
+    if (code != 0) {
+      out.Flush();
+      fprintf(stderr, "pmdumplog: pmFetch: %s\n", pmapi::ErrStr(code).c_str());
+      return 1;
+    }
+  }
+  out.Flush();
+  return 0;
+}
+
+}  // namespace
+}  // namespace pmdumplog
+
+int main(int argc, char** argv) { return pmdumplog::Run(argc, argv); }
