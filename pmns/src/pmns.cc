@@ -162,14 +162,23 @@ absl::StatusOr<std::vector<PmnsChild>> Pmns::Children(std::string_view name) con
 
 void Pmns::TraverseFrom(int32_t node, std::string path,
                         std::vector<std::string>& out) const {
-  bool any = false;
-  for (int32_t kid : nodes_[node].kids) {
-    if (!Visible(kid)) continue;
-    any = true;
-    TraverseFrom(kid, JoinPath(path, nodes_[kid].name), out);
+  // An explicit stack: names added one by one may nest arbitrarily deep.
+  std::vector<std::pair<int32_t, std::string>> stack;
+  stack.emplace_back(node, std::move(path));
+  while (!stack.empty()) {
+    auto [n, name] = std::move(stack.back());
+    stack.pop_back();
+    size_t mark = stack.size();
+    for (int32_t kid : nodes_[n].kids) {
+      if (Visible(kid)) stack.emplace_back(kid, JoinPath(name, nodes_[kid].name));
+    }
+    // A node without visible children counts as a leaf, except the root.
+    if (stack.size() == mark) {
+      if (n != 0) out.push_back(std::move(name));
+      continue;
+    }
+    std::reverse(stack.begin() + mark, stack.end());
   }
-  // A node without visible children counts as a leaf, except the root.
-  if (!any && node != 0) out.push_back(std::move(path));
 }
 
 absl::StatusOr<std::vector<std::string>> Pmns::Traverse(std::string_view name) const {
