@@ -1,0 +1,192 @@
+// The name tree and the queries on it.
+#include "pmapi/pmns.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "pmapi/errors.h"
+
+namespace pmapi {
+namespace {
+
+constexpr PmID kFlagBit = 0x80000000u;
+
+absl::string_view AbslView(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+
+std::string JoinPath(std::string_view base, std::string_view name) {
+  if (base.empty()) return std::string(name);
+  return absl::StrCat(AbslView(base), ".", AbslView(name));
+}
+
+}  // namespace
+
+Pmns::Pmns() { nodes_.push_back(Node{"root", -1, {}, kPmIDNull, 0}); }
+
+int32_t Pmns::NewChild(int32_t parent, std::string_view name, std::string path,
+                       PmID id, bool at_front) {
+  int32_t index = static_cast<int32_t>(nodes_.size());
+  nodes_.push_back(Node{std::string(name), parent, {}, id, 0});
+  std::vector<int32_t>& kids = nodes_[parent].kids;
+  if (at_front) {
+    kids.insert(kids.begin(), index);
+  } else {
+    kids.push_back(index);
+  }
+  // The first node of a path wins, as PCP's search stops at the first match.
+  by_path_.emplace(std::move(path), index);
+  if (id != kPmIDNull) {
+    by_pmid_[id].push_back(index);
+    for (int32_t n = index; n >= 0; n = nodes_[n].parent) nodes_[n].named_below++;
+  }
+  return index;
+}
+
+int32_t Pmns::Find(std::string_view name) const {
+  auto it = by_path_.find(AbslView(name));
+  if (it == by_path_.end() || !Visible(it->second)) return -1;
+  return it->second;
+}
+
+std::string Pmns::PathOf(int32_t node) const {
+  std::vector<int32_t> chain;
+  for (int32_t n = node; n > 0; n = nodes_[n].parent) chain.push_back(n);
+  std::string path;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    if (it != chain.rbegin()) path += '.';
+    path += nodes_[*it].name;
+  }
+  return path;
+}
+
+bool Pmns::PreorderBefore(int32_t a, int32_t b) const {
+  std::vector<int32_t> pa, pb;  // root first
+  for (int32_t n = a; n >= 0; n = nodes_[n].parent) pa.push_back(n);
+  for (int32_t n = b; n >= 0; n = nodes_[n].parent) pb.push_back(n);
+  std::reverse(pa.begin(), pa.end());
+  std::reverse(pb.begin(), pb.end());
+  size_t i = 0;
+  while (i < pa.size() && i < pb.size() && pa[i] == pb[i]) ++i;
+  if (i == pa.size()) return i != pb.size();  // a is b or an ancestor of b
+  if (i == pb.size()) return false;
+  const std::vector<int32_t>& kids = nodes_[pa[i - 1]].kids;
+  return std::find(kids.begin(), kids.end(), pa[i]) <
+         std::find(kids.begin(), kids.end(), pb[i]);
+}
+
+absl::Status Pmns::AddName(std::string_view name, PmID id) {
+  if (id != kPmIDNull && (id & kFlagBit) != 0) return PcpError(kErrPmid);
+  int32_t node = 0;
+  size_t start = 0;
+  while (true) {
+    size_t dot = name.find('.', start);
+    std::string_view part = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    int32_t match = -1;
+    for (int32_t kid : nodes_[node].kids) {
+      if (nodes_[kid].name == part) {
+        match = kid;
+        break;
+      }
+    }
+    if (match < 0) break;
+    if (dot == std::string_view::npos) {
+      return nodes_[match].pmid == id ? absl::OkStatus() : PcpError(kErrPmid);
+    }
+    node = match;
+    start = dot + 1;
+  }
+  // Create the rest of the path: the first new node goes in front of its
+  // siblings, the others are only children.
+  bool first = true;
+  while (true) {
+    size_t dot = name.find('.', start);
+    bool last = dot == std::string_view::npos;
+    std::string_view part = name.substr(start, last ? std::string_view::npos : dot - start);
+    std::string path(name.substr(0, last ? name.size() : dot));
+    node = NewChild(node, part, std::move(path), last ? id : kPmIDNull, first);
+    first = false;
+    if (last) return absl::OkStatus();
+    start = dot + 1;
+  }
+}
+
+absl::StatusOr<PmID> Pmns::LookupName(std::string_view name) const {
+  int32_t node = Find(name);
+  if (node >= 0) {
+    if (!nodes_[node].kids.empty()) return PcpError(kErrNonleaf);
+    return nodes_[node].pmid;
+  }
+  // A name below the root of a dynamic subtree resolves to that root.
+  for (size_t dot = name.rfind('.'); dot != std::string_view::npos; dot = name.rfind('.', dot - 1)) {
+    int32_t prefix = Find(name.substr(0, dot));
+    if (prefix >= 0 && nodes_[prefix].kids.empty() && IsDynamicRoot(nodes_[prefix].pmid)) {
+      return nodes_[prefix].pmid;
+    }
+    if (dot == 0) break;
+  }
+  return PcpError(kErrName);
+}
+
+absl::StatusOr<std::vector<std::string>> Pmns::NameAll(PmID id) const {
+  if (IsDynamicRoot(id)) return PcpError(kErrPmid);
+  auto it = by_pmid_.find(id);
+  if (it == by_pmid_.end()) return PcpError(kErrPmid);
+  std::vector<int32_t> order = it->second;
+  // PCP lists the names last-in-tree-order first.
+  std::sort(order.begin(), order.end(),
+            [this](int32_t a, int32_t b) { return PreorderBefore(b, a); });
+  std::vector<std::string> names;
+  names.reserve(order.size());
+  for (int32_t n : order) names.push_back(PathOf(n));
+  return names;
+}
+
+absl::StatusOr<std::string> Pmns::NameID(PmID id) const {
+  absl::StatusOr<std::vector<std::string>> all = NameAll(id);
+  if (!all.ok()) return all.status();
+  return std::move(all->front());
+}
+
+absl::StatusOr<std::vector<PmnsChild>> Pmns::Children(std::string_view name) const {
+  int32_t node = name.empty() ? 0 : Find(name);
+  if (node < 0) return PcpError(kErrName);
+  std::vector<PmnsChild> out;
+  for (int32_t kid : nodes_[node].kids) {
+    if (!Visible(kid)) continue;
+    const Node& k = nodes_[kid];
+    bool leaf = k.kids.empty() && !IsDynamicRoot(k.pmid);
+    out.push_back(PmnsChild{k.name, leaf ? kPmnsLeafStatus : kPmnsNonLeafStatus});
+  }
+  return out;
+}
+
+void Pmns::TraverseFrom(int32_t node, std::string path,
+                        std::vector<std::string>& out) const {
+  // An explicit stack: names added one by one may nest arbitrarily deep.
+  std::vector<std::pair<int32_t, std::string>> stack;
+  stack.emplace_back(node, std::move(path));
+  while (!stack.empty()) {
+    auto [n, name] = std::move(stack.back());
+    stack.pop_back();
+    size_t mark = stack.size();
+    for (int32_t kid : nodes_[n].kids) {
+      if (Visible(kid)) stack.emplace_back(kid, JoinPath(name, nodes_[kid].name));
+    }
+    // A node without visible children counts as a leaf, except the root.
+    if (stack.size() == mark) {
+      if (n != 0) out.push_back(std::move(name));
+      continue;
+    }
+    std::reverse(stack.begin() + mark, stack.end());
+  }
+}
+
+absl::StatusOr<std::vector<std::string>> Pmns::Traverse(std::string_view name) const {
+  int32_t node = name.empty() ? 0 : Find(name);
+  if (node < 0) return PcpError(kErrName);
+  std::vector<std::string> out;
+  TraverseFrom(node, std::string(name), out);
+  return out;
+}
+
+}  // namespace pmapi
