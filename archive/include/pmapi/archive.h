@@ -26,6 +26,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "pmapi/label_set.h"
 #include "pmapi/result.h"
 #include "pmapi/types.h"
 
@@ -97,21 +98,6 @@ struct InDomSnapshot {
   ArchiveTime stamp;
   std::vector<int32_t> insts;
   std::vector<std::string> names;
-};
-
-// One pmLabel: offsets and lengths into the set's JSON.
-struct LabelEntry {
-  uint16_t name = 0;
-  uint8_t namelen = 0;
-  uint8_t flags = 0;
-  uint16_t value = 0;
-  uint16_t valuelen = 0;
-};
-
-struct LabelSet {
-  int32_t inst = kInNull;
-  std::string json;
-  std::vector<LabelEntry> labels;
 };
 
 // One label record from .meta: the label sets of one identifier.

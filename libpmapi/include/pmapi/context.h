@@ -31,7 +31,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "pmapi/archive.h"
 #include "pmapi/label_set.h"
+#include "pmapi/pmns.h"
 #include "pmapi/result.h"
 #include "pmapi/types.h"
 
@@ -54,10 +56,6 @@ inline constexpr int kTextHelp = 2;
 inline constexpr int kTextPmid = 4;
 inline constexpr int kTextInDom = 8;
 
-// PMNS child status (pmGetChildrenStatus).
-inline constexpr int kPmnsLeafStatus = 0;
-inline constexpr int kPmnsNonLeafStatus = 1;
-
 // Label set kinds (pmLookupLabels).
 inline constexpr int kLabelContext = 1 << 0;
 inline constexpr int kLabelDomain = 1 << 1;
@@ -75,21 +73,6 @@ struct Instance {
   friend bool operator==(const Instance&, const Instance&) = default;
 };
 
-// One child of a PMNS node, with its leaf status.
-struct PmnsChild {
-  std::string name;
-  bool leaf = false;
-};
-
-// What an archive's label records say about it (pmGetArchiveLabel).
-struct ArchiveLabel {
-  int version = 0;
-  int pid = 0;
-  absl::Time start;
-  std::string hostname;
-  std::string timezone;  // the squashed POSIX TZ
-  std::string zoneinfo;  // v3: the Olson zone, e.g. ":Europe/Berlin"; v2: empty
-};
 
 class Source;
 class Profile;
@@ -115,7 +98,7 @@ class Context {
   absl::StatusOr<PmID> LookupName(std::string_view name);
   // Returns every name of `id` (pmNameAll); PM_ERR_PMID if it has none.
   absl::StatusOr<std::vector<std::string>> NameAll(PmID id);
-  // Returns the children of a node ("" is the root) with leaf status, in
+  // Returns the children of a node ("" is the root) with their status, in
   // PCP's order; an empty list for a leaf; PM_ERR_NAME for an unknown name.
   absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name);
   // Calls `visit` with the full name of every leaf at or below `name`, in
