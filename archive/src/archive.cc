@@ -511,6 +511,13 @@ void Archive::SeekEnd() {
 }
 
 absl::Status Archive::ReadNext(Result* out) { return impl_->ReadNext(out); }
+
+Archive::Position Archive::Tell() const { return Position{impl_->vol, impl_->offset}; }
+
+void Archive::Seek(Position p) {
+  impl_->vol = p.vol;
+  impl_->offset = static_cast<size_t>(p.offset);
+}
 absl::Status Archive::ReadPrev(Result* out) { return impl_->ReadPrev(out); }
 uint32_t Archive::record_bytes() const { return impl_->record_bytes; }
 absl::StatusOr<ArchiveTime> Archive::End() const { return impl_->End(); }

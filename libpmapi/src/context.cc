@@ -7,6 +7,51 @@
 #include "source.h"
 
 namespace pmapi {
+namespace {
+
+// The anonymous metrics every PCP context carries for event records
+// (pmUnpackEventRecords fills them in); their names, PMIDs, descriptors and
+// help text are interface facts clients print.
+struct AnonMetric {
+  const char* name;
+  PmID pmid;
+  const char* oneline;
+  const char* help;
+};
+
+constexpr AnonMetric kAnonMetrics[] = {
+    {"event.flags", MakePmID(511, 0, 1), "Flags for event records",
+     "An anonymous derived metric that is used to encode the event flags\n"
+     "associated with event records.   See pmUnpackEventRecords(3)."},
+    {"event.missed", MakePmID(511, 0, 2), "Count of missed event records",
+     "An anonymous derived metric that is used to encode the number of\n"
+     "event records missed because either the PMDA could not keep up\n"
+     "or the PMAPI client did not collect the event records fast\n"
+     "enough.  See pmUnpackEventRecords(3)."},
+};
+
+const AnonMetric* AnonByName(std::string_view name) {
+  for (const AnonMetric& m : kAnonMetrics) {
+    if (name == m.name) return &m;
+  }
+  return nullptr;
+}
+
+const AnonMetric* AnonByPmid(PmID id) {
+  for (const AnonMetric& m : kAnonMetrics) {
+    if (id == m.pmid) return &m;
+  }
+  return nullptr;
+}
+
+// True if the anonymous metric `name` lies at or below `prefix`.
+bool AnonUnder(std::string_view name, std::string_view prefix) {
+  if (prefix.empty()) return true;
+  return name == prefix || (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix &&
+                            name[prefix.size()] == '.');
+}
+
+}  // namespace
 
 Context::Context(std::unique_ptr<Source> source)
     : source_(std::move(source)), profile_(std::make_unique<Profile>()) {}
@@ -18,10 +63,12 @@ int Context::kind() const { return source_->kind(); }
 std::string Context::HostName() { return source_->HostName(); }
 
 absl::StatusOr<PmID> Context::LookupName(std::string_view name) {
+  if (const AnonMetric* m = AnonByName(name)) return m->pmid;
   return source_->LookupName(name);
 }
 
 absl::StatusOr<std::vector<std::string>> Context::NameAll(PmID id) {
+  if (const AnonMetric* m = AnonByPmid(id)) return std::vector<std::string>{m->name};
   return source_->NameAll(id);
 }
 
@@ -31,10 +78,22 @@ absl::StatusOr<std::vector<PmnsChild>> Context::Children(std::string_view name) 
 
 absl::Status Context::Traverse(std::string_view name,
                                const std::function<void(const std::string&)>& visit) {
-  return source_->Traverse(name, visit);
+  absl::Status s = source_->Traverse(name, visit);
+  bool any_anon = false;
+  for (const AnonMetric& m : kAnonMetrics) {
+    if (!AnonUnder(m.name, name)) continue;
+    visit(m.name);
+    any_anon = true;
+  }
+  return any_anon ? absl::OkStatus() : s;
 }
 
-absl::StatusOr<Desc> Context::LookupDesc(PmID id) { return source_->LookupDesc(id); }
+absl::StatusOr<Desc> Context::LookupDesc(PmID id) {
+  if (AnonByPmid(id) != nullptr) {
+    return Desc{id, kTypeU32, kInDomNull, kSemDiscrete, Units{}};
+  }
+  return source_->LookupDesc(id);
+}
 
 absl::StatusOr<std::vector<Instance>> Context::GetInDom(InDom indom) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
@@ -52,6 +111,9 @@ absl::StatusOr<int32_t> Context::LookupInDom(InDom indom, std::string_view name)
 }
 
 absl::StatusOr<std::string> Context::LookupText(PmID id, int kind) {
+  if (const AnonMetric* m = AnonByPmid(id)) {
+    return std::string((kind & kTextHelp) ? m->help : m->oneline);
+  }
   return source_->LookupText(id, (kind & (kTextOneline | kTextHelp)) | kTextPmid);
 }
 
@@ -87,7 +149,13 @@ absl::Status Context::SetMode(int mode, absl::Time when, absl::Duration delta) {
 absl::StatusOr<Result> Context::Fetch(std::span<const PmID> ids, int* state_change) {
   if (state_change) *state_change = 0;
   if (ids.empty()) return PcpError(kErrToosmall);
-  return source_->Fetch(ids, *profile_, state_change);
+  absl::StatusOr<Result> r = source_->Fetch(ids, *profile_, state_change);
+  if (!r.ok()) return r;
+  // Anonymous metrics have values only inside unpacked event records.
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (AnonByPmid(ids[i]) != nullptr) r->ClearSet(i);
+  }
+  return r;
 }
 
 absl::StatusOr<Result> Context::FetchArchive() { return source_->FetchArchive(); }

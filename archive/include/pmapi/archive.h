@@ -176,6 +176,15 @@ class Archive {
   absl::Status ReadPrev(Result* out);
   uint32_t record_bytes() const;
 
+  // Where the reader is: the volume and byte offset of the record ReadNext
+  // reads next. Seek(Tell()) returns to the same place.
+  struct Position {
+    int vol = 0;
+    uint64_t offset = 0;
+  };
+  Position Tell() const;
+  void Seek(Position p);
+
   // Returns the time of the last data record in the archive, or the PCP
   // error that stops it being found (as pmGetArchiveEnd does).
   absl::StatusOr<ArchiveTime> End() const;

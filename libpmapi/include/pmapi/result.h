@@ -75,6 +75,10 @@ class Result {
   // returns where to write it; valid until the next Add call.
   uint8_t* AddBlockForWrite(int32_t inst, int vtype, uint32_t length);
   void Reserve(size_t sets, size_t values, size_t arena_bytes);
+  // Makes set i report no values (its values stay in the arena unused).
+  void ClearSet(size_t i) {
+    if (i < sets_.size()) sets_[i].numval = 0;
+  }
 
  private:
   int64_t timestamp_ns_ = 0;

@@ -1,0 +1,335 @@
+#include "archive_source.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "pmapi/context.h"
+#include "pmapi/errors.h"
+
+namespace pmapi {
+namespace {
+
+// PCP allows a millisecond of slop at either end of an archive.
+constexpr int64_t kEndSlopNs = 1000000;
+
+int64_t ToNs(const ArchiveTime& t) { return t.nanos(); }
+
+// Copies set `vs` of `from` into `out`, keeping the instances the profile
+// admits (all of them for a singular metric or an error set).
+void CopySet(const Result& from, const ValueSet& vs, const Desc* desc, const Profile& profile,
+             Result* out) {
+  if (vs.numval <= 0 || desc == nullptr || desc->indom == kInDomNull) {
+    out->AddSet(vs.pmid, vs.numval, vs.valfmt);
+    for (int j = 0; j < vs.numval; ++j) {
+      ValueView v = from.value(vs, j);
+      if (vs.valfmt == kValInsitu) {
+        out->AddInsitu(v.inst, v.lval);
+      } else {
+        out->AddBlock(v.inst, v.vtype, v.payload);
+      }
+    }
+    return;
+  }
+  int admitted = 0;
+  for (int j = 0; j < vs.numval; ++j) {
+    if (profile.Admits(desc->indom, from.value(vs, j).inst)) ++admitted;
+  }
+  out->AddSet(vs.pmid, admitted, vs.valfmt);
+  for (int j = 0; j < vs.numval; ++j) {
+    ValueView v = from.value(vs, j);
+    if (!profile.Admits(desc->indom, v.inst)) continue;
+    if (vs.valfmt == kValInsitu) {
+      out->AddInsitu(v.inst, v.lval);
+    } else {
+      out->AddBlock(v.inst, v.vtype, v.payload);
+    }
+  }
+}
+
+// The label record type for a pmLookupLabels level, and the identifier the
+// archive files it under.
+uint32_t LabelIdent(int level, uint32_t ident) {
+  if (level == kLabelContext) return kPmIDNull;
+  if (level == kLabelDomain) return PmIDDomain(ident);
+  if (level == kLabelCluster) return MakePmID(PmIDDomain(ident), PmIDCluster(ident), 0);
+  return ident;
+}
+
+}  // namespace
+
+ArchiveSource::ArchiveSource(std::unique_ptr<Archive> archive)
+    : archive_(std::move(archive)), interp_(this, this) {
+  origin_ns_ = ToNs(archive_->label().start);
+  mode_ = kModeForw;
+  interp_.set_origin_ns(origin_ns_);
+}
+
+absl::StatusOr<std::unique_ptr<ArchiveSource>> ArchiveSource::Open(std::string_view name) {
+  absl::StatusOr<std::unique_ptr<Archive>> a = Archive::Open(name);
+  if (!a.ok()) return a.status();
+  std::unique_ptr<ArchiveSource> src(new ArchiveSource(std::move(*a)));
+  for (const MetricDesc& md : src->archive_->descs()) {
+    for (const std::string& n : md.names) {
+      // A name that clashes with one already added is dropped, as PCP
+      // drops it when it builds an archive's name space.
+      src->pmns_.AddName(n, md.desc.pmid).IgnoreError();
+    }
+  }
+  return src;
+}
+
+absl::StatusOr<Context> Context::OpenArchive(std::string_view spec) {
+  absl::StatusOr<std::unique_ptr<ArchiveSource>> src = ArchiveSource::Open(spec);
+  if (!src.ok()) return src.status();
+  return Context(std::move(*src));
+}
+
+absl::StatusOr<PmID> ArchiveSource::LookupName(std::string_view name) {
+  return pmns_.LookupName(name);
+}
+
+absl::StatusOr<std::vector<std::string>> ArchiveSource::NameAll(PmID id) {
+  return pmns_.NameAll(id);
+}
+
+absl::StatusOr<std::vector<PmnsChild>> ArchiveSource::Children(std::string_view name) {
+  return pmns_.Children(name);
+}
+
+absl::Status ArchiveSource::Traverse(std::string_view name,
+                                     const std::function<void(const std::string&)>& visit) {
+  absl::StatusOr<std::vector<std::string>> names = pmns_.Traverse(name);
+  if (!names.ok()) return names.status();
+  for (const std::string& n : *names) visit(n);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Desc> ArchiveSource::LookupDesc(PmID id) {
+  const MetricDesc* md = archive_->FindDesc(id);
+  if (md == nullptr) return PcpError(kErrPmidLog);
+  return md->desc;
+}
+
+const InDomSnapshot* ArchiveSource::InDomAt(InDom indom) const {
+  const std::vector<InDomSnapshot>* h = archive_->InDomHistory(indom);
+  if (h == nullptr || h->empty()) return nullptr;
+  ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
+  const InDomSnapshot* found = nullptr;
+  for (const InDomSnapshot& s : *h) {
+    if (s.stamp <= t) found = &s;
+  }
+  return found;
+}
+
+absl::StatusOr<std::vector<Instance>> ArchiveSource::GetInDom(InDom indom) {
+  const InDomSnapshot* s = InDomAt(indom);
+  if (s == nullptr) return PcpError(kErrIndomLog);
+  std::vector<Instance> out;
+  out.reserve(s->insts.size());
+  for (size_t i = 0; i < s->insts.size(); ++i) out.push_back({s->insts[i], s->names[i]});
+  return out;
+}
+
+absl::StatusOr<std::string> ArchiveSource::NameInDom(InDom indom, int32_t inst) {
+  const std::vector<InDomSnapshot>* h = archive_->InDomHistory(indom);
+  if (h == nullptr) return PcpError(kErrIndomLog);
+  ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
+  for (auto it = h->rbegin(); it != h->rend(); ++it) {
+    if (t < it->stamp) continue;
+    for (size_t i = 0; i < it->insts.size(); ++i) {
+      if (it->insts[i] == inst) return it->names[i];
+    }
+  }
+  return PcpError(kErrInstLog);
+}
+
+absl::StatusOr<int32_t> ArchiveSource::LookupInDom(InDom indom, std::string_view name) {
+  const std::vector<InDomSnapshot>* h = archive_->InDomHistory(indom);
+  if (h == nullptr) return PcpError(kErrIndomLog);
+  ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
+  for (auto it = h->rbegin(); it != h->rend(); ++it) {
+    if (t < it->stamp) continue;
+    for (size_t i = 0; i < it->insts.size(); ++i) {
+      std::string_view full = it->names[i];
+      if (full == name || full.substr(0, full.find(' ')) == name) return it->insts[i];
+    }
+  }
+  return PcpError(kErrInstLog);
+}
+
+absl::StatusOr<std::string> ArchiveSource::LookupText(uint32_t ident, int kind) {
+  for (const HelpText& h : archive_->help_texts()) {
+    if (h.ident == ident && static_cast<int>(h.type) == kind) return h.text;
+  }
+  return PcpError(kErrText);
+}
+
+absl::StatusOr<std::vector<LabelSet>> ArchiveSource::LookupLabels(int level, uint32_t ident) {
+  uint32_t want = LabelIdent(level, ident);
+  ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
+  const LabelRecord* found = nullptr;
+  for (const LabelRecord& r : archive_->label_records()) {
+    if (static_cast<int>(r.type) != level || (level != kLabelContext && r.ident != want)) continue;
+    if (t < r.stamp && found != nullptr) continue;
+    if (found == nullptr || !(t < r.stamp)) found = &r;
+  }
+  if (found == nullptr) return std::vector<LabelSet>{};
+  return found->sets;
+}
+
+absl::Status ArchiveSource::SetMode(int mode, absl::Time when, absl::Duration delta) {
+  if (mode != kModeInterp && mode != kModeForw && mode != kModeBack) return PcpError(kErrMode);
+  mode_ = mode;
+  origin_ns_ = absl::ToUnixNanos(when);
+  delta_ns_ = absl::ToInt64Nanoseconds(delta);
+  positioned_ = false;
+  interp_.ResetHistory();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> ArchiveSource::EndNs() {
+  if (!have_end_) {
+    absl::StatusOr<ArchiveTime> end = archive_->End();
+    if (!end.ok()) return end.status();
+    end_ns_ = ToNs(*end);
+    have_end_ = true;
+  }
+  return end_ns_;
+}
+
+absl::StatusOr<absl::Time> ArchiveSource::GetArchiveEnd() {
+  absl::StatusOr<int64_t> end = EndNs();
+  if (!end.ok()) return end.status();
+  return absl::FromUnixNanos(*end);
+}
+
+absl::StatusOr<size_t> ArchiveSource::Count() {
+  if (have_catalog_) return catalog_.size();
+  archive_->SeekStart();
+  Result r;
+  while (true) {
+    Archive::Position pos = archive_->Tell();
+    absl::Status s = archive_->ReadNext(&r);
+    if (PcpCode(s) == kErrEol) break;
+    if (!s.ok()) return s;
+    catalog_.push_back({r.timestamp_ns(), r.is_mark(), pos});
+  }
+  have_catalog_ = true;
+  return catalog_.size();
+}
+
+absl::Status ArchiveSource::Read(size_t i, Result* out) {
+  archive_->Seek(catalog_[i].pos);
+  return archive_->ReadNext(out);
+}
+
+const Desc* ArchiveSource::FindDesc(PmID pmid) {
+  const MetricDesc* md = archive_->FindDesc(pmid);
+  return md == nullptr ? nullptr : &md->desc;
+}
+
+std::vector<int32_t> ArchiveSource::AllInstances(InDom indom) {
+  std::vector<int32_t> out;
+  const std::vector<InDomSnapshot>* h = archive_->InDomHistory(indom);
+  if (h == nullptr) return out;
+  absl::flat_hash_set<int32_t> seen;
+  for (auto it = h->rbegin(); it != h->rend(); ++it) {
+    for (int32_t inst : it->insts) {
+      if (seen.insert(inst).second) out.push_back(inst);
+    }
+  }
+  return out;
+}
+
+absl::Status ArchiveSource::Position() {
+  if (positioned_) return absl::OkStatus();
+  absl::StatusOr<size_t> n = Count();
+  if (!n.ok()) return n.status();
+  auto by_time = [](const CatalogEntry& e, int64_t t) { return e.time_ns < t; };
+  size_t first_at_or_after =
+      std::lower_bound(catalog_.begin(), catalog_.end(), origin_ns_, by_time) - catalog_.begin();
+  if (mode_ == kModeBack) {
+    // Reading backwards starts with the last record at or before origin.
+    size_t k = first_at_or_after;
+    while (k < catalog_.size() && catalog_[k].time_ns == origin_ns_) ++k;
+    cursor_ = k;
+  } else {
+    cursor_ = first_at_or_after;
+  }
+  positioned_ = true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Result> ArchiveSource::ReadInDirection() {
+  if (absl::Status s = Position(); !s.ok()) return s;
+  size_t i;
+  if (mode_ == kModeBack) {
+    if (cursor_ == 0) return PcpError(kErrEol);
+    i = --cursor_;
+  } else {
+    if (cursor_ >= catalog_.size()) return PcpError(kErrEol);
+    i = cursor_++;
+  }
+  Result r;
+  if (absl::Status s = Read(i, &r); !s.ok()) return s;
+  return r;
+}
+
+absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
+                                                      const Profile& profile) {
+  // Derived metrics are never in a record; a fetch of nothing else takes
+  // the next record as it comes rather than reading to the end.
+  bool all_derived = std::all_of(ids.begin(), ids.end(),
+                                 [](PmID id) { return PmIDDomain(id) == kDynamicPmidDomain; });
+  while (true) {
+    absl::StatusOr<Result> rec = ReadInDirection();
+    if (!rec.ok()) return rec.status();
+    if (rec->is_mark()) continue;
+    Result out;
+    out.set_timestamp_ns(rec->timestamp_ns());
+    int found = 0;
+    for (PmID id : ids) {
+      const ValueSet* match = nullptr;
+      for (const ValueSet& vs : rec->sets()) {
+        if (vs.pmid == id) {
+          match = &vs;
+          break;
+        }
+      }
+      if (match == nullptr) {
+        out.AddSet(id, 0, kValInsitu);
+        continue;
+      }
+      ++found;
+      CopySet(*rec, *match, FindDesc(id), profile, &out);
+    }
+    if (found == 0 && !all_derived) continue;
+    origin_ns_ = rec->timestamp_ns();
+    return out;
+  }
+}
+
+absl::StatusOr<Result> ArchiveSource::Fetch(std::span<const PmID> ids, const Profile& profile,
+                                            int* state_change) {
+  (void)state_change;
+  if (mode_ != kModeInterp) return FetchRecordwise(ids, profile);
+  absl::StatusOr<int64_t> end = EndNs();
+  if (!end.ok()) return end.status();
+  int64_t t = origin_ns_;
+  origin_ns_ += delta_ns_;
+  if (t < ToNs(archive_->label().start) - kEndSlopNs || t > *end + kEndSlopNs) {
+    return PcpError(kErrEol);
+  }
+  return interp_.Fetch(t, ids, profile, delta_ns_ >= 0);
+}
+
+absl::StatusOr<Result> ArchiveSource::FetchArchive() {
+  if (mode_ == kModeInterp) return PcpError(kErrMode);
+  absl::StatusOr<Result> rec = ReadInDirection();
+  if (!rec.ok()) return rec.status();
+  origin_ns_ = rec->timestamp_ns();
+  return rec;
+}
+
+}  // namespace pmapi

@@ -1,0 +1,92 @@
+// archive_source.h: the Source behind an archive context: names, metadata
+// and values answered from one PCP archive, at the context's collection
+// time, in PM_MODE_FORW, PM_MODE_BACK or PM_MODE_INTERP.
+#ifndef PMAPI_ARCHIVE_SRC_ARCHIVE_SOURCE_H_
+#define PMAPI_ARCHIVE_SRC_ARCHIVE_SOURCE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interp.h"
+#include "pmapi/archive.h"
+#include "pmapi/pmns.h"
+#include "source.h"
+
+namespace pmapi {
+
+class ArchiveSource : public Source, private RecordSource, private InterpMetadata {
+ public:
+  // Opens the archive `name` and builds its name space.
+  static absl::StatusOr<std::unique_ptr<ArchiveSource>> Open(std::string_view name);
+
+  int kind() const override { return kContextArchive; }
+  std::string HostName() override { return archive_->label().hostname; }
+
+  absl::StatusOr<PmID> LookupName(std::string_view name) override;
+  absl::StatusOr<std::vector<std::string>> NameAll(PmID id) override;
+  absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name) override;
+  absl::Status Traverse(std::string_view name,
+                        const std::function<void(const std::string&)>& visit) override;
+
+  absl::StatusOr<Desc> LookupDesc(PmID id) override;
+  absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom) override;
+  absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst) override;
+  absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name) override;
+  absl::StatusOr<std::string> LookupText(uint32_t ident, int kind) override;
+  absl::StatusOr<std::vector<LabelSet>> LookupLabels(int level, uint32_t ident) override;
+
+  absl::Status SetMode(int mode, absl::Time when, absl::Duration delta) override;
+  absl::StatusOr<Result> Fetch(std::span<const PmID> ids, const Profile& profile,
+                               int* state_change) override;
+  absl::StatusOr<Result> FetchArchive() override;
+  absl::StatusOr<ArchiveLabel> GetArchiveLabel() override { return archive_->label(); }
+  absl::StatusOr<absl::Time> GetArchiveEnd() override;
+
+  // The archive underneath, for tools that read it record by record.
+  Archive& archive() { return *archive_; }
+
+ private:
+  explicit ArchiveSource(std::unique_ptr<Archive> archive);
+
+  // The instance domain as at the collection time (the latest membership
+  // at or before it, else the earliest), or nullptr.
+  const InDomSnapshot* InDomAt(InDom indom) const;
+  // Positions the reader for a FORW/BACK read from the collection time.
+  absl::Status Position();
+  absl::StatusOr<Result> FetchRecordwise(std::span<const PmID> ids, const Profile& profile);
+  absl::StatusOr<Result> ReadInDirection();
+  absl::StatusOr<int64_t> EndNs();
+
+  // RecordSource, for the interpolation engine.
+  absl::StatusOr<size_t> Count() override;
+  int64_t TimeNs(size_t i) override { return catalog_[i].time_ns; }
+  bool IsMark(size_t i) override { return catalog_[i].mark; }
+  absl::Status Read(size_t i, Result* out) override;
+  // InterpMetadata.
+  const Desc* FindDesc(PmID pmid) override;
+  std::vector<int32_t> AllInstances(InDom indom) override;
+
+  struct CatalogEntry {
+    int64_t time_ns;
+    bool mark;
+    Archive::Position pos;
+  };
+
+  std::unique_ptr<Archive> archive_;
+  Pmns pmns_;
+  InterpEngine interp_;
+  int mode_ = kModeInterp;
+  int64_t origin_ns_ = 0;
+  int64_t delta_ns_ = 0;
+  bool positioned_ = false;
+  bool have_end_ = false;
+  int64_t end_ns_ = 0;
+  bool have_catalog_ = false;
+  size_t cursor_ = 0;
+  std::vector<CatalogEntry> catalog_;
+};
+
+}  // namespace pmapi
+
+#endif  // PMAPI_ARCHIVE_SRC_ARCHIVE_SOURCE_H_
