@@ -1,0 +1,42 @@
+// pminfo.h: what pminfo was asked to do, and the report it prints.
+#ifndef PMAPI_TOOLS_PMINFO_PMINFO_H_
+#define PMAPI_TOOLS_PMINFO_PMINFO_H_
+
+#include <string>
+#include <vector>
+
+namespace pminfo {
+
+inline constexpr char kVersion[] = "0.1.0";
+
+struct Settings {
+  std::vector<std::string> archives;
+  std::vector<std::string> hosts;
+  bool local = false;
+  std::string namespace_file;
+  std::string origin;
+  std::vector<std::string> derived_files;
+  int batch = 128;
+  bool desc = false;
+  bool value = false;
+  bool force = false;
+  bool full_indom = false;
+  bool labels = false;
+  bool pmid = false;
+  bool full_pmid = false;
+  bool series = false;
+  bool oneline = false;
+  bool help = false;
+  bool events = false;
+  bool verify = false;
+  bool version = false;
+  bool usage = false;
+  std::vector<std::string> names;
+};
+
+// Runs pminfo; returns the process exit status.
+int Run(Settings settings);
+
+}  // namespace pminfo
+
+#endif  // PMAPI_TOOLS_PMINFO_PMINFO_H_
