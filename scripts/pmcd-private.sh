@@ -11,7 +11,8 @@
 # everything: pmcd.conf, a PMNS with pmcd (2), sample (29, pipe) and
 # sampledso (30, dso), the sample PMDA's help files, the unix socket, the
 # pid file and the logs. The TCP port is $PMCD_PRIVATE_PORT, else the
-# first free port from 44999 up. Nothing outside DIR is written: the sample
+# first free port from 44999 up; $PMCD_PRIVATE_ARGS adds pmcd options (e.g.
+# -S to demand authentication, -Q to demand client certificates). Nothing outside DIR is written: the sample
 # PMDA finds its help through PCP_PMDAS_DIR, which points into DIR.
 #
 # Needs PCP 6 installed (scripts/install-deps.sh --pcp); runs as root or as
@@ -125,8 +126,8 @@ start() {
   port=$(choose_port)
   echo "$port" >"$dir/port"
   user=$(id -un)
-  # shellcheck disable=SC2046
-  env $(pcp_env) "$binadm/pmcd" -f -A -U "$user" -c "$dir/pmcd.conf" -n "$dir/pmns/root" \
+  # shellcheck disable=SC2046,SC2086
+  env $(pcp_env) "$binadm/pmcd" -f -A ${PMCD_PRIVATE_ARGS:-} -U "$user" -c "$dir/pmcd.conf" -n "$dir/pmns/root" \
     -p "$port" -s "$sock" -l "$dir/log/pmcd.log" -x "$dir/log/pmcd.fatal" \
     </dev/null >"$dir/log/pmcd.out" 2>&1 &
   echo $! >"$pidfile"
