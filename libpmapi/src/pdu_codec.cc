@@ -3,6 +3,7 @@
 #include "pdu_codec.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "byte_reader.h"
 #include "pmapi/errors.h"
@@ -55,7 +56,12 @@ bool ReadDesc(ByteReader& r, Desc* d) {
 
 // PCP 2 error codes go out in PCP 1 numbering in the handshake.
 int ErrorToV1(int code) { return code <= -kErrBase ? code + kErrBase - kErrBaseV1 : code; }
-int ErrorFromV1(int code) { return code <= -kErrBaseV1 ? code + kErrBaseV1 - kErrBase : code; }
+// A code from a hostile server may be too negative to translate; it is
+// clamped rather than allowed to overflow.
+int ErrorFromV1(int code) {
+  if (code > -kErrBaseV1) return code;
+  return static_cast<int>(std::max<int64_t>(int64_t{code} + kErrBaseV1 - kErrBase, INT32_MIN));
+}
 
 // Decodes one label set whose fixed part starts at r's position.
 bool ReadLabelSet(ByteReader& r, std::span<const uint8_t> pdu, LabelSetWire* set) {

@@ -87,6 +87,12 @@ TEST(PduHandshake, VersionAndFeaturesRoundTrip) {
   EXPECT_EQ(out->features, in.features);
 }
 
+TEST(PduHandshake, MostNegativeCodeDoesNotOverflow) {
+  absl::StatusOr<HandshakeInfo> h = DecodeHandshake(Words(kPduError, {0x80000000u, 0x02010000}));
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h->code, INT32_MIN);
+}
+
 TEST(PduCreds, WrongCountIsIpc) {
   EXPECT_EQ(CodeOf(DecodeCreds(Words(kPduCreds, {2, 0x01020000, 0x01020000}))), kErrIpc);
   EXPECT_EQ(CodeOf(DecodeCreds(Words(kPduCreds, {1}))), kErrIpc);
