@@ -21,6 +21,7 @@ set -eu
 
 cmd="${1:-}"
 dir="${2:-${PMCD_PRIVATE_DIR:-/tmp/pmapi-pmcd-$(id -u)}}"
+case "$dir" in /*) ;; *) dir="$PWD/$dir" ;; esac
 binadm=/usr/lib/pcp/bin
 sysdir=/var/lib/pcp/pmdas
 pidfile="$dir/run/pmcd.pid"
@@ -126,6 +127,8 @@ start() {
   port=$(choose_port)
   echo "$port" >"$dir/port"
   user=$(id -un)
+  # pmcd and its PMDAs write their logs into the current directory.
+  cd "$dir/log/pmcd"
   # shellcheck disable=SC2046,SC2086
   env $(pcp_env) "$binadm/pmcd" -f -A ${PMCD_PRIVATE_ARGS:-} -U "$user" -c "$dir/pmcd.conf" -n "$dir/pmns/root" \
     -p "$port" -s "$sock" -l "$dir/log/pmcd.log" -x "$dir/log/pmcd.fatal" \
