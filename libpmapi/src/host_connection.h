@@ -1,0 +1,131 @@
+// host_connection.h: one client connection to a pmcd: the socket, the
+// connection handshake, and bounded, timed request/response exchanges.
+//
+// Host specifications: "host", "host:port[,port...]", IPv4 and IPv6 literals
+// ("127.0.0.1", "::1", "[::1]:44321"), an optional "pcp://" prefix,
+// "unix:" or "unix:/path" (the unix socket only), and "local:" or
+// "local:/path" (the unix socket, then TCP to localhost). An empty spec
+// means $PMCD_HOST, else "local:". Ports default to $PMCD_PORT (a comma
+// list), else 44321; the socket to $PMCD_SOCKET, else
+// $PCP_RUN_DIR/pmcd.socket, else /run/pcp/pmcd.socket.
+//
+// The handshake accepts protocol version 2 only and enables the features
+// pmcd advertises that this client implements (HIGHRES, LABELS, DESCS). It
+// fails rather than continue without a security feature that either side
+// demands: TLS, compression, SASL authentication and containers are not
+// implemented (-EOPNOTSUPP), nor is the pmproxy protocol (PM_ERR_NYI).
+//
+// Every receive has a deadline for the whole PDU (PMCD_REQUEST_TIMEOUT,
+// default 10 s; PM_ERR_TIMEOUT when it passes) and a cap on the PDU size
+// (PM_ERR_IPC above it); memory grows only with bytes actually received. A
+// lost connection, a short PDU or a timeout leaves the connection broken:
+// later calls fail with PM_ERR_IPC at once.
+//
+// Example:
+//   absl::StatusOr<pmapi::ConnectOptions> opts = pmapi::ConnectOptions::FromEnvironment();
+//   absl::StatusOr<std::unique_ptr<pmapi::HostConnection>> c =
+//       pmapi::HostConnection::Connect("localhost", *opts);
+//   absl::StatusOr<std::vector<uint8_t>> reply = (*c)->Call(pmapi::EncodeDescReq(0, pmid));
+#ifndef PMAPI_SRC_HOST_CONNECTION_H_
+#define PMAPI_SRC_HOST_CONNECTION_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "pdu_format.h"
+
+namespace pmapi {
+
+inline constexpr int kDefaultPmcdPort = 44321;
+
+struct ConnectOptions {
+  // Limit for connect() of each address tried (PMCD_CONNECT_TIMEOUT).
+  absl::Duration connect_timeout = absl::Seconds(5);
+  // Limit for each whole reply, and for the handshake (PMCD_REQUEST_TIMEOUT).
+  absl::Duration request_timeout = absl::Seconds(10);
+  std::vector<int> ports = {kDefaultPmcdPort};
+  std::string unix_socket = "/run/pcp/pmcd.socket";
+  // Used when the host spec is empty.
+  std::string default_host = "local:";
+  size_t max_pdu_bytes = kDefaultMaxPduBytes;
+  size_t max_request_bytes = kDefaultMaxRequestBytes;
+  // Connection features the caller insists on (kFeatureSecure,
+  // kFeatureCompress, kFeatureAuth, kFeatureContainer).
+  uint16_t demanded = 0;
+
+  // Returns the defaults above overridden by PMCD_CONNECT_TIMEOUT,
+  // PMCD_REQUEST_TIMEOUT, PMCD_PORT, PMCD_SOCKET (or PCP_RUN_DIR) and
+  // PMCD_HOST. Malformed values are ignored, as libpcp ignores them.
+  static ConnectOptions FromEnvironment();
+};
+
+// A parsed host specification.
+struct HostSpec {
+  enum class Kind { kTcp, kUnix, kLocal };
+  Kind kind = Kind::kTcp;
+  std::string host;        // for kTcp
+  std::vector<int> ports;  // for kTcp and the TCP fallback of kLocal
+  std::string socket_path; // for kUnix and kLocal
+  uint16_t demanded = 0;   // features the spec itself demands (pcps://)
+};
+
+// Returns the parsed spec, with defaults from `options`. Fails with
+// PM_ERR_GENERIC for a malformed spec, PM_ERR_NYI for "host@proxy".
+absl::StatusOr<HostSpec> ParseHostSpec(std::string_view spec, const ConnectOptions& options);
+
+class HostConnection {
+ public:
+  // Connects and completes the handshake. Returns the connection, or the
+  // error: -errno from the socket layer (-ECONNREFUSED, -ENOENT, -ETIMEDOUT,
+  // -EHOSTUNREACH for an unknown host), pmcd's refusal code, PM_ERR_IPC for a
+  // bad handshake, PM_ERR_TIMEOUT, -EOPNOTSUPP or PM_ERR_NEEDCLIENTCERT for
+  // a security feature that cannot be provided.
+  static absl::StatusOr<std::unique_ptr<HostConnection>> Connect(std::string_view host_spec,
+                                                                 const ConnectOptions& options);
+  ~HostConnection();
+  HostConnection(const HostConnection&) = delete;
+  HostConnection& operator=(const HostConnection&) = delete;
+
+  // Returns the features pmcd advertised in the handshake.
+  uint16_t server_features() const { return server_features_; }
+  // Returns the advertised features this connection uses.
+  uint16_t features() const { return features_; }
+  bool has_feature(uint16_t f) const { return (features_ & f) == f; }
+  // Returns true for a unix socket or a host named like localhost (PCP's
+  // rule for waiving client certificates).
+  bool is_local() const { return is_local_; }
+  bool broken() const { return fd_ < 0; }
+
+  // Sends one whole PDU. Fails with PM_ERR_TOOBIG above max_request_bytes
+  // (pmcd would drop the connection), PM_ERR_IPC if the connection is lost,
+  // PM_ERR_TIMEOUT if the peer does not take it in time.
+  absl::Status Send(std::span<const uint8_t> pdu);
+  // Returns the next whole PDU (header included), read within the request
+  // timeout. Fails with PM_ERR_TIMEOUT or PM_ERR_IPC.
+  absl::StatusOr<std::vector<uint8_t>> Receive();
+  // Send, then Receive.
+  absl::StatusOr<std::vector<uint8_t>> Call(std::span<const uint8_t> request);
+
+ private:
+  HostConnection(int fd, const ConnectOptions& options, bool is_local, bool is_unix);
+  absl::Status Handshake();
+  // Closes the socket; every later call fails with PM_ERR_IPC.
+  void Break();
+
+  int fd_;
+  ConnectOptions options_;
+  bool is_local_;
+  bool is_unix_;
+  uint16_t server_features_ = 0;
+  uint16_t features_ = 0;
+};
+
+}  // namespace pmapi
+
+#endif  // PMAPI_SRC_HOST_CONNECTION_H_
