@@ -5,7 +5,7 @@
 #   PMAPI_SKIP_SANITIZE=1 scripts/test.sh   the normal build only
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install-deps.sh"
+"$root/scripts/install-deps.sh" --pcp
 
 run_suite() {
   build=$1; shift

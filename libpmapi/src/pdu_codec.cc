@@ -402,7 +402,7 @@ absl::StatusOr<uint16_t> DecodeCreds(std::span<const uint8_t> pdu) {
   return static_cast<uint16_t>(cred);
 }
 
-absl::StatusOr<Desc> DecodeDesc(std::span<const uint8_t> pdu) {
+absl::StatusOr<Desc> DecodeDescPdu(std::span<const uint8_t> pdu) {
   absl::StatusOr<ByteReader> r = OpenPdu(pdu, kPduDesc, kPduHeaderBytes + 20);
   if (!r.ok()) return r.status();
   Desc d;
@@ -442,7 +442,7 @@ absl::StatusOr<InstanceList> DecodeInstance(std::span<const uint8_t> pdu) {
   return list;
 }
 
-absl::StatusOr<TextReply> DecodeText(std::span<const uint8_t> pdu) {
+absl::StatusOr<TextReply> DecodeTextPdu(std::span<const uint8_t> pdu) {
   absl::StatusOr<ByteReader> r = OpenPdu(pdu, kPduText, kPduHeaderBytes + 8);
   if (!r.ok()) return r.status();
   TextReply t;
@@ -453,7 +453,7 @@ absl::StatusOr<TextReply> DecodeText(std::span<const uint8_t> pdu) {
   return t;
 }
 
-absl::StatusOr<LabelReply> DecodeLabel(std::span<const uint8_t> pdu) {
+absl::StatusOr<LabelReply> DecodeLabelPdu(std::span<const uint8_t> pdu) {
   absl::StatusOr<ByteReader> r = OpenPdu(pdu, kPduLabel, kPduHeaderBytes + 16);
   if (!r.ok()) return r.status();
   LabelReply reply;

@@ -13,7 +13,7 @@
 // Example:
 //   std::vector<uint8_t> req = pmapi::EncodeDescReq(0, pmid);
 //   ... send req, receive reply ...
-//   absl::StatusOr<pmapi::Desc> d = pmapi::DecodeDesc(reply);
+//   absl::StatusOr<pmapi::Desc> d = pmapi::DecodeDescPdu(reply);
 #ifndef PMAPI_SRC_PDU_CODEC_H_
 #define PMAPI_SRC_PDU_CODEC_H_
 
@@ -177,11 +177,11 @@ absl::StatusOr<int> DecodeError(std::span<const uint8_t> pdu);
 // information) is PM_ERR_IPC.
 absl::StatusOr<HandshakeInfo> DecodeHandshake(std::span<const uint8_t> pdu);
 absl::StatusOr<uint16_t> DecodeCreds(std::span<const uint8_t> pdu);
-absl::StatusOr<Desc> DecodeDesc(std::span<const uint8_t> pdu);
+absl::StatusOr<Desc> DecodeDescPdu(std::span<const uint8_t> pdu);
 absl::StatusOr<std::vector<Desc>> DecodeDescs(std::span<const uint8_t> pdu);
 absl::StatusOr<InstanceList> DecodeInstance(std::span<const uint8_t> pdu);
-absl::StatusOr<TextReply> DecodeText(std::span<const uint8_t> pdu);
-absl::StatusOr<LabelReply> DecodeLabel(std::span<const uint8_t> pdu);
+absl::StatusOr<TextReply> DecodeTextPdu(std::span<const uint8_t> pdu);
+absl::StatusOr<LabelReply> DecodeLabelPdu(std::span<const uint8_t> pdu);
 // Decodes PMNS_IDS or DESC_IDS (numids must be at least 1).
 absl::StatusOr<IdList> DecodeIdList(std::span<const uint8_t> pdu);
 // Decodes PMNS_NAMES. A negative name count is the error it carries: that

@@ -97,7 +97,7 @@ TEST_P(Handshake, AdvertisesAndEnablesTheFeaturesWeUse) {
   // A first request works on every transport.
   absl::StatusOr<std::vector<uint8_t>> r = Call(*c, EncodeDescReq(0, kLongOne));
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(DecodeDesc(*r)->pmid, kLongOne);
+  EXPECT_EQ(DecodeDescPdu(*r)->pmid, kLongOne);
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, Handshake,
@@ -210,7 +210,7 @@ TEST(Interop, Descriptors) {
   absl::StatusOr<std::vector<uint8_t>> r = Call(*c, EncodeDescReq(0, kColour));
   ASSERT_TRUE(r.ok()) << r.status();
   Desc colour{kColour, kType32, kColourInDom, kSemInstant, Units{}};
-  EXPECT_EQ(*DecodeDesc(*r), colour);
+  EXPECT_EQ(*DecodeDescPdu(*r), colour);
   const std::vector<PmID> ids = {kLongOne, kStringHullo, kColour};
   r = Call(*c, EncodeIdList(kPduDescIds, 0, -1, ids));
   ASSERT_TRUE(r.ok()) << r.status();
@@ -261,23 +261,23 @@ TEST(Interop, HelpText) {
   absl::StatusOr<std::vector<uint8_t>> r =
       Call(*c, EncodeTextReq(0, kLongOne, kTextPmid | kTextOneLine));
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(DecodeText(*r)->text, "1 as a 32-bit integer");
+  EXPECT_EQ(DecodeTextPdu(*r)->text, "1 as a 32-bit integer");
   r = Call(*c, EncodeTextReq(0, kLongOne, kTextPmid | kTextHelp));
   ASSERT_TRUE(r.ok()) << r.status();
-  std::string help = DecodeText(*r)->text;
+  std::string help = DecodeTextPdu(*r)->text;
   EXPECT_EQ(help.rfind("The sample.long.* metrics provide a group of 32-bit integer metrics\n", 0),
             0u);
   EXPECT_NE(help.find("This one has the constant value 1."), std::string::npos);
   r = Call(*c, EncodeTextReq(0, kColourInDom, kTextInDom | kTextOneLine));
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(TypeOf(*r), kPduText);
-  EXPECT_FALSE(DecodeText(*r)->text.empty());
+  EXPECT_FALSE(DecodeTextPdu(*r)->text.empty());
 }
 
 absl::StatusOr<LabelReply> Labels(HostConnection& c, uint32_t ident, int type) {
   absl::StatusOr<std::vector<uint8_t>> r = Call(c, EncodeLabelReq(0, ident, type));
   if (!r.ok()) return r.status();
-  return DecodeLabel(*r);
+  return DecodeLabelPdu(*r);
 }
 
 TEST(Interop, Labels) {

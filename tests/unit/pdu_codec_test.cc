@@ -52,12 +52,12 @@ TEST(PduHeader, LengthBelowHeaderIsIpc) {
 TEST(PduDecode, LengthFieldBeyondBytesIsIpc) {
   std::vector<uint8_t> pdu = EncodeDesc(0, Desc{});
   StoreBigEndian32(pdu.data(), static_cast<uint32_t>(pdu.size() + 4));
-  EXPECT_EQ(CodeOf(DecodeDesc(pdu)), kErrIpc);
+  EXPECT_EQ(CodeOf(DecodeDescPdu(pdu)), kErrIpc);
 }
 
 TEST(PduDecode, WrongTypeIsIpc) {
   std::vector<uint8_t> pdu = EncodeDesc(0, Desc{});
-  EXPECT_EQ(CodeOf(DecodeText(pdu)), kErrIpc);
+  EXPECT_EQ(CodeOf(DecodeTextPdu(pdu)), kErrIpc);
   EXPECT_EQ(CodeOf(DecodeError(pdu)), kErrIpc);
   Result r;
   EXPECT_EQ(PcpCode(DecodeResultPdu(pdu, &r)), kErrIpc);
@@ -101,11 +101,11 @@ TEST(PduCreds, WrongCountIsIpc) {
 // ---- DESC, DESCS ----
 
 TEST(PduDesc, ShortIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeDesc(Words(kPduDesc, {1, 2, 3, 4}))), kErrIpc);
+  EXPECT_EQ(CodeOf(DecodeDescPdu(Words(kPduDesc, {1, 2, 3, 4}))), kErrIpc);
 }
 
 TEST(PduDesc, LongIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeDesc(Words(kPduDesc, {1, 2, 3, 4, 5, 6}))), kErrIpc);
+  EXPECT_EQ(CodeOf(DecodeDescPdu(Words(kPduDesc, {1, 2, 3, 4, 5, 6}))), kErrIpc);
 }
 
 TEST(PduDescs, ZeroCountIsIpc) {
@@ -161,15 +161,15 @@ TEST(PduInstance, LastNameWithoutPaddingIsAccepted) {
 // ---- TEXT ----
 
 TEST(PduText, NegativeLengthIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeText(Words(kPduText, {1, 0x80000000}))), kErrIpc);
+  EXPECT_EQ(CodeOf(DecodeTextPdu(Words(kPduText, {1, 0x80000000}))), kErrIpc);
 }
 
 TEST(PduText, TextBeyondPduIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeText(Words(kPduText, {1, 5, 0x41414141}))), kErrIpc);
+  EXPECT_EQ(CodeOf(DecodeTextPdu(Words(kPduText, {1, 5, 0x41414141}))), kErrIpc);
 }
 
 TEST(PduText, MissingLengthIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeText(Words(kPduText, {1}))), kErrIpc);
+  EXPECT_EQ(CodeOf(DecodeTextPdu(Words(kPduText, {1}))), kErrIpc);
 }
 
 // ---- LABEL ----
@@ -187,56 +187,56 @@ std::vector<uint8_t> OneSetLabel(std::initializer_list<uint32_t> set, const std:
 TEST(PduLabel, WellFormedSetDecodes) {
   // jsonoff 52 = 12 header + 16 + 16 set + 8 label.
   absl::StatusOr<LabelReply> r =
-      DecodeLabel(OneSetLabel({0xffffffff, 1, 52, 7, 0x00020100, 0x00050001}, "{\"a\":1}"));
+      DecodeLabelPdu(OneSetLabel({0xffffffff, 1, 52, 7, 0x00020100, 0x00050001}, "{\"a\":1}"));
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->sets[0].json, "{\"a\":1}");
   EXPECT_EQ(r->sets[0].labels[0].valuelen, 1);
 }
 
 TEST(PduLabel, NegativeSetCountIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeLabel(Words(kPduLabel, {29, 2, 0, 0xffffffff}))), kErrIpc);
+  EXPECT_EQ(CodeOf(DecodeLabelPdu(Words(kPduLabel, {29, 2, 0, 0xffffffff}))), kErrIpc);
 }
 
 TEST(PduLabel, SetCountBeyondPduIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeLabel(Words(kPduLabel, {29, 2, 0, 0x7fffffff, 1, 0, 0, 0}))), kErrIpc);
+  EXPECT_EQ(CodeOf(DecodeLabelPdu(Words(kPduLabel, {29, 2, 0, 0x7fffffff, 1, 0, 0, 0}))), kErrIpc);
 }
 
 TEST(PduLabel, JsonOffsetOutsidePduIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeLabel(OneSetLabel({0, 1, 4000, 7, 0x00020100, 0x00050001},
+  EXPECT_EQ(CodeOf(DecodeLabelPdu(OneSetLabel({0, 1, 4000, 7, 0x00020100, 0x00050001},
                                            "{\"a\":1}"))),
             kErrIpc);
 }
 
 TEST(PduLabel, JsonOffsetWrapIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeLabel(OneSetLabel({0, 1, 0xffffffff, 7, 0x00020100, 0x00050001},
+  EXPECT_EQ(CodeOf(DecodeLabelPdu(OneSetLabel({0, 1, 0xffffffff, 7, 0x00020100, 0x00050001},
                                            "{\"a\":1}"))),
             kErrIpc);
 }
 
 TEST(PduLabel, JsonTooLongIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeLabel(OneSetLabel({0, 1, 52, 65535, 0x00020100, 0x00050001},
+  EXPECT_EQ(CodeOf(DecodeLabelPdu(OneSetLabel({0, 1, 52, 65535, 0x00020100, 0x00050001},
                                            "{\"a\":1}"))),
             kErrIpc);
 }
 
 TEST(PduLabel, TooManyLabelsIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeLabel(OneSetLabel({0, 255, 52, 7, 0x00020100, 0x00050001},
+  EXPECT_EQ(CodeOf(DecodeLabelPdu(OneSetLabel({0, 255, 52, 7, 0x00020100, 0x00050001},
                                            "{\"a\":1}"))),
             kErrIpc);
 }
 
 TEST(PduLabel, LabelsBeyondPduIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeLabel(OneSetLabel({0, 9, 36, 0}, ""))), kErrIpc);
+  EXPECT_EQ(CodeOf(DecodeLabelPdu(OneSetLabel({0, 9, 36, 0}, ""))), kErrIpc);
 }
 
 TEST(PduLabel, LabelOutsideItsJsonIsIpc) {
-  EXPECT_EQ(CodeOf(DecodeLabel(OneSetLabel({0, 1, 52, 7, 0x00020100, 0x00050009},
+  EXPECT_EQ(CodeOf(DecodeLabelPdu(OneSetLabel({0, 1, 52, 7, 0x00020100, 0x00050009},
                                            "{\"a\":1}"))),
             kErrIpc);
 }
 
 TEST(PduLabel, ErrorSetKeepsItsCode) {
-  absl::StatusOr<LabelReply> r = DecodeLabel(OneSetLabel({0, uint32_t(kErrNolabels), 36, 0}, ""));
+  absl::StatusOr<LabelReply> r = DecodeLabelPdu(OneSetLabel({0, uint32_t(kErrNolabels), 36, 0}, ""));
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->sets[0].nlabels, kErrNolabels);
 }
@@ -354,11 +354,11 @@ void DecodeWithAll(const std::vector<uint8_t>& pdu) {
   Result r;
   (void)DecodeError(pdu);
   (void)DecodeHandshake(pdu);
-  (void)DecodeDesc(pdu);
+  (void)DecodeDescPdu(pdu);
   (void)DecodeDescs(pdu);
   (void)DecodeInstance(pdu);
-  (void)DecodeText(pdu);
-  (void)DecodeLabel(pdu);
+  (void)DecodeTextPdu(pdu);
+  (void)DecodeLabelPdu(pdu);
   (void)DecodeIdList(pdu);
   (void)DecodeNameList(pdu);
   (void)DecodeResultPdu(pdu, &r);

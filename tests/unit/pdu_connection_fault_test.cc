@@ -321,7 +321,7 @@ TEST(ConnectionFault, ReplyRoundTrip) {
   ASSERT_TRUE(c.ok()) << c.status();
   absl::StatusOr<std::vector<uint8_t>> r = (*c)->Call(EncodeDescReq(0, 42));
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(DecodeDesc(*r)->pmid, 42u);
+  EXPECT_EQ(DecodeDescPdu(*r)->pmid, 42u);
 }
 
 TEST(ConnectionFault, ServerClosingMidPduIsIpc) {

@@ -209,7 +209,7 @@ Desc OracleDesc() {
 TEST(PduOracle, Descs) {
   Desc d = OracleDesc();
   EXPECT_EQ(Hex(EncodeDesc(0, d)), G("desc"));
-  EXPECT_EQ(*DecodeDesc(GB("desc")), d);
+  EXPECT_EQ(*DecodeDescPdu(GB("desc")), d);
   Desc none{kPmIDNull, kTypeString, kInDomNull, kSemDiscrete, Units{0, 0, 1, 0, 0, -3}};
   std::vector<Desc> both = {d, none};
   EXPECT_EQ(Hex(EncodeDescs(0, both)), G("descs"));
@@ -232,11 +232,11 @@ TEST(PduOracle, Instances) {
 TEST(PduOracle, Texts) {
   // pmcd writes the identifier in its own (here little-endian) byte order.
   EXPECT_EQ(Hex(EncodeText(0, 0x06004007, "Several constant instances")), G("text_oneline"));
-  EXPECT_EQ(DecodeText(GB("text_oneline"))->text, "Several constant instances");
+  EXPECT_EQ(DecodeTextPdu(GB("text_oneline"))->text, "Several constant instances");
   EXPECT_EQ(Hex(EncodeText(0, MakePmID(29, 0, 6), "line one\nline two\n")), G("text_help"));
-  EXPECT_EQ(DecodeText(GB("text_help"))->text, "line one\nline two\n");
+  EXPECT_EQ(DecodeTextPdu(GB("text_help"))->text, "line one\nline two\n");
   EXPECT_EQ(Hex(EncodeText(0, 0, "")), G("text_empty"));
-  EXPECT_EQ(DecodeText(GB("text_empty"))->text, "");
+  EXPECT_EQ(DecodeTextPdu(GB("text_empty"))->text, "");
 }
 
 TEST(PduOracle, ChildNamesReply) {
@@ -268,7 +268,7 @@ LabelReply OracleLabels() {
 TEST(PduOracle, Labels) {
   LabelReply in = OracleLabels();
   EXPECT_EQ(Hex(EncodeLabel(0, in)), G("label_three_sets"));
-  absl::StatusOr<LabelReply> back = DecodeLabel(GB("label_three_sets"));
+  absl::StatusOr<LabelReply> back = DecodeLabelPdu(GB("label_three_sets"));
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back->ident, 29u);
   EXPECT_EQ(back->type, kLabelDomain);
@@ -283,7 +283,7 @@ TEST(PduOracle, Labels) {
   none.ident = MakePmID(29, 0, 6);
   none.type = kLabelItem;
   EXPECT_EQ(Hex(EncodeLabel(0, none)), G("label_none"));
-  EXPECT_TRUE(DecodeLabel(GB("label_none"))->sets.empty());
+  EXPECT_TRUE(DecodeLabelPdu(GB("label_none"))->sets.empty());
 }
 
 }  // namespace
