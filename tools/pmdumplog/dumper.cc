@@ -14,6 +14,7 @@
 #include "../../libpmapi/src/byte_reader.h"
 #include "desc_text.h"
 #include "event_array.h"
+#include "pcp_hash_order.h"
 #include "value_format.h"
 
 namespace pmdumplog {
@@ -142,12 +143,11 @@ void Dumper::Label(bool verbose, const absl::StatusOr<ArchiveTime>& end) {
 
 void Dumper::Descs() {
   out_.Str("\nDescriptions for Metrics in the Log ...\n");
-  std::vector<const pmapi::MetricDesc*> sorted;
-  for (const pmapi::MetricDesc& d : archive_.descs()) sorted.push_back(&d);
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
-    return a->desc.pmid < b->desc.pmid;
-  });
-  for (const pmapi::MetricDesc* d : sorted) {
+  // PCP 6.0.3 lists descriptors in its hash table's order.
+  PcpHashOrder order;
+  for (const pmapi::MetricDesc& d : archive_.descs()) order.Add(d.desc.pmid);
+  for (uint32_t pmid : order.Keys()) {
+    const pmapi::MetricDesc* d = archive_.FindDesc(pmid);
     out_.Str("PMID: ");
     out_.Str(PmIDText(d->desc.pmid));
     out_.Str(" (");
@@ -240,7 +240,13 @@ void Dumper::DiskInDoms() {
 
 void Dumper::InDoms() {
   out_.Str("\nInstance Domains in the Log ...\n");
-  for (pmapi::InDom indom : archive_.indoms()) {
+  // In the order PCP's hash table holds them: by first appearance.
+  PcpHashOrder order;
+  std::map<pmapi::InDom, bool> seen;
+  for (const pmapi::InDomRecord& r : archive_.indom_records()) {
+    if (seen.emplace(r.indom, true).second) order.Add(r.indom);
+  }
+  for (pmapi::InDom indom : order.Keys()) {
     out_.Str("InDom: ");
     out_.Str(InDomText(indom));
     out_.Char('\n');
