@@ -155,6 +155,8 @@ class Archive::Impl {
   absl::Status LoadMeta();
   absl::Status AddMetaRecord(uint32_t type, std::span<const uint8_t> payload);
   void AddInDom(InDomRecord rec);
+  void AddName(const std::string& name, PmID pmid);
+  void OrderNames();
 
   // Returns the open, label-checked file of data volume `vol`.
   absl::StatusOr<const ArchiveFile*> Volume(int vol);
@@ -181,6 +183,14 @@ class Archive::Impl {
   std::vector<MetricDesc> descs;
   absl::flat_hash_map<PmID, size_t> desc_by_pmid;
   std::map<std::string, PmID> pmid_by_name;
+  // The name space as a tree whose children keep their creation order:
+  // libpcp lists a metric's names in a depth-first walk of that tree.
+  struct NameNode {
+    std::vector<size_t> children;
+    PmID pmid = kPmIDNull;
+  };
+  std::vector<NameNode> name_tree{NameNode{}};
+  absl::flat_hash_map<std::string, size_t> node_by_path;
   std::vector<InDomRecord> indom_records;
   std::map<InDom, std::vector<InDomSnapshot>> indom_history;
   std::vector<LabelRecord> label_records;
@@ -215,7 +225,10 @@ absl::Status Archive::Impl::Open(std::string_view name) {
   if (files.volumes.empty()) return PcpError(-ENOENT);
   absl::StatusOr<const ArchiveFile*> first = Volume(files.volumes.begin()->first);
   if (!first.ok()) return first.status();
-  return LoadMeta();
+  absl::Status s = LoadMeta();
+  if (!s.ok()) return s;
+  OrderNames();
+  return absl::OkStatus();
 }
 
 absl::StatusOr<const ArchiveFile*> Archive::Impl::Volume(int v) {
@@ -256,13 +269,9 @@ absl::Status Archive::Impl::AddMetaRecord(uint32_t type, std::span<const uint8_t
     case lf::kTypeDesc: {
       absl::StatusOr<MetricDesc> d = DecodeDesc(payload);
       if (!d.ok()) return d.status();
-      for (const std::string& n : d->names) pmid_by_name.emplace(n, d->desc.pmid);
-      auto [it, fresh] = desc_by_pmid.emplace(d->desc.pmid, descs.size());
-      if (fresh) {
-        descs.push_back(std::move(*d));
-      } else {
-        for (std::string& n : d->names) descs[it->second].names.push_back(std::move(n));
-      }
+      for (const std::string& n : d->names) AddName(n, d->desc.pmid);
+      d->names.clear();
+      if (desc_by_pmid.emplace(d->desc.pmid, descs.size()).second) descs.push_back(std::move(*d));
       return absl::OkStatus();
     }
     case lf::kTypeInDomV2:
@@ -291,6 +300,42 @@ absl::Status Archive::Impl::AddMetaRecord(uint32_t type, std::span<const uint8_t
     }
     default:
       return absl::OkStatus();  // unknown record types are skipped
+  }
+}
+
+void Archive::Impl::AddName(const std::string& name, PmID pmid) {
+  if (!pmid_by_name.emplace(name, pmid).second) return;
+  size_t node = 0;
+  size_t start = 0;
+  for (;;) {
+    const size_t dot = name.find('.', start);
+    const std::string path = name.substr(0, dot);
+    auto [it, fresh] = node_by_path.emplace(path, name_tree.size());
+    if (fresh) {
+      name_tree.push_back(NameNode{});
+      name_tree[node].children.push_back(it->second);
+    }
+    node = it->second;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  name_tree[node].pmid = pmid;
+}
+
+void Archive::Impl::OrderNames() {
+  // Walk the tree depth first; each leaf adds its full name to its metric.
+  std::vector<std::string> paths(name_tree.size());
+  for (const auto& [path, index] : node_by_path) paths[index] = path;
+  std::vector<size_t> todo = {0};
+  while (!todo.empty()) {
+    const size_t n = todo.back();
+    todo.pop_back();
+    const NameNode& node = name_tree[n];
+    if (node.pmid != kPmIDNull && node.children.empty()) {
+      auto d = desc_by_pmid.find(node.pmid);
+      if (d != desc_by_pmid.end()) descs[d->second].names.push_back(paths[n]);
+    }
+    for (auto c = node.children.rbegin(); c != node.children.rend(); ++c) todo.push_back(*c);
   }
 }
 
