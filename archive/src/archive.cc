@@ -144,7 +144,18 @@ InDomSnapshot ApplyDelta(const InDomSnapshot& before, const InDomRecord& delta) 
     after.insts.push_back(delta.insts[k]);
     after.names.push_back(delta.names[k]);
   }
-  return after;
+  // libpcp rebuilds the membership in ascending instance order.
+  std::vector<size_t> order(after.insts.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&after](size_t a, size_t b) { return after.insts[a] < after.insts[b]; });
+  InDomSnapshot sorted;
+  sorted.stamp = after.stamp;
+  for (size_t i : order) {
+    sorted.insts.push_back(after.insts[i]);
+    sorted.names.push_back(std::move(after.names[i]));
+  }
+  return sorted;
 }
 
 }  // namespace

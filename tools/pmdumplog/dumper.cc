@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/errors.h"
+#include "../../archive/src/archive_file.h"
 #include "../../libpmapi/src/byte_reader.h"
 #include "desc_text.h"
 #include "event_array.h"
@@ -47,10 +48,13 @@ double Subtract(const ArchiveTime& a, const ArchiveTime& b) {
                              static_cast<long double>(a.nsec - b.nsec) / 1e9L);
 }
 
-// Returns the size of `path`, or -1 if it cannot be stat'ed.
+// Returns the size of `path`, or -1 if it cannot be stat'ed. Like libpcp's
+// stat, a missing file that exists xz-compressed gives its uncompressed size.
 int64_t FileSize(const std::string& path) {
   struct stat st;
-  return stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
+  if (stat(path.c_str(), &st) == 0) return static_cast<int64_t>(st.st_size);
+  absl::StatusOr<pmapi::ArchiveFile> xz = pmapi::ArchiveFile::Open(path + ".xz");
+  return xz.ok() ? static_cast<int64_t>(xz->bytes().size()) : -1;
 }
 
 }  // namespace
@@ -406,9 +410,19 @@ void Dumper::EventValue(const pmapi::ValueSet& vs, const pmapi::ValueView& v,
     out_.Str("        --- event record [");
     out_.Int(i);
     out_.Str("] timestamp ");
-    // Event timestamps carry their own precision, whatever the archive's.
+    // Event timestamps carry their own precision, whatever the archive's;
+    // only the microsecond kind honours -x.
     TimeFormat event_tf(highres ? 3 : 2);
-    event_tf.AppendStamp(e.stamp, out_.buffer());
+    if (highres || opt_.xflag == 0) {
+      event_tf.AppendStamp(e.stamp, out_.buffer());
+    } else {
+      event_tf.AppendDatedStamp(e.stamp, out_.buffer());
+      if (opt_.xflag >= 2) {
+        const ArchiveTime& s = archive_.label().start;
+        const ArchiveTime start{s.sec, s.nsec / 1000 * 1000};
+        absl::StrAppendFormat(out_.buffer(), " (%.6f)", Subtract(e.stamp, start));
+      }
+    }
     if (e.flags == 0 && e.params.empty()) {
       out_.Str(" ---\n\t          No parameters\n");
       continue;
