@@ -180,10 +180,6 @@ class Archive::Impl {
   absl::Status ReadNext(Result* out);
   absl::Status ReadPrev(Result* out);
   absl::StatusOr<ArchiveTime> End();
-  // Returns the end of the last well-formed record in [start, size) of
-  // `bytes`, and sets *last to the time of that record.
-  size_t ScanForward(std::span<const uint8_t> bytes, size_t start,
-                     std::optional<ArchiveTime>* last) const;
 
   std::string base;
   ArchiveLabel label;
@@ -441,42 +437,25 @@ absl::Status Archive::Impl::ReadPrev(Result* out) {
   }
 }
 
-size_t Archive::Impl::ScanForward(std::span<const uint8_t> bytes, size_t start,
-                                  std::optional<ArchiveTime>* last) const {
-  size_t pos = start;
-  Result scratch_result;
-  while (pos + 4 <= bytes.size()) {
-    const uint32_t len = LoadBigEndian32(bytes.data() + pos);
-    if (!DecodeRecord(bytes, pos, len, &scratch_result).ok()) break;
-    *last = ArchiveTime::FromNanos(scratch_result.timestamp_ns());
-    pos += len;
-  }
-  return pos;
-}
-
 absl::StatusOr<ArchiveTime> Archive::Impl::End() {
+  // The end is the last record of the last volume holding any, read
+  // backwards from the physical end of the file, as libpcp finds it: a
+  // volume that does not end on a whole record makes the end unknown.
   const size_t label_bytes = LabelRecordBytes(label.version);
+  Result last;
   for (auto it = files.volumes.rbegin(); it != files.volumes.rend(); ++it) {
     absl::StatusOr<const ArchiveFile*> f = Volume(it->first);
     if (!f.ok()) continue;
     std::span<const uint8_t> bytes = (*f)->bytes();
     if (bytes.size() <= label_bytes) continue;
-    // Start from the last index entry for this volume that lies inside it.
-    size_t start = label_bytes;
-    for (const IndexEntry& e : index) {
-      if (e.vol == it->first && e.data_offset >= int64_t(label_bytes) &&
-          uint64_t(e.data_offset) <= bytes.size() && size_t(e.data_offset) > start) {
-        start = static_cast<size_t>(e.data_offset);
-      }
-    }
-    std::optional<ArchiveTime> last;
-    size_t end = ScanForward(bytes, start, &last);
-    if (end != bytes.size()) return PcpError(kErrLogrec);
-    if (!last.has_value() && start != label_bytes) {
-      end = ScanForward(bytes, label_bytes, &last);
-      if (end != bytes.size()) return PcpError(kErrLogrec);
-    }
-    if (last.has_value()) return *last;
+    if (bytes.size() < label_bytes + 4) return PcpError(kErrLogrec);
+    const uint32_t len = LoadBigEndian32(bytes.data() + bytes.size() - 4);
+    if (len < 12 || len > bytes.size() - label_bytes) return PcpError(kErrLogrec);
+    const size_t start = bytes.size() - len;
+    if (LoadBigEndian32(bytes.data() + start) != len) return PcpError(kErrLogrec);
+    absl::Status s = DecodeRecord(bytes, start, len, &last);
+    if (!s.ok()) return s;
+    return ArchiveTime::FromNanos(last.timestamp_ns());
   }
   return PcpError(kErrLogrec);
 }
