@@ -144,7 +144,18 @@ InDomSnapshot ApplyDelta(const InDomSnapshot& before, const InDomRecord& delta) 
     after.insts.push_back(delta.insts[k]);
     after.names.push_back(delta.names[k]);
   }
-  return after;
+  // libpcp rebuilds the membership in ascending instance order.
+  std::vector<size_t> order(after.insts.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&after](size_t a, size_t b) { return after.insts[a] < after.insts[b]; });
+  InDomSnapshot sorted;
+  sorted.stamp = after.stamp;
+  for (size_t i : order) {
+    sorted.insts.push_back(after.insts[i]);
+    sorted.names.push_back(std::move(after.names[i]));
+  }
+  return sorted;
 }
 
 }  // namespace
@@ -155,6 +166,8 @@ class Archive::Impl {
   absl::Status LoadMeta();
   absl::Status AddMetaRecord(uint32_t type, std::span<const uint8_t> payload);
   void AddInDom(InDomRecord rec);
+  void AddName(const std::string& name, PmID pmid);
+  void OrderNames();
 
   // Returns the open, label-checked file of data volume `vol`.
   absl::StatusOr<const ArchiveFile*> Volume(int vol);
@@ -167,10 +180,6 @@ class Archive::Impl {
   absl::Status ReadNext(Result* out);
   absl::Status ReadPrev(Result* out);
   absl::StatusOr<ArchiveTime> End();
-  // Returns the end of the last well-formed record in [start, size) of
-  // `bytes`, and sets *last to the time of that record.
-  size_t ScanForward(std::span<const uint8_t> bytes, size_t start,
-                     std::optional<ArchiveTime>* last) const;
 
   std::string base;
   ArchiveLabel label;
@@ -181,6 +190,14 @@ class Archive::Impl {
   std::vector<MetricDesc> descs;
   absl::flat_hash_map<PmID, size_t> desc_by_pmid;
   std::map<std::string, PmID> pmid_by_name;
+  // The name space as a tree whose children keep their creation order:
+  // libpcp lists a metric's names in a depth-first walk of that tree.
+  struct NameNode {
+    std::vector<size_t> children;
+    PmID pmid = kPmIDNull;
+  };
+  std::vector<NameNode> name_tree{NameNode{}};
+  absl::flat_hash_map<std::string, size_t> node_by_path;
   std::vector<InDomRecord> indom_records;
   std::map<InDom, std::vector<InDomSnapshot>> indom_history;
   std::vector<LabelRecord> label_records;
@@ -215,7 +232,10 @@ absl::Status Archive::Impl::Open(std::string_view name) {
   if (files.volumes.empty()) return PcpError(-ENOENT);
   absl::StatusOr<const ArchiveFile*> first = Volume(files.volumes.begin()->first);
   if (!first.ok()) return first.status();
-  return LoadMeta();
+  absl::Status s = LoadMeta();
+  if (!s.ok()) return s;
+  OrderNames();
+  return absl::OkStatus();
 }
 
 absl::StatusOr<const ArchiveFile*> Archive::Impl::Volume(int v) {
@@ -256,13 +276,9 @@ absl::Status Archive::Impl::AddMetaRecord(uint32_t type, std::span<const uint8_t
     case lf::kTypeDesc: {
       absl::StatusOr<MetricDesc> d = DecodeDesc(payload);
       if (!d.ok()) return d.status();
-      for (const std::string& n : d->names) pmid_by_name.emplace(n, d->desc.pmid);
-      auto [it, fresh] = desc_by_pmid.emplace(d->desc.pmid, descs.size());
-      if (fresh) {
-        descs.push_back(std::move(*d));
-      } else {
-        for (std::string& n : d->names) descs[it->second].names.push_back(std::move(n));
-      }
+      for (const std::string& n : d->names) AddName(n, d->desc.pmid);
+      d->names.clear();
+      if (desc_by_pmid.emplace(d->desc.pmid, descs.size()).second) descs.push_back(std::move(*d));
       return absl::OkStatus();
     }
     case lf::kTypeInDomV2:
@@ -291,6 +307,42 @@ absl::Status Archive::Impl::AddMetaRecord(uint32_t type, std::span<const uint8_t
     }
     default:
       return absl::OkStatus();  // unknown record types are skipped
+  }
+}
+
+void Archive::Impl::AddName(const std::string& name, PmID pmid) {
+  if (!pmid_by_name.emplace(name, pmid).second) return;
+  size_t node = 0;
+  size_t start = 0;
+  for (;;) {
+    const size_t dot = name.find('.', start);
+    const std::string path = name.substr(0, dot);
+    auto [it, fresh] = node_by_path.emplace(path, name_tree.size());
+    if (fresh) {
+      name_tree.push_back(NameNode{});
+      name_tree[node].children.push_back(it->second);
+    }
+    node = it->second;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  name_tree[node].pmid = pmid;
+}
+
+void Archive::Impl::OrderNames() {
+  // Walk the tree depth first; each leaf adds its full name to its metric.
+  std::vector<std::string> paths(name_tree.size());
+  for (const auto& [path, index] : node_by_path) paths[index] = path;
+  std::vector<size_t> todo = {0};
+  while (!todo.empty()) {
+    const size_t n = todo.back();
+    todo.pop_back();
+    const NameNode& node = name_tree[n];
+    if (node.pmid != kPmIDNull && node.children.empty()) {
+      auto d = desc_by_pmid.find(node.pmid);
+      if (d != desc_by_pmid.end()) descs[d->second].names.push_back(paths[n]);
+    }
+    for (auto c = node.children.rbegin(); c != node.children.rend(); ++c) todo.push_back(*c);
   }
 }
 
@@ -385,42 +437,25 @@ absl::Status Archive::Impl::ReadPrev(Result* out) {
   }
 }
 
-size_t Archive::Impl::ScanForward(std::span<const uint8_t> bytes, size_t start,
-                                  std::optional<ArchiveTime>* last) const {
-  size_t pos = start;
-  Result scratch_result;
-  while (pos + 4 <= bytes.size()) {
-    const uint32_t len = LoadBigEndian32(bytes.data() + pos);
-    if (!DecodeRecord(bytes, pos, len, &scratch_result).ok()) break;
-    *last = ArchiveTime::FromNanos(scratch_result.timestamp_ns());
-    pos += len;
-  }
-  return pos;
-}
-
 absl::StatusOr<ArchiveTime> Archive::Impl::End() {
+  // The end is the last record of the last volume holding any, read
+  // backwards from the physical end of the file, as libpcp finds it: a
+  // volume that does not end on a whole record makes the end unknown.
   const size_t label_bytes = LabelRecordBytes(label.version);
+  Result last;
   for (auto it = files.volumes.rbegin(); it != files.volumes.rend(); ++it) {
     absl::StatusOr<const ArchiveFile*> f = Volume(it->first);
     if (!f.ok()) continue;
     std::span<const uint8_t> bytes = (*f)->bytes();
     if (bytes.size() <= label_bytes) continue;
-    // Start from the last index entry for this volume that lies inside it.
-    size_t start = label_bytes;
-    for (const IndexEntry& e : index) {
-      if (e.vol == it->first && e.data_offset >= int64_t(label_bytes) &&
-          uint64_t(e.data_offset) <= bytes.size() && size_t(e.data_offset) > start) {
-        start = static_cast<size_t>(e.data_offset);
-      }
-    }
-    std::optional<ArchiveTime> last;
-    size_t end = ScanForward(bytes, start, &last);
-    if (end != bytes.size()) return PcpError(kErrLogrec);
-    if (!last.has_value() && start != label_bytes) {
-      end = ScanForward(bytes, label_bytes, &last);
-      if (end != bytes.size()) return PcpError(kErrLogrec);
-    }
-    if (last.has_value()) return *last;
+    if (bytes.size() < label_bytes + 4) return PcpError(kErrLogrec);
+    const uint32_t len = LoadBigEndian32(bytes.data() + bytes.size() - 4);
+    if (len < 12 || len > bytes.size() - label_bytes) return PcpError(kErrLogrec);
+    const size_t start = bytes.size() - len;
+    if (LoadBigEndian32(bytes.data() + start) != len) return PcpError(kErrLogrec);
+    absl::Status s = DecodeRecord(bytes, start, len, &last);
+    if (!s.ok()) return s;
+    return ArchiveTime::FromNanos(last.timestamp_ns());
   }
   return PcpError(kErrLogrec);
 }

@@ -26,7 +26,7 @@ bool ReadTime(ByteReader& r, bool v3, ArchiveTime* t) {
   if (v3) {
     int64_t sec;
     uint32_t nsec;
-    if (!r.I64(&sec) || !r.U32(&nsec)) return false;
+    if (!r.Seconds64(&sec) || !r.U32(&nsec)) return false;
     t->sec = sec;
     t->nsec = nsec;
     return true;
@@ -57,7 +57,7 @@ void DecodeLabelV3(ByteReader& r, ArchiveLabel* l) {
   uint32_t nsec = 0, reserved = 0;
   std::span<const uint8_t> host, tz, zone;
   r.I32(&l->pid);
-  r.I64(&sec);
+  r.Seconds64(&sec);
   r.U32(&nsec);
   r.I32(&l->vol);
   r.U32(&l->features);

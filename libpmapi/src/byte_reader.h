@@ -98,6 +98,17 @@ class ByteReader {
     *out = std::bit_cast<double>(v);
     return true;
   }
+  // Reads the 64-bit seconds of a v3 archive timestamp: two big-endian
+  // 32-bit words, least significant first (libpcp swaps the two halves of
+  // a little-endian int64 one word at a time).
+  bool Seconds64(int64_t* out) {
+    if (!Has(8)) return false;
+    const uint64_t lo = LoadBigEndian32(data_.data() + pos_);
+    const uint64_t hi = LoadBigEndian32(data_.data() + pos_ + 4);
+    *out = static_cast<int64_t>((hi << 32) | lo);
+    pos_ += 8;
+    return true;
+  }
   // Sets *out to the next n bytes (a view into the underlying span).
   bool Bytes(size_t n, std::span<const uint8_t>* out) {
     if (!Has(n)) return false;

@@ -32,7 +32,7 @@ bool ReadPreamble(ByteReader& r, ResultLayout layout, int64_t* ns, int32_t* nump
     case ResultLayout::kTimestamp: {
       int64_t sec;
       uint32_t nsec;
-      if (!r.I64(&sec) || !r.U32(&nsec) || !r.I32(numpmid)) return false;
+      if (!r.Seconds64(&sec) || !r.U32(&nsec) || !r.I32(numpmid)) return false;
       *ns = CombineNanos(sec, nsec);
       return true;
     }
@@ -136,7 +136,8 @@ void PutTimestamp(std::vector<uint8_t>& buf, ResultLayout layout, int64_t ns, in
       put32(static_cast<uint32_t>(numpmid));
       break;
     case ResultLayout::kTimestamp:
-      put64(static_cast<uint64_t>(sec));
+      put32(static_cast<uint32_t>(static_cast<uint64_t>(sec)));
+      put32(static_cast<uint32_t>(static_cast<uint64_t>(sec) >> 32));
       put32(static_cast<uint32_t>(sub));
       put32(static_cast<uint32_t>(numpmid));
       break;

@@ -82,7 +82,7 @@ std::string LabelFlagsText(uint8_t flags) {
 std::string LabelSetHeader(const pmapi::LabelRecord& r, const pmapi::LabelSet& set) {
   switch (r.type) {
     case 1u << 0: return "Context";
-    case 1u << 1: return absl::StrCat("Domain ", r.ident >> 22 & 0x1ff);
+    case 1u << 1: return absl::StrCat("Domain ", r.ident);
     case 1u << 2:
       return absl::StrCat("InDom ", r.ident >> 22 & 0x1ff, ".", r.ident & 0x3fffff);
     case 1u << 3:

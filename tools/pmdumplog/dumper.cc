@@ -11,9 +11,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/errors.h"
+#include "../../archive/src/archive_file.h"
 #include "../../libpmapi/src/byte_reader.h"
 #include "desc_text.h"
 #include "event_array.h"
+#include "pcp_hash_order.h"
 #include "value_format.h"
 
 namespace pmdumplog {
@@ -46,10 +48,13 @@ double Subtract(const ArchiveTime& a, const ArchiveTime& b) {
                              static_cast<long double>(a.nsec - b.nsec) / 1e9L);
 }
 
-// Returns the size of `path`, or -1 if it cannot be stat'ed.
+// Returns the size of `path`, or -1 if it cannot be stat'ed. Like libpcp's
+// stat, a missing file that exists xz-compressed gives its uncompressed size.
 int64_t FileSize(const std::string& path) {
   struct stat st;
-  return stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
+  if (stat(path.c_str(), &st) == 0) return static_cast<int64_t>(st.st_size);
+  absl::StatusOr<pmapi::ArchiveFile> xz = pmapi::ArchiveFile::Open(path + ".xz");
+  return xz.ok() ? static_cast<int64_t>(xz->bytes().size()) : -1;
 }
 
 }  // namespace
@@ -142,12 +147,11 @@ void Dumper::Label(bool verbose, const absl::StatusOr<ArchiveTime>& end) {
 
 void Dumper::Descs() {
   out_.Str("\nDescriptions for Metrics in the Log ...\n");
-  std::vector<const pmapi::MetricDesc*> sorted;
-  for (const pmapi::MetricDesc& d : archive_.descs()) sorted.push_back(&d);
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
-    return a->desc.pmid < b->desc.pmid;
-  });
-  for (const pmapi::MetricDesc* d : sorted) {
+  // PCP 6.0.3 lists descriptors in its hash table's order.
+  PcpHashOrder order;
+  for (const pmapi::MetricDesc& d : archive_.descs()) order.Add(d.desc.pmid);
+  for (uint32_t pmid : order.Keys()) {
+    const pmapi::MetricDesc* d = archive_.FindDesc(pmid);
     out_.Str("PMID: ");
     out_.Str(PmIDText(d->desc.pmid));
     out_.Str(" (");
@@ -240,7 +244,13 @@ void Dumper::DiskInDoms() {
 
 void Dumper::InDoms() {
   out_.Str("\nInstance Domains in the Log ...\n");
-  for (pmapi::InDom indom : archive_.indoms()) {
+  // In the order PCP's hash table holds them: by first appearance.
+  PcpHashOrder order;
+  std::map<pmapi::InDom, bool> seen;
+  for (const pmapi::InDomRecord& r : archive_.indom_records()) {
+    if (seen.emplace(r.indom, true).second) order.Add(r.indom);
+  }
+  for (pmapi::InDom indom : order.Keys()) {
     out_.Str("InDom: ");
     out_.Str(InDomText(indom));
     out_.Char('\n');
@@ -400,9 +410,19 @@ void Dumper::EventValue(const pmapi::ValueSet& vs, const pmapi::ValueView& v,
     out_.Str("        --- event record [");
     out_.Int(i);
     out_.Str("] timestamp ");
-    // Event timestamps carry their own precision, whatever the archive's.
+    // Event timestamps carry their own precision, whatever the archive's;
+    // only the microsecond kind honours -x.
     TimeFormat event_tf(highres ? 3 : 2);
-    event_tf.AppendStamp(e.stamp, out_.buffer());
+    if (highres || opt_.xflag == 0) {
+      event_tf.AppendStamp(e.stamp, out_.buffer());
+    } else {
+      event_tf.AppendDatedStamp(e.stamp, out_.buffer());
+      if (opt_.xflag >= 2) {
+        const ArchiveTime& s = archive_.label().start;
+        const ArchiveTime start{s.sec, s.nsec / 1000 * 1000};
+        absl::StrAppendFormat(out_.buffer(), " (%.6f)", Subtract(e.stamp, start));
+      }
+    }
     if (e.flags == 0 && e.params.empty()) {
       out_.Str(" ---\n\t          No parameters\n");
       continue;

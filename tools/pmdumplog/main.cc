@@ -124,8 +124,8 @@ void ParseOptions(int argc, char** argv, Flags* f) {
   }
 }
 
-// Parses a -S/-T time: "+N" is N seconds after the archive start, "-N" N
-// seconds before its end (N may carry a unit: sec, min, hour, msec, usec).
+// Parses a -S/-T time: "+N" is N seconds after `start` (the archive start
+// for -S, the window start for -T), "-N" N seconds before the archive end (N may carry a unit: sec, min, hour, msec, usec).
 // Returns false for forms not understood.
 bool ParseWindowTime(const std::string& text, const pmapi::ArchiveTime& start,
                      const pmapi::ArchiveTime& end, pmapi::ArchiveTime* out) {
@@ -230,7 +230,8 @@ int Run(int argc, char** argv) {
                                    std::pair{f.finish, &f.dump.finish}}) {
     if (text.empty()) continue;
     pmapi::ArchiveTime t;
-    if (!ParseWindowTime(text, label.start, last, &t)) {
+    const pmapi::ArchiveTime origin = f.dump.start ? *f.dump.start : label.start;
+    if (!ParseWindowTime(text, origin, last, &t)) {
       out.Flush();
       fprintf(stderr, "pmdumplog: unrecognized time window \"%s\"\n", text.c_str());
       return 1;
