@@ -491,7 +491,6 @@ store 29.60 2 0 a
 store 29.60 2 0 b
 store 29.60 2 0 c
 store 29.60 2 0 d
-op 29.60 15
 op 29.60 14
 op 29.60 15
 store 29.60 3 0 b
