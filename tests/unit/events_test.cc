@@ -177,5 +177,141 @@ TEST(EventsGolden, EveryScriptLineMatchesPcp) {
   EXPECT_GT(rows, 100);
 }
 
+// ---- round trips and hostile input
+
+struct TypedValue {
+  int type;
+  AtomValue value;
+};
+
+std::vector<TypedValue> EveryType() {
+  std::vector<TypedValue> out(8);
+  out[0].type = kType32, out[0].value.l = -7;
+  out[1].type = kTypeU32, out[1].value.ul = 4000000000u;
+  out[2].type = kType64, out[2].value.ll = -(int64_t{1} << 40);
+  out[3].type = kTypeU64, out[3].value.ull = ~uint64_t{0};
+  out[4].type = kTypeFloat, out[4].value.f = 0.25f;
+  out[5].type = kTypeDouble, out[5].value.d = -1e-300;
+  out[6].type = kTypeString, out[6].value.bytes = "five!";
+  out[7].type = kTypeAggregate, out[7].value.bytes = std::string("\x00\x01\x02", 3);
+  return out;
+}
+
+// Returns the value of a set as the bytes it was packed from.
+std::string Unpacked(const Result& r, const ValueSet& vs) {
+  ValueView v = r.value(vs, 0);
+  if (vs.valfmt == kValInsitu) return std::string(reinterpret_cast<const char*>(&v.lval), 4);
+  return std::string(v.payload.begin(), v.payload.end());
+}
+
+std::string Packed(const TypedValue& t) {
+  switch (t.type) {
+    case kType32:
+    case kTypeU32:
+    case kTypeFloat:
+      return std::string(reinterpret_cast<const char*>(&t.value.l), 4);
+    case kType64:
+    case kTypeU64:
+    case kTypeDouble:
+      return std::string(reinterpret_cast<const char*>(&t.value.ll), 8);
+    default:
+      return t.value.bytes;
+  }
+}
+
+void RoundTrip(bool highres) {
+  EventArrays arrays;
+  int a = highres ? arrays.NewHighResArray() : arrays.NewArray();
+  std::vector<TypedValue> types = EveryType();
+  for (size_t i = 0; i < types.size(); i++) {
+    int64_t frac = highres ? 123456789 : 123456;
+    ASSERT_TRUE((highres ? arrays.AddHighResRecord(a, 1700000000 + i, frac, i == 0 ? 0 : kEventFlagStart)
+                         : arrays.AddRecord(a, 1700000000 + i, frac, i == 0 ? 0 : kEventFlagStart))
+                    .ok());
+    PmID pmid = MakePmID(245, 1, static_cast<unsigned>(i));
+    ASSERT_TRUE((highres ? arrays.AddHighResParam(a, pmid, types[i].type, types[i].value)
+                         : arrays.AddParam(a, pmid, types[i].type, types[i].value))
+                    .ok());
+  }
+  ASSERT_TRUE((highres ? arrays.AddHighResMissedRecord(a, 1, 2, 9) : arrays.AddMissedRecord(a, 1, 2, 9)).ok());
+  absl::StatusOr<std::span<const uint8_t>> block = highres ? arrays.GetHighResAddr(a) : arrays.GetAddr(a);
+  ASSERT_TRUE(block.ok());
+  ValueView v;
+  v.vtype = highres ? kTypeHighResEvent : kTypeEvent;
+  v.payload = block->subspan(4);
+  absl::StatusOr<std::vector<Result>> records = highres ? UnpackHighResEventRecords(v) : UnpackEventRecords(v);
+  ASSERT_TRUE(records.ok()) << records.status();
+  ASSERT_EQ(records->size(), types.size() + 1);
+  for (size_t i = 0; i < types.size(); i++) {
+    const Result& r = (*records)[i];
+    int64_t frac_ns = highres ? 123456789 : 123456000;
+    EXPECT_EQ(r.timestamp_ns(), (1700000000 + static_cast<int64_t>(i)) * 1000000000 + frac_ns);
+    std::span<const ValueSet> sets = r.sets();
+    ASSERT_EQ(sets.size(), i == 0 ? 1u : 2u) << "type " << types[i].type;
+    if (i > 0) {
+      EXPECT_EQ(sets[0].pmid, kEventFlagsPmid);
+      EXPECT_EQ(r.value(sets[0], 0).lval, static_cast<int32_t>(kEventFlagStart));
+    }
+    const ValueSet& param = sets.back();
+    EXPECT_EQ(param.pmid, MakePmID(245, 1, static_cast<unsigned>(i)));
+    EXPECT_EQ(param.valfmt, types[i].type <= kTypeU32 ? kValInsitu : kValDptr);
+    if (param.valfmt == kValDptr) {
+      EXPECT_EQ(r.value(param, 0).vtype, types[i].type);
+    }
+    EXPECT_EQ(Unpacked(r, param), Packed(types[i])) << "type " << types[i].type;
+  }
+  const Result& missed = records->back();
+  ASSERT_EQ(missed.sets().size(), 2u);
+  EXPECT_EQ(missed.sets()[0].pmid, kEventFlagsPmid);
+  EXPECT_EQ(missed.sets()[1].pmid, kEventMissedPmid);
+  EXPECT_EQ(missed.value(missed.sets()[1], 0).lval, 9);
+}
+
+TEST(EventsRoundTrip, EveryParameterType) { RoundTrip(false); }
+TEST(EventsRoundTrip, EveryParameterTypeHighRes) { RoundTrip(true); }
+
+TEST(EventsRules, MissedFlagIsOnlyForMissedRecords) {
+  EventArrays arrays;
+  int a = arrays.NewArray();
+  EXPECT_EQ(PcpCode(arrays.AddRecord(a, 0, 0, static_cast<int>(kEventFlagMissed))), kErrConv);
+  EXPECT_EQ(PcpCode(arrays.ReleaseArray(a)), 0);
+  EXPECT_EQ(PcpCode(arrays.AddRecord(a, 0, 0, 0)), kErrNocontext);
+  EXPECT_EQ(PcpCode(arrays.GetAddr(a).status()), kErrNocontext);
+  EXPECT_EQ(arrays.NewArray(), a);  // the released index is reused
+}
+
+TEST(EventsRules, ValueSetFormatAndTypeAreChecked) {
+  std::vector<uint8_t> payload(4, 0);
+  ValueView v;
+  v.vtype = kTypeEvent;
+  v.payload = payload;
+  EXPECT_TRUE(UnpackEventRecords(v).ok());
+  EXPECT_EQ(PcpCode(UnpackEventRecords(v, kValInsitu).status()), kErrConv);
+  EXPECT_TRUE(UnpackEventRecords(v, kValSptr).ok());
+  EXPECT_EQ(PcpCode(UnpackHighResEventRecords(v).status()), kErrType);
+}
+
+TEST(EventsRules, ArbitraryBytesNeverReadOutside) {
+  // Every prefix and many random arrays: each result is a value or an
+  // error, and (under the sanitizer build) no read leaves the payload.
+  uint32_t seed = 99;
+  for (int round = 0; round < 20000; round++) {
+    size_t len = round % 120;
+    std::vector<uint8_t> payload(len);
+    for (uint8_t& b : payload) {
+      seed = seed * 1664525u + 1013904223u;
+      uint8_t r = static_cast<uint8_t>(seed >> 24);
+      // Mostly small numbers, so counts and lengths are often plausible.
+      b = (seed & 0x300) ? (r & 0x0f) : r;
+    }
+    ValueView v;
+    v.payload = payload;
+    v.vtype = kTypeEvent;
+    (void)UnpackEventRecords(v);
+    v.vtype = kTypeHighResEvent;
+    (void)UnpackHighResEventRecords(v);
+  }
+}
+
 }  // namespace
 }  // namespace pmapi
