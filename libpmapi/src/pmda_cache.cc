@@ -1,0 +1,168 @@
+// InDomCaches: the per-agent set of instance-domain caches, the checks
+// every entry point makes, and where the persistence files live.
+#include "pmapi/pmda_cache.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "pmapi/errors.h"
+#include "pmda_cache_internal.h"
+
+namespace pmapi {
+
+using cache_internal::InDomCache;
+
+namespace {
+
+void ToStderr(std::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  if (!text.empty() && text.back() != '\n') std::fputc('\n', stderr);
+}
+
+// Returns PCP_VAR_DIR as PCP finds it: the environment first, then the
+// PCP configuration file ($PCP_CONF, else /etc/pcp.conf).
+std::optional<std::string> PcpVarDir() {
+  if (const char* env = std::getenv("PCP_VAR_DIR")) return std::string(env);
+  const char* conf = std::getenv("PCP_CONF");
+  std::ifstream in(conf ? conf : "/etc/pcp.conf");
+  std::string line;
+  const std::string prefix = "PCP_VAR_DIR=";
+  while (std::getline(in, line)) {
+    if (line.compare(0, prefix.size(), prefix) == 0) return line.substr(prefix.size());
+  }
+  return std::nullopt;
+}
+
+// Returns `name` up to its first NUL, as a C string holds it.
+std::string_view AsCString(std::string_view name) {
+  size_t nul = name.find('\0');
+  return nul == std::string_view::npos ? name : name.substr(0, nul);
+}
+
+std::span<const uint8_t> Bytes(std::string_view s) {
+  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
+
+absl::StatusOr<int> Result(int sts) {
+  if (sts < 0) return PcpError(sts);
+  return sts;
+}
+
+absl::StatusOr<CacheEntryInfo> Found(int sts, CacheEntryInfo info) {
+  if (sts < 0) return PcpError(sts);
+  return info;
+}
+
+}  // namespace
+
+struct InDomCaches::Env : cache_internal::CacheEnv {};
+
+InDomCaches::InDomCaches() : InDomCaches(Options{}) {}
+
+InDomCaches::InDomCaches(Options options) : options_(std::move(options)), env_(std::make_unique<Env>()) {
+  if (!options_.clock) options_.clock = [] { return static_cast<int64_t>(std::time(nullptr)); };
+  if (!options_.dump_sink) options_.dump_sink = ToStderr;
+  if (!options_.log_sink) options_.log_sink = ToStderr;
+  env_->now = options_.clock;
+  env_->log = options_.log_sink;
+  env_->file_path = [this](InDom indom) { return PreparedFilePath(indom); };
+}
+
+InDomCaches::~InDomCaches() = default;
+
+std::string InDomCaches::VarDir() const {
+  if (!options_.var_dir.empty()) return options_.var_dir;
+  return PcpVarDir().value_or("");
+}
+
+std::string InDomCaches::FilePath(InDom indom) const {
+  std::string var = VarDir();
+  if (var.empty()) return "";
+  return absl::StrCat(var, "/config/pmda/", InDomDomain(indom), ".", InDomSerial(indom));
+}
+
+// As FilePath, after creating the last directory level (only that one,
+// like PCP) so a first save can succeed.
+std::string InDomCaches::PreparedFilePath(InDom indom) const {
+  std::string var = VarDir();
+  if (var.empty()) return "";
+  ::mkdir(absl::StrCat(var, "/config/pmda").c_str(), 0755);
+  return FilePath(indom);
+}
+
+InDomCache& InDomCaches::Find(InDom indom) {
+  std::unique_ptr<InDomCache>& cache = caches_[indom];
+  if (!cache) cache = std::make_unique<InDomCache>(indom, env_.get());
+  return *cache;
+}
+
+absl::StatusOr<int> InDomCaches::Store(InDom indom, int flags, std::string_view name, void* data) {
+  if (indom == kInDomNull) return PcpError(kErrIndom);
+  return Result(Find(indom).Store(flags, AsCString(name), std::nullopt, {}, data));
+}
+
+absl::StatusOr<int> InDomCaches::StoreKey(InDom indom, int flags, std::string_view name,
+                                          std::span<const uint8_t> key, void* data) {
+  if (indom == kInDomNull) return PcpError(kErrIndom);
+  if (flags != kCacheAdd) return Store(indom, flags, name, data);
+  return Result(Find(indom).StoreKey(AsCString(name), key, data));
+}
+
+absl::StatusOr<CacheEntryInfo> InDomCaches::Lookup(InDom indom, int inst) {
+  if (indom == kInDomNull) return PcpError(kErrIndom);
+  CacheEntryInfo info;
+  int sts = Find(indom).Lookup(inst, &info);
+  return Found(sts, std::move(info));
+}
+
+absl::StatusOr<CacheEntryInfo> InDomCaches::LookupName(InDom indom, std::string_view name) {
+  if (indom == kInDomNull) return PcpError(kErrIndom);
+  CacheEntryInfo info;
+  int sts = Find(indom).LookupName(AsCString(name), &info);
+  return Found(sts, std::move(info));
+}
+
+absl::StatusOr<CacheEntryInfo> InDomCaches::LookupKey(InDom indom, std::string_view name,
+                                                      std::span<const uint8_t> key) {
+  if (indom == kInDomNull) return PcpError(kErrIndom);
+  CacheEntryInfo info;
+  int sts = Find(indom).LookupKey(key.empty() ? Bytes(AsCString(name)) : key, &info);
+  return Found(sts, std::move(info));
+}
+
+absl::StatusOr<int> InDomCaches::Op(InDom indom, int op) {
+  if (indom == kInDomNull) return PcpError(kErrIndom);
+  if (op == kCacheCheck) return caches_.count(indom) ? 1 : 0;
+  InDomCache& cache = Find(indom);
+  if (op == kCacheDump || op == kCacheDumpAll) {
+    options_.dump_sink(cache.DumpText(op == kCacheDumpAll));
+    return 0;
+  }
+  int sts = cache.Op(op);
+  // The end of a walk is -1, a result rather than an error.
+  if (op == kCacheWalkNext) return sts;
+  return Result(sts);
+}
+
+absl::StatusOr<int> InDomCaches::Purge(InDom indom, int64_t recent, const std::function<void(void*)>& release) {
+  if (indom == kInDomNull) return PcpError(kErrIndom);
+  return Result(Find(indom).Purge(recent, release));
+}
+
+absl::StatusOr<int> InDomCaches::Resize(InDom indom, int maximum) {
+  if (indom == kInDomNull) return PcpError(kErrIndom);
+  return Result(Find(indom).Resize(maximum));
+}
+
+std::string InDomCaches::DumpText(InDom indom, bool with_hash) const {
+  auto it = caches_.find(indom);
+  return it == caches_.end() ? "" : it->second->DumpText(with_hash);
+}
+
+}  // namespace pmapi

@@ -1,0 +1,143 @@
+#!/bin/sh
+# Drives tests/oracle/events.c: builds event arrays with PCP's pmdaEvent*
+# routines and unpacks them (and hand-made hostile arrays) with
+# pmUnpack[HighRes]EventRecords; writes $2/events.tsv.
+# Usage: events.sh <binary> <outdir>
+set -eu
+"$1" > "$2/events.tsv" 2>/dev/null <<'EOF'
+# --- every parameter type in one record, then flags and missed records
+new
+rec 0 1000 2000 0
+param 0 1.2.1 0 -5
+param 0 1.2.2 1 4294967295
+param 0 1.2.3 2 -9000000000
+param 0 1.2.4 3 18446744073709551615
+param 0 1.2.5 4 1.5
+param 0 1.2.6 5 -2.25
+param 0 1.2.7 6 hello
+param 0 1.2.8 6 
+param 0 1.2.9 6 four
+param 0 1.2.10 6 tab\there\x01
+param 0 1.2.11 7 0a0b0c
+param 0 1.2.12 7 
+param 0 1.2.13 7 0102030405060708
+get 0
+rec 0 1001 0 1
+param 0 1.2.14 1 7
+rec 0 1002 999999 6
+rec 0 1003 5 24
+param 0 1.2.15 0 1
+param 0 1.2.16 0 2
+missed 0 1004 0 3
+missed 0 1005 0 0
+missed 0 1006 0 -4
+rec 0 1007 0 2147483647
+rec 0 -5 -6 0
+get 0
+# --- errors and index handling
+rec 0 1 1 -2147483648
+rec 0 1 1 -2147483647
+param 0 1.2.1 8 00
+param 0 1.2.1 9 00
+param 0 1.2.1 10 00
+param 0 1.2.1 -1 00
+param 0 1.2.1 255 00
+param 0 1.2.1 11 00
+reset 0
+get 0
+param 0 1.2.1 0 7
+get 0
+reset 0
+rec 0 1 1 0
+param 0 1.2.1 0 7
+reset 0
+param 0 1.2.1 0 8
+get 0
+new
+newhr
+release 0
+release 0
+reset 0
+rec 0 1 1 0
+missed 0 1 1 1
+param 0 1.2.1 0 1
+get 0
+release 9
+release -1
+reset 99
+new
+releasehr 2
+releasehr 2
+release 1
+newhr
+new
+new
+# --- high resolution arrays
+rechr 1 1700000000 123456789 0
+paramhr 1 1.2.1 0 -5
+paramhr 1 1.2.2 1 7
+paramhr 1 1.2.3 2 -9
+paramhr 1 1.2.4 3 9
+paramhr 1 1.2.5 4 0.5
+paramhr 1 1.2.6 5 1e300
+paramhr 1 1.2.7 6 abc
+paramhr 1 1.2.8 7 ffee
+rechr 1 -1 999999999 8
+paramhr 1 1.2.9 0 1
+missedhr 1 1700000001 0 12
+rechr 1 1 1 -2147483648
+gethr 1
+resethr 1
+gethr 1
+rechr 1 0 0 0
+gethr 1
+# the two resolutions share one index table: both kinds work on any array
+rec 1 5 6 0
+gethr 1
+get 1
+rechr 0 5 6 0
+get 0
+# --- big arrays grow
+new
+rec 3 1 1 0
+param 3 1.2.1 6 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+param 3 1.2.2 6 bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+get 3
+# --- unpacking hand-made blocks: sizes, counts, types, flags
+unpack 0800000900000000
+unpack 0800000901000000
+unpack 04000009
+unpack 0700000900000000
+unpack 08000009ffffffff
+unpack 0800000a00000000
+unpackhr 0800000900000000
+unpack 180000090100000001000000020000000000000000000000
+unpack 170000090100000001000000020000000000000000000000
+unpack 180000090200000001000000020000000000000000000000
+unpack 180000090100000001000000020000000000008005000000
+unpack 180000090100000001000000020000000100008005000000
+unpack 1800000901000000010000000200000001000000ffffffff
+unpack 1800000901000000010000000200000001000000feffffff
+unpack 1800000901000000010000000200000000000000ffffffff
+unpack 2000000901000000010000000200000000000000010000000108400008000001
+unpack 240000090100000001000000020000000000000001000000010840000800000107000000
+unpack 240000090100000001000000020000000000000001000000010840000800000907000000
+unpack 240000090100000001000000020000000000000001000000010840000800000a07000000
+unpack 24000009010000000100000002000000000000000100000001084000080000ff07000000
+unpack 240000090100000001000000020000000000000001000000010840000800006307000000
+unpack 240000090100000001000000020000000000000001000000010840000800000807000000
+unpack 240000090100000001000000020000000000000001000000010840000900000641424344
+unpack 240000090100000001000000020000000000000001000000010840000c00000641424344
+unpack 280000090100000001000000020000000000000001000000010840000c0000064142434445464748
+unpack 28000009010000000100000002000000000000000100000001084000080000024142434445464748
+unpack 280000090100000001000000020000000000000001000000010840000c0000054142434445464748
+unpack 2c000009020000000100000002000000000000000100000001084000080000010700000003000000040000000000008009000000
+unpack 2c000009020000000100000002000000040000000100000001084000080000010700000003000000040000000000008009000000
+unpack 2c000009030000000100000002000000000000000100000001084000080000010700000003000000040000000000008009000000
+unpackhr 2000000a01000000010000000000000002000000000000000000000000000000
+unpackhr 2000000a01000000010000000000000002000000000000000100000000000000
+unpackhr 1f00000a01000000010000000000000002000000000000000000000000000000
+unpackhr 2000000a01000000010000000000000002000000000000000000008003000000
+unpackhr 2800000a010000000100000000000000020000000000000000000000010000000108400008000001
+unpackhr 2c00000a01000000010000000000000002000000000000000000000001000000010840000800000105000000
+EOF
