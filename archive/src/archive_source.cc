@@ -115,7 +115,9 @@ const InDomSnapshot* ArchiveSource::InDomAt(InDom indom) const {
   const std::vector<InDomSnapshot>* h = archive_->InDomHistory(indom);
   if (h == nullptr || h->empty()) return nullptr;
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
-  const InDomSnapshot* found = nullptr;
+  // Before the first observation the earliest membership is used, as
+  // PCP's pmGetInDom does for a collection time at the archive's start.
+  const InDomSnapshot* found = &h->front();
   for (const InDomSnapshot& s : *h) {
     if (s.stamp <= t) found = &s;
   }

@@ -114,12 +114,22 @@ absl::StatusOr<std::string> Context::LookupText(PmID id, int kind) {
   if (const AnonMetric* m = AnonByPmid(id)) {
     return std::string((kind & kTextHelp) ? m->help : m->oneline);
   }
-  return source_->LookupText(id, (kind & (kTextOneline | kTextHelp)) | kTextPmid);
+  return TextWithFallback(id, kind & (kTextOneline | kTextHelp), kTextPmid);
 }
 
 absl::StatusOr<std::string> Context::LookupInDomText(InDom indom, int kind) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
-  return source_->LookupText(indom, (kind & (kTextOneline | kTextHelp)) | kTextInDom);
+  return TextWithFallback(indom, kind & (kTextOneline | kTextHelp), kTextInDom);
+}
+
+// An empty help text gives way to the one-line text, as in PCP.
+absl::StatusOr<std::string> Context::TextWithFallback(uint32_t ident, int kind, int target) {
+  absl::StatusOr<std::string> text = source_->LookupText(ident, kind | target);
+  if (kind == kTextHelp && text.ok() && text->empty()) {
+    absl::StatusOr<std::string> oneline = source_->LookupText(ident, kTextOneline | target);
+    if (oneline.ok()) return oneline;
+  }
+  return text;
 }
 
 absl::StatusOr<std::vector<LabelSet>> Context::LookupLabels(int level, uint32_t ident) {

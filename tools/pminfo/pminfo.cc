@@ -82,7 +82,7 @@ void Reporter::PrintHeader(const std::string& name, PmID id) {
     if (text.ok()) {
       std::printf(s_.full_pmid ? "\n    [%s]" : " [%s]", text->c_str());
     } else {
-      std::printf(" One-line Help: Error: %s\n", pmapi::ErrStr(pmapi::PcpCode(text.status())).c_str());
+      std::printf(" One-line Help: Error: %s", pmapi::ErrStr(pmapi::PcpCode(text.status())).c_str());
     }
   }
   std::putchar('\n');

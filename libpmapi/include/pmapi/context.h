@@ -153,6 +153,8 @@ class Context {
   std::string HostName();
 
  private:
+  absl::StatusOr<std::string> TextWithFallback(uint32_t ident, int kind, int target);
+
   std::unique_ptr<Source> source_;
   std::unique_ptr<Profile> profile_;
 };
