@@ -1,0 +1,455 @@
+#include "local_source.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "pmapi/errors.h"
+#include "pmapi/labels.h"
+#include "pmapi/local.h"
+#include "pmda_builtin.h"
+
+namespace pmapi {
+
+struct DsoLibrary {
+  std::string path;
+  void* handle = nullptr;
+  std::mutex mu;
+  ~DsoLibrary() {
+    if (handle) dlclose(handle);
+  }
+};
+
+namespace {
+
+// Shared objects are opened once per process and shared by the contexts
+// that use them, so calls into one are serialised by its mutex.
+std::mutex dso_registry_mu;
+std::map<std::string, std::weak_ptr<DsoLibrary>>& DsoRegistry() {
+  static auto* registry = new std::map<std::string, std::weak_ptr<DsoLibrary>>;
+  return *registry;
+}
+
+absl::StatusOr<std::shared_ptr<DsoLibrary>> OpenDso(const std::string& path) {
+  std::lock_guard<std::mutex> lock(dso_registry_mu);
+  auto& registry = DsoRegistry();
+  if (auto it = registry.find(path); it != registry.end()) {
+    if (std::shared_ptr<DsoLibrary> lib = it->second.lock()) return lib;
+  }
+  auto lib = std::make_shared<DsoLibrary>();
+  lib->path = path;
+  lib->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (lib->handle == nullptr) {
+    const char* err = dlerror();
+    return PcpError(kErrGeneric, absl::StrCat("error attaching DSO \"", path, "\": ", err ? err : ""));
+  }
+  registry[path] = lib;
+  return lib;
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return PcpError(errno ? -errno : -ENOENT, path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string DirName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Copies value set `vs` of `from` to the end of *to.
+void CopySet(const Result& from, const ValueSet& vs, Result* to) {
+  to->AddSet(vs.pmid, vs.numval, vs.valfmt);
+  for (int j = 0; j < vs.numval; ++j) {
+    const Result::StoredValue& s = from.stored(vs, j);
+    if (vs.valfmt == kValInsitu) {
+      to->AddInsitu(s.inst, s.lval);
+    } else {
+      to->AddBlock(s.inst, s.vtype, from.value(vs, j).payload);
+    }
+  }
+}
+
+// Gives every label of `sets` the level bit (pmdaAddLabelFlags).
+void MarkLevel(std::vector<LabelSet>* sets, int level) {
+  for (LabelSet& s : *sets) {
+    for (LabelEntry& l : s.labels) l.flags |= static_cast<uint8_t>(level);
+  }
+}
+
+}  // namespace
+
+std::unique_lock<std::mutex> LocalSource::Agent::Lock() {
+  return dso ? std::unique_lock<std::mutex>(dso->mu) : std::unique_lock<std::mutex>();
+}
+
+LocalSource::~LocalSource() {
+  // agents go before the shared objects their code lives in
+  for (auto& a : agents_) {
+    auto lock = a->Lock();
+    a->pmda.reset();
+  }
+}
+
+std::unique_ptr<LocalSource> LocalSource::Create(const std::vector<AgentSpec>& specs,
+                                                 const std::string& config_dir,
+                                                 std::vector<std::string>* warnings) {
+  std::unique_ptr<LocalSource> src(new LocalSource());
+  for (const AgentSpec& spec : specs) src->Load(spec, config_dir, warnings);
+  return src;
+}
+
+void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
+                       std::vector<std::string>* warnings) {
+  auto warn = [&](const std::string& what) {
+    if (warnings) warnings->push_back(absl::StrCat("agent \"", spec.name, "\": ", what));
+  };
+  if (AgentFor(spec.domain) != nullptr) {
+    warn(absl::StrCat("domain ", spec.domain, " already has an agent"));
+    return;
+  }
+  std::string pmns = spec.pmns.empty() ? absl::StrCat(config_dir, "/root_", spec.name) : spec.pmns;
+  if (absl::StatusOr<std::string> text = ReadFile(pmns); text.ok()) {
+    if (absl::Status s = names_.AddFile(*text, spec.domain, pmns); !s.ok()) warn(s.ToString());
+  } else if (!spec.pmns.empty()) {
+    warn(absl::StrCat("cannot read namespace file: ", text.status().ToString()));
+  }
+
+  auto agent = std::make_unique<Agent>();
+  agent->name = spec.name;
+  agent->pmda = std::make_unique<Pmda>(spec.domain);
+  agent->pmda->SetNameResolver([this](std::string_view n) -> absl::StatusOr<PmID> {
+    NameTree::Match m = names_.Find(n);
+    if (m.kind == NameTree::Kind::kLeaf) return m.node->pmid;
+    return PcpError(kErrName);
+  });
+  PmdaInitFunction builtin = nullptr;
+  void (*dso_init)(Pmda*) = nullptr;
+  if (spec.dso) {
+    absl::StatusOr<std::shared_ptr<DsoLibrary>> lib = OpenDso(spec.path);
+    if (!lib.ok()) {
+      warn(std::string(lib.status().message()));
+      return;
+    }
+    agent->dso = *lib;
+    const int* abi = static_cast<const int*>(dlsym(agent->dso->handle, "pmapi_pmda_abi"));
+    if (abi == nullptr || *abi != kPmdaAbiVersion) {
+      warn(absl::StrCat("\"", spec.path, "\" is not a pmapi agent (no matching pmapi_pmda_abi)"));
+      return;
+    }
+    dso_init = reinterpret_cast<void (*)(Pmda*)>(dlsym(agent->dso->handle, spec.init.c_str()));
+    if (dso_init == nullptr) {
+      warn(absl::StrCat("couldn't find init function \"", spec.init, "\" in DSO \"", spec.path, "\""));
+      return;
+    }
+    agent->pmda->set_home(DirName(spec.path));
+  } else {
+    builtin = FindBuiltinAgent(spec.init);
+    if (builtin == nullptr) {
+      warn(absl::StrCat("no built-in agent with init function \"", spec.init, "\""));
+      return;
+    }
+    agent->pmda->set_home(spec.path.empty() ? config_dir : spec.path);
+  }
+  {
+    auto lock = agent->Lock();
+    if (dso_init) {
+      dso_init(agent->pmda.get());
+    } else {
+      builtin(*agent->pmda);
+    }
+  }
+  Pmda& p = *agent->pmda;
+  if (warnings) {
+    for (const std::string& d : p.diagnostics()) warn(d);
+  }
+  if (p.status() != 0 || p.interface() < kPmdaInterface2) {
+    warn(absl::StrCat("initialization routine \"", spec.init, "\" failed: ", ErrStr(p.status() ? p.status() : kErrGeneric)));
+    return;
+  }
+  agents_.push_back(std::move(agent));
+}
+
+LocalSource::Agent* LocalSource::AgentFor(unsigned domain) {
+  for (auto& a : agents_) {
+    if (static_cast<unsigned>(a->pmda->domain()) == domain) return a.get();
+  }
+  return nullptr;
+}
+
+std::vector<int> LocalSource::Domains() const {
+  std::vector<int> out;
+  for (const auto& a : agents_) out.push_back(a->pmda->domain());
+  return out;
+}
+
+std::string LocalSource::HostName() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof(buf) - 1) != 0) return "localhost";
+  return buf;
+}
+
+absl::StatusOr<PmID> LocalSource::LookupName(std::string_view name) {
+  NameTree::Match m = names_.Find(name);
+  switch (m.kind) {
+    case NameTree::Kind::kLeaf:
+      return m.node->pmid;
+    case NameTree::Kind::kInner:
+      return PcpError(kErrNonleaf);
+    case NameTree::Kind::kMissing:
+      return PcpError(kErrName);
+    case NameTree::Kind::kDynamic:
+      break;
+  }
+  Agent* a = AgentFor(m.node->dynamic_domain);
+  if (a == nullptr) return PcpError(kErrNoagent);
+  auto lock = a->Lock();
+  return a->pmda->dispatch().pmid(name, *a->pmda);
+}
+
+absl::StatusOr<std::vector<std::string>> LocalSource::NameAll(PmID id) {
+  std::vector<std::string> names = names_.NamesOf(id);
+  if (!names.empty()) return names;
+  Agent* a = AgentFor(PmIDDomain(id));
+  if (a == nullptr || a->pmda->interface() < kPmdaInterface4) return PcpError(kErrPmid);
+  auto lock = a->Lock();
+  return a->pmda->dispatch().name(id, *a->pmda);
+}
+
+absl::StatusOr<std::vector<PmnsChild>> LocalSource::Children(std::string_view name) {
+  NameTree::Match m = names_.Find(name);
+  switch (m.kind) {
+    case NameTree::Kind::kLeaf:
+      return std::vector<PmnsChild>{};
+    case NameTree::Kind::kInner:
+      return NameTree::ChildrenOf(*m.node);
+    case NameTree::Kind::kMissing:
+      return PcpError(kErrName);
+    case NameTree::Kind::kDynamic:
+      break;
+  }
+  Agent* a = AgentFor(m.node->dynamic_domain);
+  if (a == nullptr) return PcpError(kErrNoagent);
+  auto lock = a->Lock();
+  return a->pmda->dispatch().children(name, false, *a->pmda);
+}
+
+absl::Status LocalSource::Traverse(std::string_view name,
+                                   const std::function<void(const std::string&)>& visit) {
+  auto dynamic = [&](const std::string& path, int domain) -> absl::Status {
+    Agent* a = AgentFor(domain);
+    if (a == nullptr) return PcpError(kErrNoagent);
+    absl::StatusOr<std::vector<PmnsChild>> leaves;
+    {
+      auto lock = a->Lock();
+      leaves = a->pmda->dispatch().children(path, true, *a->pmda);
+    }
+    if (!leaves.ok()) return leaves.status();
+    for (const PmnsChild& c : *leaves) visit(c.name);
+    return absl::OkStatus();
+  };
+  NameTree::Match m = names_.Find(name);
+  switch (m.kind) {
+    case NameTree::Kind::kMissing:
+      return PcpError(kErrName);
+    case NameTree::Kind::kDynamic:
+      return dynamic(std::string(name), m.node->dynamic_domain);
+    default:
+      return NameTree::Walk(*m.node, std::string(name), visit, dynamic);
+  }
+}
+
+absl::StatusOr<Desc> LocalSource::LookupDesc(PmID id) {
+  Agent* a = AgentFor(PmIDDomain(id));
+  if (a == nullptr) return PcpError(kErrNoagent);
+  auto lock = a->Lock();
+  return a->pmda->dispatch().desc(id, *a->pmda);
+}
+
+absl::StatusOr<PmdaInResult> LocalSource::Instances(InDom indom, int32_t inst, const std::string* name) {
+  Agent* a = AgentFor(InDomDomain(indom));
+  if (a == nullptr) return PcpError(kErrNoagent);
+  auto lock = a->Lock();
+  return a->pmda->dispatch().instance(indom, inst, name, *a->pmda);
+}
+
+absl::StatusOr<std::vector<Instance>> LocalSource::GetInDom(InDom indom) {
+  absl::StatusOr<PmdaInResult> r = Instances(indom, kInNull, nullptr);
+  if (!r.ok()) return r.status();
+  if (r->insts.size() != r->names.size()) return PcpError(kErrGeneric);
+  std::vector<Instance> out;
+  for (size_t i = 0; i < r->insts.size(); ++i) out.push_back(Instance{r->insts[i], r->names[i]});
+  return out;
+}
+
+absl::StatusOr<std::string> LocalSource::NameInDom(InDom indom, int32_t inst) {
+  if (inst == kInNull) return PcpError(kErrInst);
+  absl::StatusOr<PmdaInResult> r = Instances(indom, inst, nullptr);
+  if (!r.ok()) return r.status();
+  if (r->names.size() != 1) return PcpError(kErrInst);
+  return r->names[0];
+}
+
+absl::StatusOr<int32_t> LocalSource::LookupInDom(InDom indom, std::string_view name) {
+  std::string n(name);
+  absl::StatusOr<PmdaInResult> r = Instances(indom, kInNull, &n);
+  if (!r.ok()) return r.status();
+  if (r->insts.size() != 1) return PcpError(kErrInst);
+  return r->insts[0];
+}
+
+absl::StatusOr<std::string> LocalSource::LookupText(uint32_t ident, int kind) {
+  // PMIDs and indoms keep the domain in the same bits
+  Agent* a = AgentFor(PmIDDomain(ident));
+  if (a == nullptr) return PcpError(kErrNoagent);
+  auto lock = a->Lock();
+  return a->pmda->dispatch().text(ident, kind, *a->pmda);
+}
+
+absl::StatusOr<std::vector<LabelSet>> LocalSource::ContextLabels() {
+  char host[256] = {}, domain[256] = {};
+  if (gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+  if (getdomainname(domain, sizeof(domain) - 1) != 0 || domain[0] == '\0' ||
+      std::string_view(domain) == "(none)")
+    std::snprintf(domain, sizeof(domain), "localdomain");
+  std::string machine;
+  if (absl::StatusOr<std::string> id = ReadFile("/etc/machine-id"); id.ok()) {
+    for (char c : *id) {
+      if (std::isxdigit(static_cast<unsigned char>(c))) machine += c;
+    }
+  }
+  std::string json = absl::StrFormat(
+      "{\"domainname\":\"%s\",\"groupid\":%u,\"hostname\":\"%s\",\"machineid\":\"%s\",\"userid\":%u}",
+      domain, getgid(), host, machine, getuid());
+  absl::StatusOr<LabelSet> set = ParseLabelSet(json, kLabelContext);
+  if (!set.ok()) return set.status();
+  return std::vector<LabelSet>{*std::move(set)};
+}
+
+absl::StatusOr<std::vector<LabelSet>> LocalSource::LookupLabels(int level, uint32_t ident) {
+  unsigned domain = 0;
+  switch (level) {
+    case kLabelContext:
+      return ContextLabels();
+    case kLabelDomain:
+      domain = ident <= 0x1ff ? ident : PmIDDomain(ident);
+      break;
+    case kLabelInDom:
+    case kLabelInstances:
+    case kLabelCluster:
+    case kLabelItem:
+      domain = PmIDDomain(ident);
+      break;
+    default:
+      return PcpError(kErrType);
+  }
+  Agent* a = AgentFor(domain);
+  if (a == nullptr) return PcpError(kErrNoagent);
+  const uint32_t id = level == kLabelDomain ? domain : ident;
+  absl::StatusOr<std::vector<LabelSet>> sets;
+  {
+    auto lock = a->Lock();
+    sets = a->pmda->dispatch().label(id, level, *a->pmda);
+  }
+  if (sets.ok()) MarkLevel(&*sets, level);
+  return sets;
+}
+
+void LocalSource::FetchFrom(Agent* agent, std::span<const PmID> ids, const Profile& profile,
+                            Result* out, int* state_change) {
+  auto lock = agent->Lock();
+  Pmda& p = *agent->pmda;
+  absl::Status s = p.dispatch().profile(profile, p);
+  if (s.ok()) s = p.dispatch().fetch(ids, out, p);
+  if (state_change) *state_change |= p.TakeStateChanges();
+  if (s.ok() && out->numpmid() == static_cast<int>(ids.size())) {
+    bool same = true;
+    for (size_t i = 0; i < ids.size(); ++i) same = same && out->sets()[i].pmid == ids[i];
+    if (same) return;
+    s = PcpError(kErrGeneric);
+  } else if (s.ok()) {
+    s = PcpError(kErrGeneric);
+  }
+  // a whole-request failure: every metric of this agent carries the code
+  out->Clear();
+  for (PmID id : ids) out->AddSet(id, PcpCode(s), kValInsitu);
+}
+
+absl::StatusOr<Result> LocalSource::Fetch(std::span<const PmID> ids, const Profile& profile,
+                                          int* state_change) {
+  // one request per agent, in the order of first appearance
+  std::vector<unsigned> domains;
+  std::map<unsigned, std::vector<PmID>> by_domain;
+  for (PmID id : ids) {
+    unsigned d = PmIDDomain(id);
+    if (!by_domain.contains(d)) domains.push_back(d);
+    by_domain[d].push_back(id);
+  }
+  std::map<unsigned, Result> answers;
+  for (unsigned d : domains) {
+    Agent* a = AgentFor(d);
+    if (a == nullptr) continue;
+    FetchFrom(a, by_domain[d], profile, &answers[d], state_change);
+  }
+  Result r;
+  r.set_timestamp_ns(absl::ToUnixNanos(absl::Now()));
+  std::map<unsigned, int> next;
+  for (PmID id : ids) {
+    unsigned d = PmIDDomain(id);
+    auto it = answers.find(d);
+    if (it == answers.end()) {
+      r.AddSet(id, kErrNoagent, kValInsitu);
+      continue;
+    }
+    CopySet(it->second, it->second.sets()[next[d]++], &r);
+  }
+  return r;
+}
+
+absl::Status LocalSource::Store(const Result& values) {
+  for (const ValueSet& vs : values.sets()) {
+    Agent* a = AgentFor(PmIDDomain(vs.pmid));
+    if (a == nullptr) return PcpError(kErrNoagent);
+    Result one;
+    CopySet(values, vs, &one);
+    absl::Status s;
+    {
+      auto lock = a->Lock();
+      s = a->pmda->dispatch().store(one, *a->pmda);
+    }
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+std::string DefaultLocalConfigPath() { return PMAPI_DEFAULT_PMCDCONF; }
+
+absl::StatusOr<Context> OpenLocalContext(const LocalOptions& options) {
+  std::string path = options.config_path;
+  if (path.empty()) {
+    const char* env = std::getenv("PCP_PMCDCONF_PATH");
+    path = (env && *env) ? env : DefaultLocalConfigPath();
+  }
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  const std::string dir = DirName(path);
+  std::vector<AgentSpec> specs = ParseAgentConfig(*text, dir, options.warnings);
+  return Context(LocalSource::Create(specs, dir, options.warnings));
+}
+
+}  // namespace pmapi

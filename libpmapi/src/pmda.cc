@@ -1,0 +1,473 @@
+#include "pmapi/pmda.h"
+
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "pmapi/errors.h"
+#include "pmapi/labels.h"
+#include "pmapi/strings.h"
+#include "pmda_help.h"
+
+namespace pmapi {
+namespace {
+
+// The default handlers are distinct types so Init can tell whether an
+// agent replaced them (PCP compares function pointers).
+struct DefaultFetchHandler {
+  absl::Status operator()(std::span<const PmID> ids, Result* result, Pmda& pmda) const {
+    return pmda.DefaultFetch(ids, result);
+  }
+};
+struct DefaultTextHandler {
+  absl::StatusOr<std::string> operator()(uint32_t ident, int type, Pmda& pmda) const {
+    return pmda.DefaultText(ident, type);
+  }
+};
+struct DefaultDescHandler {
+  absl::StatusOr<Desc> operator()(PmID id, Pmda& pmda) const { return pmda.DefaultDesc(id); }
+};
+
+bool SupportedInterface(int v) { return v >= kPmdaInterface2 && v <= kPmdaInterfaceLatest; }
+
+// One value ready to be appended to a Result.
+struct StagedValue {
+  int32_t inst = kInNull;
+  bool insitu = true;
+  int32_t lval = 0;
+  int vtype = kTypeUnknown;
+  std::string payload;
+};
+
+}  // namespace
+
+Pmda::Pmda(int domain) : domain_(domain) {}
+Pmda::~Pmda() = default;
+
+void Pmda::Dso(int interface, std::string name, std::string help_path) {
+  name_ = std::move(name);
+  if (!SupportedInterface(interface)) {
+    Notify(absl::StrFormat("pmdaDSO: %s PMDA: interface version %d not supported (domain=%d)",
+                           name_, interface, domain_));
+    status_ = kErrGeneric;
+    return;
+  }
+  interface_ = interface;
+  status_ = 0;
+  help_path_ = std::move(help_path);
+  flags_ |= kPmdaExtSetupDone;
+  dispatch_.profile = [](const Profile& p, Pmda& pmda) { return pmda.DefaultProfile(p); };
+  dispatch_.fetch = DefaultFetchHandler{};
+  dispatch_.desc = DefaultDescHandler{};
+  dispatch_.instance = [](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
+    return pmda.DefaultInstance(indom, inst, name);
+  };
+  dispatch_.text = DefaultTextHandler{};
+  dispatch_.store = [](const Result& r, Pmda& pmda) { return pmda.DefaultStore(r); };
+  dispatch_.pmid = [](std::string_view, Pmda&) -> absl::StatusOr<PmID> {
+    return PcpError(kErrName);
+  };
+  dispatch_.name = [](PmID, Pmda&) -> absl::StatusOr<std::vector<std::string>> {
+    return PcpError(kErrPmid);
+  };
+  dispatch_.children = [](std::string_view, bool, Pmda&) -> absl::StatusOr<std::vector<PmnsChild>> {
+    return PcpError(kErrName);
+  };
+  dispatch_.label = [](uint32_t ident, int type, Pmda& pmda) { return pmda.DefaultLabel(ident, type); };
+}
+
+void Pmda::Init(std::vector<PmdaIndom> indoms, std::vector<PmdaMetric> metrics) {
+  if (!SupportedInterface(interface_)) {
+    Notify(absl::StrFormat("pmdaInit: PMDA interface version %d not supported (domain=%d)",
+                           interface_, domain_));
+    status_ = kErrGeneric;
+    return;
+  }
+  if (dispatch_.fetch.target<DefaultFetchHandler>() != nullptr && !fetch_callback_) {
+    Notify(absl::StrFormat("pmdaInit: PMDA %s: using pmdaFetch() but fetch call back not set", name_));
+    status_ = kErrGeneric;
+    return;
+  }
+  indoms_ = std::move(indoms);
+  metrics_ = std::move(metrics);
+  for (PmdaIndom& idp : indoms_) idp.indom = MakeInDom(domain_, InDomSerial(idp.indom));
+  for (size_t m = 0; m < metrics_.size(); ++m) {
+    Desc& d = metrics_[m].desc;
+    if (d.indom == kInDomNull) continue;
+    d.indom = MakeInDom(domain_, InDomSerial(d.indom));
+    if (indoms_.empty()) continue;  // PCP checks serials only against a non-empty table
+    if (FindIndom(d.indom) == nullptr) {
+      Notify(absl::StrFormat(
+          "pmdaInit: PMDA %s: Undefined instance domain serial (%u) specified in metric %s(%d)",
+          name_, InDomSerial(d.indom), IDStr(MakePmID(domain_, PmIDCluster(d.pmid), PmIDItem(d.pmid))),
+          static_cast<int>(m)));
+      status_ = kErrGeneric;
+      return;
+    }
+  }
+  LoadHelp();
+  for (PmdaMetric& m : metrics_) m.desc.pmid = MakePmID(domain_, PmIDCluster(m.desc.pmid), PmIDItem(m.desc.pmid));
+  ChooseLookup();
+  initialised_ = true;
+  status_ = 0;
+}
+
+void Pmda::Rehash(std::vector<PmdaMetric> metrics) {
+  metrics_ = std::move(metrics);
+  for (PmdaMetric& m : metrics_) {
+    m.desc.pmid = MakePmID(domain_, PmIDCluster(m.desc.pmid), PmIDItem(m.desc.pmid));
+  }
+  ChooseLookup();
+}
+
+void Pmda::LoadHelp() {
+  if (help_path_.empty()) {
+    if (dispatch_.text.target<DefaultTextHandler>() != nullptr)
+      Notify(absl::StrFormat("pmdaInit: PMDA %s: No help text file specified for pmdaText", name_));
+    return;
+  }
+  std::string path = ExpandEnvironment(help_path_);
+  absl::StatusOr<HelpText> help = HelpText::Load(path, domain_, resolve_name_, &diagnostics_);
+  if (!help.ok()) {
+    Notify(absl::StrFormat("pmdaInit: PMDA %s: Unable to open help text file(s) from \"%s\": %s",
+                           name_, path, ErrStr(PcpCode(help.status()))));
+    return;
+  }
+  help_ = std::make_unique<HelpText>(*std::move(help));
+}
+
+void Pmda::ChooseLookup() {
+  metric_index_.clear();
+  if (flags_ & kPmdaExtFlagHashed) {
+    lookup_ = PmdaMetricLookup::kHashed;
+    for (size_t i = 0; i < metrics_.size(); ++i) metric_index_.emplace(metrics_[i].desc.pmid, i);
+    return;
+  }
+  lookup_ = PmdaMetricLookup::kDirect;
+  for (size_t m = 0; m < metrics_.size(); ++m) {
+    if (PmIDItem(metrics_[m].desc.pmid) != m) {
+      if (flags_ & kPmdaExtFlagDirect)
+        Notify(absl::StrFormat("pmdaInit: PMDA %s: Direct mapping for metrics disabled @ metrictab[%d] %s",
+                               name_, static_cast<int>(m), IDStr(metrics_[m].desc.pmid)));
+      lookup_ = PmdaMetricLookup::kLinear;
+      break;
+    }
+  }
+}
+
+void Pmda::SetFlags(unsigned flags) {
+  const unsigned notify = kPmdaExtNamesChange | kPmdaExtLabelChange;
+  if ((flags & notify) != 0 && interface_ < kPmdaInterface7) {
+    Notify(absl::StrFormat("pmdaSetFlags: PMDA %s: interface version %d does not support notifications",
+                           name_, interface_));
+    flags &= ~notify;
+  }
+  if (flags & kPmdaExtNamesChange) state_changes_ |= kPmcdNamesChange;
+  if (flags & kPmdaExtLabelChange) state_changes_ |= kPmcdLabelChange;
+  flags_ |= flags & ~notify;
+  if (initialised_ && (flags & (kPmdaExtFlagHashed | kPmdaExtFlagDirect))) ChooseLookup();
+}
+
+void Pmda::SetCommFlags(unsigned flags) { comm_flags_ |= flags; }
+
+int Pmda::TakeStateChanges() {
+  int changes = state_changes_;
+  state_changes_ = 0;
+  return changes;
+}
+
+PmdaIndom* Pmda::FindIndom(InDom indom) {
+  for (PmdaIndom& idp : indoms_) {
+    if (idp.indom == indom) return &idp;
+  }
+  return nullptr;
+}
+
+const PmdaMetric* Pmda::FindMetric(PmID id) const {
+  switch (lookup_) {
+    case PmdaMetricLookup::kHashed: {
+      auto it = metric_index_.find(id);
+      return it == metric_index_.end() ? nullptr : &metrics_[it->second];
+    }
+    case PmdaMetricLookup::kDirect: {
+      // the domain is the host's guarantee; direct maps one cluster per item
+      const unsigned item = PmIDItem(id);
+      if (item < metrics_.size() && metrics_[item].desc.pmid == id) return &metrics_[item];
+      return nullptr;
+    }
+    case PmdaMetricLookup::kLinear:
+      break;
+  }
+  for (const PmdaMetric& m : metrics_) {
+    if (m.desc.pmid == id) return &m;
+  }
+  return nullptr;
+}
+
+std::vector<PmdaInstid> Pmda::InstancesOf(const PmdaIndom* table, InDom indom) const {
+  if (indom_source_ != nullptr && indom_source_->Handles(indom)) return indom_source_->Active(indom);
+  return table ? table->set : std::vector<PmdaInstid>{};
+}
+
+absl::StatusOr<std::vector<int32_t>> Pmda::ProfileInstances(InDom indom) const {
+  const Profile& prof = profile_ ? *profile_ : all_;
+  const PmdaIndom* table = nullptr;
+  if (indom_source_ == nullptr || !indom_source_->Handles(indom)) {
+    for (const PmdaIndom& idp : indoms_) {
+      if (idp.indom == indom) table = &idp;
+    }
+    if (table == nullptr) return PcpError(kErrIndom);
+  }
+  std::vector<int32_t> out;
+  for (const PmdaInstid& i : InstancesOf(table, indom)) {
+    if (prof.Admits(indom, i.inst)) out.push_back(i.inst);
+  }
+  return out;
+}
+
+absl::Status Pmda::DefaultProfile(const Profile& profile) {
+  profile_ = &profile;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> PmdaValuePayload(const AtomValue& atom, int type) {
+  std::string out;
+  switch (type) {
+    case kType64:
+    case kTypeU64:
+      out.assign(reinterpret_cast<const char*>(&atom.ull), sizeof(atom.ull));
+      break;
+    case kTypeDouble:
+      out.assign(reinterpret_cast<const char*>(&atom.d), sizeof(atom.d));
+      break;
+    case kTypeFloat:
+      out.assign(reinterpret_cast<const char*>(&atom.f), sizeof(atom.f));
+      break;
+    case kTypeString:
+      out = atom.bytes;
+      out.push_back('\0');
+      break;
+    case kTypeAggregate:
+    case kTypeAggregateStatic:
+    case kTypeEvent:
+    case kTypeHighResEvent:
+      out = atom.bytes;
+      break;
+    default:
+      return PcpError(kErrType);
+  }
+  if (out.size() + kValHdrSize > kValVlenMax) return PcpError(kErrToobig);
+  return out;
+}
+
+void Pmda::FetchOne(PmID id, Result* result) {
+  const PmdaMetric* metric = FindMetric(id);
+  PmdaMetric dynamic;
+  if (metric == nullptr && dispatch_.desc && dispatch_.desc.target<DefaultDescHandler>() == nullptr) {
+    // a metric outside the table (dynamic agents): ask the agent's desc
+    absl::StatusOr<Desc> d = dispatch_.desc(id, *this);
+    if (d.ok()) {
+      dynamic.desc = *d;
+      metric = &dynamic;
+    }
+  }
+  if (metric == nullptr) {
+    result->AddSet(id, kErrPmid, kValInsitu);
+    return;
+  }
+  const Desc& desc = metric->desc;
+  std::vector<int32_t> insts;
+  if (desc.indom == kInDomNull) {
+    insts.push_back(kInNull);
+  } else {
+    // an unknown indom has no instances, as in PCP
+    insts = ProfileInstances(desc.indom).value_or(std::vector<int32_t>{});
+  }
+  std::vector<StagedValue> values;
+  int sts = 0;
+  for (int32_t inst : insts) {
+    AtomValue atom;
+    sts = fetch_callback_ ? fetch_callback_(*metric, static_cast<unsigned>(inst), &atom) : kErrPmid;
+    if (sts < 0) {
+      if (sts == kErrPmid)
+        Notify(absl::StrFormat("pmdaFetch: PMID %s not handled by fetch callback", IDStr(desc.pmid)));
+      continue;
+    }
+    if (!(interface_ == kPmdaInterface2 || sts > 0)) continue;
+    StagedValue v;
+    v.inst = inst;
+    if (desc.type == kType32 || desc.type == kTypeU32) {
+      v.lval = atom.l;
+    } else {
+      absl::StatusOr<std::string> payload = PmdaValuePayload(atom, desc.type);
+      if (!payload.ok()) {
+        sts = PcpCode(payload.status());
+        if (sts == kErrType)
+          Notify(absl::StrFormat("pmdaFetch: Descriptor type (%s) for metric %s is bad",
+                                 TypeStr(desc.type), IDStr(desc.pmid)));
+        continue;
+      }
+      v.insitu = false;
+      v.vtype = desc.type == kTypeAggregateStatic ? kTypeAggregate : desc.type;
+      v.payload = *std::move(payload);
+    }
+    values.push_back(std::move(v));
+  }
+  if (values.empty()) {
+    result->AddSet(id, insts.empty() ? 0 : sts, kValInsitu);
+    return;
+  }
+  result->AddSet(id, static_cast<int>(values.size()), values[0].insitu ? kValInsitu : kValDptr);
+  for (const StagedValue& v : values) {
+    if (v.insitu) {
+      result->AddInsitu(v.inst, v.lval);
+    } else {
+      result->AddBlock(v.inst, v.vtype,
+                       std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(v.payload.data()),
+                                                v.payload.size()));
+    }
+  }
+}
+
+absl::Status Pmda::DefaultFetch(std::span<const PmID> ids, Result* result) {
+  for (PmID id : ids) FetchOne(id, result);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Desc> Pmda::DefaultDesc(PmID id) {
+  if (const PmdaMetric* m = FindMetric(id)) return m->desc;
+  Notify(absl::StrFormat("pmdaDesc: Requested metric %s is not defined", IDStr(id)));
+  return PcpError(kErrPmid);
+}
+
+namespace {
+
+// Returns the instance `name` picks in `set`: an exact match, or, when
+// `name` has no space, an instance whose name up to its first space is
+// `name` (so "1" finds "1 minute").
+const PmdaInstid* MatchInstanceName(const std::vector<PmdaInstid>& set, const std::string& name) {
+  const bool name_has_space = name.find(' ') != std::string::npos;
+  for (const PmdaInstid& i : set) {
+    if (i.name == name) return &i;
+    if (name_has_space) continue;
+    size_t space = i.name.find(' ');
+    if (space != std::string::npos && space == name.size() && i.name.compare(0, space, name) == 0)
+      return &i;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+absl::StatusOr<PmdaInResult> Pmda::DefaultInstance(InDom indom, int32_t inst, const std::string* name) {
+  const bool cached = indom_source_ != nullptr && indom_source_->Handles(indom);
+  const PmdaIndom* table = cached ? nullptr : FindIndom(indom);
+  if (!cached && table == nullptr) return PcpError(kErrIndom);
+  std::vector<PmdaInstid> set = InstancesOf(table, indom);
+  PmdaInResult res;
+  res.indom = indom;
+  if (name == nullptr && inst == kInNull) {
+    for (const PmdaInstid& i : set) {
+      res.insts.push_back(i.inst);
+      res.names.push_back(i.name);
+    }
+    return res;
+  }
+  if (name == nullptr) {
+    for (const PmdaInstid& i : set) {
+      if (i.inst == inst) {
+        res.names.push_back(i.name);
+        return res;
+      }
+    }
+    return PcpError(kErrInst);
+  }
+  if (inst != kInNull || name->empty()) return PcpError(kErrInst);
+  const PmdaInstid* hit = nullptr;
+  if (cached) {
+    for (const PmdaInstid& i : set) {
+      if (i.name == *name) hit = &i;
+    }
+  } else {
+    hit = MatchInstanceName(set, *name);
+  }
+  if (hit == nullptr) return PcpError(kErrInst);
+  res.insts.push_back(hit->inst);
+  return res;
+}
+
+absl::StatusOr<std::string> Pmda::DefaultText(uint32_t ident, int type) {
+  if (!help_) return PcpError(kErrText);
+  const HelpEntry* e = (type & kTextPmid) ? help_->ForPmID(ident) : help_->ForInDom(ident);
+  if (e == nullptr) return PcpError(kErrText);
+  const std::string& text = (type & kTextOneline) ? e->oneline : e->text;
+  if (text.empty()) return PcpError(kErrText);
+  return text;
+}
+
+absl::Status Pmda::DefaultStore(const Result& values) {
+  (void)values;
+  return PcpError(kErrPermission);
+}
+
+absl::StatusOr<std::vector<LabelSet>> Pmda::DefaultLabel(uint32_t ident, int type) {
+  std::vector<LabelSet> out;
+  switch (type) {
+    case kLabelContext:
+    case kLabelInDom:
+    case kLabelCluster:
+    case kLabelItem:
+      return out;
+    case kLabelDomain: {
+      LabelSet set;
+      std::string agent = name_.substr(0, name_.find(' '));
+      absl::Status s = PmdaAddLabels(&set, absl::StrCat("{\"agent\":\"", agent, "\"}"));
+      if (!s.ok()) return s;
+      out.push_back(std::move(set));
+      return out;
+    }
+    case kLabelInstances:
+      break;
+    default:
+      return PcpError(kErrType);
+  }
+  if (interface_ < kPmdaInterface7) return out;
+  std::vector<int32_t> insts;
+  if (ident == kInDomNull) {
+    insts.push_back(kInNull);
+  } else {
+    insts = ProfileInstances(ident).value_or(std::vector<int32_t>{});
+  }
+  for (int32_t inst : insts) {
+    LabelSet set;
+    if (label_callback_) {
+      int sts = label_callback_(ident, static_cast<unsigned>(inst), &set);
+      if (sts < 0) {
+        Notify(absl::StrFormat("pmdaLabel: InDom %u.%u[%d]: %s", InDomDomain(ident),
+                               InDomSerial(ident), inst, ErrStr(sts)));
+        set = LabelSet{};
+      }
+    }
+    set.inst = inst;
+    out.push_back(std::move(set));
+  }
+  return out;
+}
+
+absl::Status PmdaAddLabels(LabelSet* labels, std::string_view json) {
+  absl::StatusOr<LabelSet> added = ParseLabelSet(json);
+  if (!added.ok()) return added.status();
+  const int32_t inst = labels->inst;
+  if (labels->json.empty()) {
+    *labels = *std::move(added);
+  } else {
+    absl::StatusOr<LabelSet> merged = ParseLabelSet(MergeLabelSets({labels, &*added}));
+    if (!merged.ok()) return merged.status();
+    *labels = *std::move(merged);
+  }
+  labels->inst = inst;
+  return absl::OkStatus();
+}
+
+}  // namespace pmapi

@@ -1,0 +1,23 @@
+#include "pmda_builtin.h"
+
+#include "pmdas/linux/linux_agent.h"
+#include "pmdas/test/test_agent.h"
+
+namespace pmapi {
+
+PmdaInitFunction FindBuiltinAgent(std::string_view init) {
+  struct Entry {
+    std::string_view init;
+    PmdaInitFunction fn;
+  };
+  static constexpr Entry kAgents[] = {
+      {"test_init", &TestAgentInit},
+      {"linux_init", &LinuxAgentInit},
+  };
+  for (const Entry& e : kAgents) {
+    if (e.init == init) return e.fn;
+  }
+  return nullptr;
+}
+
+}  // namespace pmapi

@@ -1,0 +1,179 @@
+#include "pmda_help.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "pmapi/errors.h"
+
+namespace pmapi {
+namespace {
+
+// Returns true for a symbolic domain name: capitals, digits and '_',
+// starting with a capital.
+bool IsSymbolicDomain(std::string_view s) {
+  if (s.empty() || !absl::ascii_isupper(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!absl::ascii_isupper(static_cast<unsigned char>(c)) &&
+        !absl::ascii_isdigit(static_cast<unsigned char>(c)) && c != '_')
+      return false;
+  }
+  return true;
+}
+
+// Returns the domain a D component stands for, or -1.
+int DomainOf(std::string_view s, int own_domain) {
+  if (IsSymbolicDomain(s)) return own_domain;
+  unsigned v = 0;
+  if (!absl::SimpleAtoi(absl::string_view(s.data(), s.size()), &v) || v > 511) return -1;
+  return static_cast<int>(v);
+}
+
+bool ParseNumber(absl::string_view s, unsigned limit, unsigned* out) {
+  return absl::SimpleAtoi(s, out) && *out <= limit;
+}
+
+struct Ident {
+  bool is_indom = false;
+  uint32_t value = 0;
+};
+
+// Resolves IDENT to a PMID or an indom. Returns false if it names neither.
+bool ResolveIdent(std::string_view ident, int domain, const HelpText::NameResolver& resolve,
+                  Ident* out) {
+  std::vector<absl::string_view> parts =
+      absl::StrSplit(absl::string_view(ident.data(), ident.size()), '.');
+  const int d = DomainOf(std::string_view(parts[0].data(), parts[0].size()), domain);
+  unsigned a = 0, b = 0;
+  if (d >= 0 && parts.size() == 2 && ParseNumber(parts[1], 0x3fffff, &a)) {
+    *out = Ident{true, MakeInDom(d, a)};
+    return true;
+  }
+  if (d >= 0 && parts.size() == 3 && ParseNumber(parts[1], 0xfff, &a) &&
+      ParseNumber(parts[2], 0x3ff, &b)) {
+    *out = Ident{false, MakePmID(d, a, b)};
+    return true;
+  }
+  if (!resolve) return false;
+  absl::StatusOr<PmID> id = resolve(ident);
+  if (!id.ok()) return false;
+  *out = Ident{false, *id};
+  return true;
+}
+
+// Drops blank lines at both ends of a help body.
+std::string TrimBody(const std::vector<std::string>& lines) {
+  size_t first = 0, last = lines.size();
+  while (first < last && absl::StripAsciiWhitespace(lines[first]).empty()) ++first;
+  while (last > first && absl::StripAsciiWhitespace(lines[last - 1]).empty()) --last;
+  std::string out;
+  for (size_t i = first; i < last; ++i) {
+    absl::StrAppend(&out, lines[i], "\n");
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<HelpText> HelpText::Parse(std::string_view source, int domain,
+                                         const NameResolver& resolve,
+                                         std::vector<std::string>* warnings) {
+  HelpText help;
+  HelpEntry* current = nullptr;
+  std::vector<std::string> body;
+  auto finish = [&]() {
+    if (current) current->text = TrimBody(body);
+    body.clear();
+  };
+  int lineno = 0;
+  bool skipping = false;
+  for (absl::string_view line : absl::StrSplit(absl::string_view(source.data(), source.size()), '\n')) {
+    ++lineno;
+    if (!line.empty() && line[0] == '#') continue;
+    if (!line.empty() && line[0] == '@') {
+      finish();
+      absl::string_view rest = absl::StripLeadingAsciiWhitespace(line.substr(1));
+      size_t space = rest.find_first_of(" \t");
+      absl::string_view ident = rest.substr(0, space);
+      absl::string_view oneline =
+          space == absl::string_view::npos ? absl::string_view() : rest.substr(space);
+      Ident id;
+      if (ident.empty() || !ResolveIdent(std::string_view(ident.data(), ident.size()), domain,
+                                         resolve, &id)) {
+        if (warnings) warnings->push_back(absl::StrCat("help line ", lineno, ": unknown \"", ident, "\""));
+        current = nullptr;
+        skipping = true;
+        continue;
+      }
+      skipping = false;
+      current = id.is_indom ? &help.indoms_[id.value] : &help.pmids_[id.value];
+      current->oneline = std::string(absl::StripAsciiWhitespace(oneline));
+      continue;
+    }
+    if (current) {
+      body.emplace_back(line);
+    } else if (!skipping && !absl::StripAsciiWhitespace(line).empty()) {
+      return PcpError(kErrGeneric, absl::StrCat("help line ", lineno, ": text before the first @ entry"));
+    }
+  }
+  finish();
+  return help;
+}
+
+absl::StatusOr<HelpText> HelpText::Load(const std::string& path, int domain,
+                                        const NameResolver& resolve,
+                                        std::vector<std::string>* warnings) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return PcpError(errno ? -errno : -ENOENT, path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return Parse(text.str(), domain, resolve, warnings);
+}
+
+const HelpEntry* HelpText::ForPmID(PmID id) const {
+  auto it = pmids_.find(id);
+  return it == pmids_.end() ? nullptr : &it->second;
+}
+
+const HelpEntry* HelpText::ForInDom(InDom indom) const {
+  auto it = indoms_.find(indom);
+  return it == indoms_.end() ? nullptr : &it->second;
+}
+
+std::string ExpandEnvironment(std::string_view text) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] != '$' || i + 1 >= text.size()) {
+      out += text[i++];
+      continue;
+    }
+    size_t start = i + 1, end;
+    bool braced = text[start] == '{';
+    if (braced) {
+      end = text.find('}', start);
+      if (end == std::string_view::npos) {
+        out.append(text.substr(i));
+        break;
+      }
+    } else {
+      end = start;
+      while (end < text.size() && (absl::ascii_isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+      if (end == start) {
+        out += text[i++];
+        continue;
+      }
+    }
+    std::string var(text.substr(braced ? start + 1 : start, end - (braced ? start + 1 : start)));
+    if (const char* v = std::getenv(var.c_str())) out += v;
+    i = braced ? end + 1 : end;
+  }
+  return out;
+}
+
+}  // namespace pmapi

@@ -1,0 +1,163 @@
+#include "pmdas/linux/proc_stats.h"
+
+#include <fstream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace pmapi::linux_stats {
+namespace {
+
+std::vector<absl::string_view> Fields(absl::string_view line) {
+  return absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+}
+
+std::vector<absl::string_view> Lines(std::string_view text) {
+  return absl::StrSplit(absl::string_view(text.data(), text.size()), '\n', absl::SkipEmpty());
+}
+
+// Reads field i of f as a number, leaving *out alone when it is missing or
+// not a number.
+template <typename T>
+bool Field(const std::vector<absl::string_view>& f, size_t i, T* out) {
+  return i < f.size() && absl::SimpleAtoi(f[i], out);
+}
+
+bool Field(const std::vector<absl::string_view>& f, size_t i, float* out) {
+  return i < f.size() && absl::SimpleAtof(f[i], out);
+}
+
+}  // namespace
+
+std::optional<std::string> ReadProcFile(const std::string& root, std::string_view path) {
+  std::ifstream in(root + std::string(path), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string out;
+  char buf[65536];
+  while (in && out.size() < kMaxProcFileBytes) {
+    in.read(buf, sizeof(buf));
+    out.append(buf, static_cast<size_t>(in.gcount()));
+  }
+  if (out.size() > kMaxProcFileBytes) out.resize(kMaxProcFileBytes);
+  return out;
+}
+
+StatInfo ParseStat(std::string_view text) {
+  StatInfo st;
+  for (absl::string_view line : Lines(text)) {
+    std::vector<absl::string_view> f = Fields(line);
+    if (f.empty()) continue;
+    if (absl::StartsWith(f[0], "cpu")) {
+      CpuTimes t;
+      uint64_t* slots[] = {&t.user, &t.nice, &t.sys, &t.idle, &t.iowait, &t.irq, &t.softirq,
+                           &t.steal, &t.guest, &t.guest_nice};
+      for (size_t i = 0; i < 10; ++i) Field(f, i + 1, slots[i]);
+      absl::string_view num = f[0].substr(3);
+      int cpu = 0;
+      if (num.empty()) {
+        st.have_all = true;
+        st.all = t;
+      } else if (absl::SimpleAtoi(num, &cpu) && cpu >= 0) {
+        st.cpus.emplace_back(cpu, t);
+      }
+    } else if (f[0] == "intr") {
+      uint64_t v;
+      if (Field(f, 1, &v)) st.intr = v;
+    } else if (f[0] == "ctxt") {
+      uint64_t v;
+      if (Field(f, 1, &v)) st.ctxt = v;
+    } else if (f[0] == "swap") {
+      uint32_t in, out;
+      if (Field(f, 1, &in) && Field(f, 2, &out)) {
+        st.swap_in = in;
+        st.swap_out = out;
+      }
+    }
+  }
+  return st;
+}
+
+absl::flat_hash_map<std::string, uint64_t> ParseMeminfo(std::string_view text) {
+  absl::flat_hash_map<std::string, uint64_t> out;
+  for (absl::string_view line : Lines(text)) {
+    std::vector<absl::string_view> f = Fields(line);
+    uint64_t v;
+    if (f.size() >= 2 && absl::EndsWith(f[0], ":") && absl::SimpleAtoi(f[1], &v))
+      out[std::string(f[0].substr(0, f[0].size() - 1))] = v;
+  }
+  return out;
+}
+
+std::optional<LoadAvg> ParseLoadavg(std::string_view text) {
+  std::vector<absl::string_view> f = Fields(absl::StripAsciiWhitespace(absl::string_view(text.data(), text.size())));
+  LoadAvg l;
+  for (int i = 0; i < 3; ++i) {
+    if (!Field(f, i, &l.avg[i])) return std::nullopt;
+  }
+  if (f.size() > 3) {
+    std::vector<absl::string_view> rt = absl::StrSplit(f[3], '/');
+    if (rt.size() == 2) {
+      (void)absl::SimpleAtoi(rt[0], &l.running);
+      (void)absl::SimpleAtoi(rt[1], &l.total);
+    }
+  }
+  return l;
+}
+
+std::vector<DiskStat> ParseDiskstats(std::string_view text) {
+  std::vector<DiskStat> out;
+  for (absl::string_view line : Lines(text)) {
+    std::vector<absl::string_view> f = Fields(line);
+    DiskStat d;
+    if (f.size() < 14) continue;
+    d.name = std::string(f[2]);
+    if (!Field(f, 3, &d.reads) || !Field(f, 5, &d.read_sectors) || !Field(f, 7, &d.writes) ||
+        !Field(f, 9, &d.write_sectors) || !Field(f, 12, &d.io_ticks))
+      continue;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<NetDev> ParseNetDev(std::string_view text) {
+  std::vector<NetDev> out;
+  for (absl::string_view line : Lines(text)) {
+    size_t colon = line.find(':');
+    if (colon == absl::string_view::npos) continue;
+    absl::string_view name = absl::StripAsciiWhitespace(line.substr(0, colon));
+    if (name.empty() || name.find('|') != absl::string_view::npos) continue;
+    std::vector<absl::string_view> f = Fields(line.substr(colon + 1));
+    NetDev n;
+    n.name = std::string(name);
+    if (!Field(f, 0, &n.in_bytes) || !Field(f, 1, &n.in_packets) || !Field(f, 2, &n.in_errors) ||
+        !Field(f, 3, &n.in_drops) || !Field(f, 8, &n.out_bytes) || !Field(f, 9, &n.out_packets) ||
+        !Field(f, 10, &n.out_errors) || !Field(f, 11, &n.out_drops))
+      continue;
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+absl::flat_hash_map<std::string, uint64_t> ParseVmstat(std::string_view text) {
+  absl::flat_hash_map<std::string, uint64_t> out;
+  for (absl::string_view line : Lines(text)) {
+    std::vector<absl::string_view> f = Fields(line);
+    uint64_t v;
+    if (f.size() >= 2 && absl::SimpleAtoi(f[1], &v)) out[std::string(f[0])] = v;
+  }
+  return out;
+}
+
+std::vector<Mount> ParseMounts(std::string_view text) {
+  std::vector<Mount> out;
+  for (absl::string_view line : Lines(text)) {
+    std::vector<absl::string_view> f = Fields(line);
+    if (f.size() < 3) continue;
+    out.push_back(Mount{std::string(f[0]), std::string(f[1]), std::string(f[2])});
+  }
+  return out;
+}
+
+}  // namespace pmapi::linux_stats

@@ -1,0 +1,252 @@
+#include "pmdas/test/test_agent.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "pmapi/errors.h"
+
+namespace pmapi {
+namespace {
+
+enum : unsigned { kColourIndom = 0, kBinIndom = 1, kEmptyIndom = 2 };
+enum : unsigned { kValues = 0, kStorable = 1, kBehaviour = 2, kDynamic = 3 };
+
+// What the agent remembers between requests.
+struct TestState {
+  int32_t write_me = 2;
+  int32_t dial[3] = {0, 100, 200};
+  std::string note = "unset";
+  uint32_t numfetch = 0;
+};
+
+constexpr Units kNone{};
+constexpr Units kCount{0, 0, 1, 0, 0, kCountOne};
+
+PmdaMetric Metric(unsigned cluster, unsigned item, int type, InDom indom, int sem, Units u = kNone) {
+  return PmdaMetric{nullptr, Desc{PmdaPmid(cluster, item), type, indom, sem, u}};
+}
+
+std::vector<PmdaMetric> Metrics() {
+  return {
+      Metric(kValues, 0, kType32, kInDomNull, kSemDiscrete),
+      Metric(kValues, 1, kTypeU32, kInDomNull, kSemDiscrete),
+      Metric(kValues, 2, kType64, kInDomNull, kSemDiscrete),
+      Metric(kValues, 3, kTypeU64, kInDomNull, kSemDiscrete),
+      Metric(kValues, 4, kTypeFloat, kInDomNull, kSemDiscrete),
+      Metric(kValues, 5, kTypeDouble, kInDomNull, kSemDiscrete),
+      Metric(kValues, 6, kTypeString, kInDomNull, kSemDiscrete),
+      Metric(kValues, 7, kTypeAggregate, kInDomNull, kSemDiscrete),
+      Metric(kValues, 8, kType32, kColourIndom, kSemInstant),
+      Metric(kValues, 9, kTypeU32, kBinIndom, kSemInstant, kCount),
+      Metric(kValues, 10, kType64, kInDomNull, kSemInstant),
+      Metric(kStorable, 0, kType32, kInDomNull, kSemInstant),
+      Metric(kStorable, 1, kType32, kColourIndom, kSemInstant),
+      Metric(kStorable, 2, kTypeString, kInDomNull, kSemDiscrete),
+      Metric(kStorable, 3, kTypeU32, kInDomNull, kSemDiscrete),
+      Metric(kBehaviour, 0, kTypeU32, kInDomNull, kSemCounter, kCount),
+      Metric(kBehaviour, 1, kType32, kEmptyIndom, kSemInstant),
+      Metric(kBehaviour, 2, kType32, kInDomNull, kSemInstant),
+      Metric(kBehaviour, 3, kType32, kInDomNull, kSemInstant),
+      Metric(kBehaviour, 4, kType32, kColourIndom, kSemInstant),
+  };
+}
+
+std::vector<PmdaIndom> Indoms() {
+  std::vector<PmdaIndom> out(3);
+  out[0] = PmdaIndom{kColourIndom, {{0, "red"}, {1, "green"}, {2, "blue"}}};
+  out[1].indom = kBinIndom;
+  for (int i = 1; i <= 9; ++i) out[1].set.push_back({i * 100, absl::StrCat("bin-", i * 100)});
+  out[2].indom = kEmptyIndom;
+  return out;
+}
+
+int FetchValue(const TestState& st, unsigned item, unsigned inst, AtomValue* atom) {
+  switch (item) {
+    case 0: atom->l = -1; return 1;
+    case 1: atom->ul = 4000000000u; return 1;
+    case 2: atom->ll = -5000000000LL; return 1;
+    case 3: atom->ull = 18000000000000000000ULL; return 1;
+    case 4: atom->f = 1.5f; return 1;
+    case 5: atom->d = 3.25; return 1;
+    case 6: atom->bytes = "hullo world!"; return 1;
+    case 7: atom->bytes = std::string("\x01\x02\x00\xff", 4); return kPmdaFetchDynamic;
+    case 8:
+      if (inst > 2) return kErrInst;
+      atom->l = 101 * static_cast<int32_t>(inst + 1);
+      return 1;
+    case 9:
+      if (inst < 100 || inst > 900 || inst % 100 != 0) return kErrInst;
+      atom->ul = inst;
+      return 1;
+    case 10: atom->ll = st.numfetch; return 1;
+  }
+  return kErrPmid;
+}
+
+int FetchStorable(const TestState& st, unsigned item, unsigned inst, AtomValue* atom) {
+  switch (item) {
+    case 0: atom->l = st.write_me; return 1;
+    case 1:
+      if (inst > 2) return kErrInst;
+      atom->l = st.dial[inst];
+      return 1;
+    case 2: atom->bytes = st.note; return 1;
+    case 3: atom->ul = 7; return 1;
+  }
+  return kErrPmid;
+}
+
+int FetchBehaviour(const TestState& st, unsigned item, unsigned inst, AtomValue* atom) {
+  switch (item) {
+    case 0: atom->ul = st.numfetch; return 1;
+    case 1: return kErrInst;                     // never called: no instances
+    case 2: return kPmdaFetchNoValues;           // no value right now
+    case 3: return kErrAgain;                    // temporarily unavailable
+    case 4: return inst == 1 ? kPmdaFetchNoValues : (atom->l = static_cast<int32_t>(inst), 1);
+  }
+  return kErrPmid;
+}
+
+int TestFetchCallback(const TestState& st, const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+  const unsigned cluster = PmIDCluster(m.desc.pmid), item = PmIDItem(m.desc.pmid);
+  if (m.desc.indom == kInDomNull && inst != static_cast<unsigned>(kInNull)) return kErrInst;
+  switch (cluster) {
+    case kValues: return FetchValue(st, item, inst, atom);
+    case kStorable: return FetchStorable(st, item, inst, atom);
+    case kBehaviour: return FetchBehaviour(st, item, inst, atom);
+    case kDynamic:
+      if (item > 1) return kErrPmid;
+      atom->l = static_cast<int32_t>(item) + 10;
+      return 1;
+  }
+  return kErrPmid;
+}
+
+// Checks a stored 32-bit value as the Guide's simple agent does.
+absl::Status CheckRange(int32_t v) {
+  if (v < 0) return PcpError(kErrSign);
+  if (v > 255) return PcpError(kErrConv);
+  return absl::OkStatus();
+}
+
+absl::Status StoreSet(TestState& st, const Result& r, const ValueSet& vs) {
+  if (PmIDCluster(vs.pmid) != kStorable) return PcpError(kErrPermission);
+  if (vs.numval <= 0) return PcpError(kErrValue);
+  switch (PmIDItem(vs.pmid)) {
+    case 0: {
+      if (vs.numval != 1 || vs.valfmt != kValInsitu) return PcpError(kErrConv);
+      int32_t v = r.value(vs, 0).lval;
+      if (absl::Status s = CheckRange(v); !s.ok()) return s;
+      st.write_me = v;
+      return absl::OkStatus();
+    }
+    case 1:
+      if (vs.valfmt != kValInsitu) return PcpError(kErrConv);
+      for (int j = 0; j < vs.numval; ++j) {
+        ValueView v = r.value(vs, j);
+        if (v.inst < 0 || v.inst > 2) return PcpError(kErrInst);
+        if (absl::Status s = CheckRange(v.lval); !s.ok()) return s;
+        st.dial[v.inst] = v.lval;
+      }
+      return absl::OkStatus();
+    case 2: {
+      ValueView v = r.value(vs, 0);
+      if (vs.valfmt == kValInsitu || v.vtype != kTypeString) return PcpError(kErrConv);
+      std::string s(reinterpret_cast<const char*>(v.payload.data()), v.payload.size());
+      if (!s.empty() && s.back() == '\0') s.pop_back();
+      st.note = s;
+      return absl::OkStatus();
+    }
+    case 3:
+      return PcpError(kErrPermission);
+  }
+  return PcpError(kErrPmid);
+}
+
+absl::StatusOr<std::vector<LabelSet>> TestLabels(uint32_t ident, int type, Pmda& pmda) {
+  LabelSet set;
+  absl::Status s;
+  if (type == kLabelInDom && InDomSerial(ident) == kColourIndom) {
+    s = PmdaAddLabels(&set, "{\"indom_name\":\"colour\"}");
+    if (s.ok()) s = PmdaAddLabels(&set, "{\"model\":\"RGB\"}");
+  } else if (type == kLabelCluster && PmIDCluster(ident) == kStorable) {
+    s = PmdaAddLabels(&set, "{\"storable\":true}");
+  } else if (type == kLabelItem && ident == MakePmID(pmda.domain(), kValues, 0)) {
+    s = PmdaAddLabels(&set, "{\"sign\":\"negative\"}");
+  } else {
+    return pmda.DefaultLabel(ident, type);
+  }
+  if (!s.ok()) return s;
+  return std::vector<LabelSet>{std::move(set)};
+}
+
+// Names below test.dynamic, served by the agent itself.
+constexpr const char* kDynamicNames[] = {"test.dynamic.alpha", "test.dynamic.beta"};
+
+void InstallDynamicNames(Pmda& dp) {
+  dp.dispatch().pmid = [](std::string_view name, Pmda& pmda) -> absl::StatusOr<PmID> {
+    for (unsigned i = 0; i < 2; ++i) {
+      if (name == kDynamicNames[i]) return MakePmID(pmda.domain(), kDynamic, i);
+    }
+    return PcpError(kErrName);
+  };
+  dp.dispatch().name = [](PmID id, Pmda&) -> absl::StatusOr<std::vector<std::string>> {
+    if (PmIDCluster(id) == kDynamic && PmIDItem(id) < 2) return std::vector<std::string>{kDynamicNames[PmIDItem(id)]};
+    return PcpError(kErrPmid);
+  };
+  dp.dispatch().children = [](std::string_view name, bool traverse,
+                              Pmda&) -> absl::StatusOr<std::vector<PmnsChild>> {
+    if (name != "test.dynamic") {
+      for (const char* n : kDynamicNames) {
+        if (name == n) return std::vector<PmnsChild>{};
+      }
+      return PcpError(kErrName);
+    }
+    std::vector<PmnsChild> out;
+    for (const char* n : kDynamicNames) {
+      out.push_back(PmnsChild{traverse ? std::string(n) : std::string(std::strrchr(n, '.') + 1), true});
+    }
+    return out;
+  };
+}
+
+}  // namespace
+
+void TestAgentInit(Pmda& dp) {
+  dp.Dso(kPmdaInterface7, "test DSO", dp.home() + "/help");
+  if (dp.status() != 0) return;
+  auto state = std::make_shared<TestState>();
+  dp.SetData(state.get());
+  dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
+    ++state->numfetch;
+    return pmda.DefaultFetch(ids, result);
+  };
+  dp.dispatch().store = [state](const Result& r, Pmda& pmda) {
+    for (const ValueSet& vs : r.sets()) {
+      if (pmda.FindMetric(vs.pmid) == nullptr) return PcpError(kErrPmid);
+      if (absl::Status s = StoreSet(*state, r, vs); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  };
+  dp.dispatch().label = TestLabels;
+  InstallDynamicNames(dp);
+  dp.SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+    return TestFetchCallback(*state, m, inst, atom);
+  });
+  dp.SetLabelCallback([](InDom indom, unsigned inst, LabelSet* labels) {
+    if (InDomSerial(indom) != kColourIndom || inst > 2) return 0;
+    static constexpr const char* kNames[] = {"red", "green", "blue"};
+    absl::Status s = PmdaAddLabels(labels, absl::StrCat("{\"colour\":\"", kNames[inst], "\"}"));
+    return s.ok() ? 1 : PcpCode(s);
+  });
+  std::vector<PmdaMetric> metrics = Metrics();
+  // the dynamic metrics have descriptors in the table, names from the agent
+  metrics.push_back(Metric(kDynamic, 0, kType32, kInDomNull, kSemInstant));
+  metrics.push_back(Metric(kDynamic, 1, kType32, kInDomNull, kSemInstant));
+  dp.Init(Indoms(), std::move(metrics));
+}
+
+}  // namespace pmapi

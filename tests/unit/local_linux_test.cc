@@ -1,0 +1,228 @@
+// Checks the built-in Linux agent: its names, PMIDs and descriptors equal
+// PCP's linux agent's (golden table tests/data/oracle/linux_desc.tsv, made
+// by tests/oracle/linux_desc.sh from PCP's own local context); its values
+// on this machine are sane; and it reads a made-up /proc tree (PCP's
+// LINUX_STATSPATH) with odd contents without failing.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "pmapi/errors.h"
+#include "pmapi/local.h"
+#include "pmdas/linux/proc_stats.h"
+
+namespace pmapi {
+namespace {
+
+const std::string kConfig = std::string(PMAPI_TEST_DATA_DIR) + "/../../pmdas/pmcd.conf";
+
+Context OpenOrDie() {
+  LocalOptions opts;
+  opts.config_path = kConfig;
+  absl::StatusOr<Context> c = OpenLocalContext(opts);
+  EXPECT_TRUE(c.ok()) << c.status();
+  return *std::move(c);
+}
+
+std::string IdText(PmID id) {
+  return std::to_string(PmIDDomain(id)) + "." + std::to_string(PmIDCluster(id)) + "." +
+         std::to_string(PmIDItem(id));
+}
+
+TEST(LocalLinuxTest, DescriptorsMatchPcp) {
+  std::ifstream in(PMAPI_TEST_DATA_DIR "/oracle/linux_desc.tsv");
+  ASSERT_TRUE(in) << "missing golden table";
+  Context ctx = OpenOrDie();
+  std::string line;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::string name, pmid, indom;
+    int type, sem, u[6];
+    f >> name >> pmid >> type >> indom >> sem >> u[0] >> u[1] >> u[2] >> u[3] >> u[4] >> u[5];
+    ASSERT_TRUE(f) << line;
+    absl::StatusOr<PmID> id = ctx.LookupName(name);
+    ASSERT_TRUE(id.ok()) << name;
+    EXPECT_EQ(IdText(*id), pmid) << name;
+    absl::StatusOr<Desc> d = ctx.LookupDesc(*id);
+    ASSERT_TRUE(d.ok()) << name;
+    EXPECT_EQ(d->type, type) << name;
+    EXPECT_EQ(d->sem, sem) << name;
+    EXPECT_EQ(d->indom == kInDomNull ? std::string("null")
+                                     : std::to_string(InDomDomain(d->indom)) + "." +
+                                           std::to_string(InDomSerial(d->indom)),
+              indom)
+        << name;
+    EXPECT_EQ(d->units, (Units{static_cast<int8_t>(u[0]), static_cast<int8_t>(u[1]), static_cast<int8_t>(u[2]),
+                               static_cast<uint8_t>(u[3]), static_cast<uint8_t>(u[4]), static_cast<int8_t>(u[5])}))
+        << name;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 67);
+  // and the agent has no names the table lacks
+  int leaves = 0;
+  for (const char* top : {"hinv", "kernel", "mem", "swap", "network", "disk", "filesys"}) {
+    ASSERT_TRUE(ctx.Traverse(top, [&](const std::string&) { ++leaves; }).ok());
+  }
+  EXPECT_EQ(leaves, rows);
+}
+
+// Returns the values of `name` by instance id.
+std::map<int32_t, ValueView> Values(Context& ctx, const std::string& name, Result* keep) {
+  absl::StatusOr<PmID> id = ctx.LookupName(name);
+  EXPECT_TRUE(id.ok()) << name;
+  absl::StatusOr<Result> r = ctx.Fetch({&*id, 1});
+  EXPECT_TRUE(r.ok()) << name;
+  *keep = *std::move(r);
+  std::map<int32_t, ValueView> out;
+  const ValueSet& vs = keep->sets()[0];
+  for (int j = 0; j < vs.numval; ++j) out[keep->value(vs, j).inst] = keep->value(vs, j);
+  return out;
+}
+
+uint64_t U64(const ValueView& v) {
+  uint64_t x = 0;
+  if (v.payload.size() == 8) std::memcpy(&x, v.payload.data(), 8);
+  return x;
+}
+
+TEST(LocalLinuxTest, ValuesAreSane) {
+  Context ctx = OpenOrDie();
+  Result keep;
+  const uint32_t ncpu = static_cast<uint32_t>(Values(ctx, "hinv.ncpu", &keep).at(kInNull).lval);
+  EXPECT_GE(ncpu, 1u);
+  std::map<int32_t, ValueView> user = Values(ctx, "kernel.percpu.cpu.user", &keep);
+  EXPECT_EQ(user.size(), ncpu);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 0), user.begin()->first), "cpu" + std::to_string(user.begin()->first));
+  const uint64_t physmem = U64(Values(ctx, "mem.physmem", &keep).at(kInNull));
+  const uint64_t used = U64(Values(ctx, "mem.util.used", &keep).at(kInNull));
+  EXPECT_GT(physmem, 0u);
+  EXPECT_LE(used, physmem);
+  EXPECT_EQ(static_cast<uint64_t>(static_cast<uint32_t>(Values(ctx, "hinv.physmem", &keep).at(kInNull).lval)),
+            physmem / 1024);
+  std::map<int32_t, ValueView> load = Values(ctx, "kernel.all.load", &keep);
+  ASSERT_EQ(load.size(), 3u);
+  float one;
+  std::memcpy(&one, load.at(1).payload.data(), 4);
+  EXPECT_GE(one, 0.0f);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 2), 15), "15 minute");
+  EXPECT_EQ(*ctx.LookupInDom(MakeInDom(60, 2), "5"), 5);
+  ValueView sys = Values(ctx, "kernel.uname.sysname", &keep).at(kInNull);
+  EXPECT_EQ(std::string(sys.payload.begin(), sys.payload.end()), std::string("Linux\0", 6));
+  // counters do not go backwards
+  const uint64_t p1 = U64(Values(ctx, "kernel.all.pswitch", &keep).at(kInNull));
+  const uint64_t i1 = U64(Values(ctx, "kernel.all.cpu.idle", &keep).at(kInNull));
+  EXPECT_GE(U64(Values(ctx, "kernel.all.pswitch", &keep).at(kInNull)), p1);
+  EXPECT_GE(U64(Values(ctx, "kernel.all.cpu.idle", &keep).at(kInNull)), i1);
+  // disk.all sums disk.dev
+  uint64_t sum = 0;
+  for (const auto& [inst, v] : Values(ctx, "disk.dev.read", &keep)) sum += U64(v);
+  EXPECT_LE(sum, U64(Values(ctx, "disk.all.read", &keep).at(kInNull)));
+  EXPECT_EQ(Values(ctx, "disk.dev.read", &keep).size(),
+            static_cast<size_t>(Values(ctx, "hinv.ndisk", &keep).at(kInNull).lval));
+  // file systems: used + free = capacity
+  Result k2, k3;
+  std::map<int32_t, ValueView> cap = Values(ctx, "filesys.capacity", &keep);
+  std::map<int32_t, ValueView> fused = Values(ctx, "filesys.used", &k2);
+  std::map<int32_t, ValueView> ffree = Values(ctx, "filesys.free", &k3);
+  for (const auto& [inst, v] : cap) {
+    if (fused.contains(inst) && ffree.contains(inst)) {
+      EXPECT_EQ(U64(fused.at(inst)) + U64(ffree.at(inst)), U64(v));
+    }
+  }
+  EXPECT_FALSE(ctx.GetInDom(MakeInDom(60, 3))->empty());  // at least lo
+  EXPECT_EQ(*ctx.LookupText(*ctx.LookupName("kernel.all.load"), kTextOneline), "1, 5 and 15 minute load average");
+}
+
+void WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+class FakeProcTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = testing::TempDir() + "/fakeproc";
+    for (const char* d : {"", "/proc", "/proc/net", "/sys", "/sys/block", "/sys/block/sda", "/etc"})
+      mkdir((root_ + d).c_str(), 0755);
+    setenv("LINUX_STATSPATH", root_.c_str(), 1);
+  }
+  void TearDown() override { unsetenv("LINUX_STATSPATH"); }
+  std::string root_;
+};
+
+TEST_F(FakeProcTest, ReadsTheMadeUpTree) {
+  WriteFile(root_ + "/proc/stat",
+            "cpu  100 2 30 400 5 6 7 8 0 0\ncpu0 60 1 20 200 3 4 5 6 0 0\ncpu3 40 1 10 200 2 2 2 2 0 0\n"
+            "intr 12345 1 2 3\nctxt 999\nbogus line here\ncpuX nonsense\n");
+  WriteFile(root_ + "/proc/meminfo", "MemTotal: 2048000 kB\nMemFree: 1024000 kB\nBuffers: 10 kB\nnot a line\n");
+  WriteFile(root_ + "/proc/loadavg", "0.50 0.25 0.125 2/77 1234\n");
+  WriteFile(root_ + "/proc/diskstats",
+            "   8 0 sda 10 0 200 0 20 0 400 0 0 33 0\n   8 1 sda1 5 0 100 0 10 0 200 0 0 10 0\n"
+            "   7 0 loop0 1 0 1 0 1 0 1 0 0 1 0\n short line\n");
+  WriteFile(root_ + "/proc/net/dev",
+            "Inter-|   Receive\n face |bytes\n  eth9: 1000 10 1 2 0 0 0 0 2000 20 3 4 0 0 0 0\n  bad: x y\n");
+  WriteFile(root_ + "/proc/vmstat", "pswpin 7\npswpout 8\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  std::map<int32_t, ValueView> user = Values(ctx, "kernel.percpu.cpu.user", &keep);
+  ASSERT_EQ(user.size(), 2u);
+  EXPECT_TRUE(user.contains(0) && user.contains(3));
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 0), 3), "cpu3");
+  EXPECT_EQ(U64(Values(ctx, "kernel.all.intr", &keep).at(kInNull)), 12345u);
+  EXPECT_EQ(U64(Values(ctx, "kernel.all.pswitch", &keep).at(kInNull)), 999u);
+  EXPECT_EQ(U64(Values(ctx, "mem.util.used", &keep).at(kInNull)), 1024000u);
+  EXPECT_EQ(Values(ctx, "hinv.physmem", &keep).at(kInNull).lval, 2000);
+  EXPECT_EQ(Values(ctx, "kernel.all.nprocs", &keep).at(kInNull).lval, 77);
+  std::map<int32_t, ValueView> reads = Values(ctx, "disk.dev.read_bytes", &keep);
+  ASSERT_EQ(reads.size(), 1u);  // sda only: sda1 is a partition, loop0 a loop device
+  EXPECT_EQ(U64(reads.begin()->second), 100u);
+  EXPECT_EQ(Values(ctx, "disk.dev.avactive", &keep).begin()->second.lval, 33);
+  EXPECT_EQ(U64(Values(ctx, "network.interface.out.drops", &keep).at(0)), 4u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 3), 0), "eth9");
+  EXPECT_EQ(Values(ctx, "swap.pagesin", &keep).at(kInNull).lval, 7);
+  // what the files do not give is "not supported", not a crash or a zero
+  PmID avail = *ctx.LookupName("mem.util.available");
+  EXPECT_EQ(ctx.Fetch({&avail, 1})->sets()[0].numval, kErrAppversion);
+  PmID swapin = *ctx.LookupName("swap.in");
+  EXPECT_EQ(ctx.Fetch({&swapin, 1})->sets()[0].numval, kErrAppversion);
+}
+
+TEST_F(FakeProcTest, EmptyAndGarbageFilesGiveNoValues) {
+  WriteFile(root_ + "/proc/stat", std::string("\0\0\xff\n cpu", 9));
+  WriteFile(root_ + "/proc/meminfo", "");
+  WriteFile(root_ + "/proc/loadavg", "nan");
+  WriteFile(root_ + "/proc/diskstats", std::string(100000, 'x'));
+  WriteFile(root_ + "/proc/net/dev", ":::::\n");
+  Context ctx = OpenOrDie();
+  std::vector<PmID> ids;
+  ASSERT_TRUE(ctx.Traverse("", [&](const std::string& n) {
+    if (n.rfind("test.", 0) != 0) ids.push_back(*ctx.LookupName(n));
+  }).ok());
+  absl::StatusOr<Result> r = ctx.Fetch(ids);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->sets()[0].pmid, ids[0]);
+  for (const ValueSet& vs : r->sets()) EXPECT_LE(vs.numval, 1) << vs.pmid;
+}
+
+TEST(ProcStatsTest, ParsersTolerateOddInput) {
+  EXPECT_FALSE(linux_stats::ParseLoadavg("").has_value());
+  EXPECT_TRUE(linux_stats::ParseDiskstats("1 2 sda 1 2").empty());
+  EXPECT_TRUE(linux_stats::ParseNetDev("eth0: 1 2 3").empty());
+  linux_stats::StatInfo st = linux_stats::ParseStat("cpu 1\ncpu-1 5\nintr\n");
+  EXPECT_TRUE(st.have_all);
+  EXPECT_EQ(st.all.user, 1u);
+  EXPECT_EQ(st.all.nice, 0u);
+  EXPECT_TRUE(st.cpus.empty());
+  EXPECT_FALSE(st.intr.has_value());
+  EXPECT_FALSE(linux_stats::ReadProcFile("/nonexistent", "/proc/stat").has_value());
+}
+
+}  // namespace
+}  // namespace pmapi
