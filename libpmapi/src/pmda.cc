@@ -128,13 +128,13 @@ void Pmda::LoadHelp() {
     return;
   }
   std::string path = ExpandEnvironment(help_path_);
-  absl::StatusOr<HelpText> help = HelpText::Load(path, domain_, resolve_name_, &diagnostics_);
+  absl::StatusOr<HelpFile> help = HelpFile::Load(path, domain_, resolve_name_, &diagnostics_);
   if (!help.ok()) {
     Notify(absl::StrFormat("pmdaInit: PMDA %s: Unable to open help text file(s) from \"%s\": %s",
                            name_, path, ErrStr(PcpCode(help.status()))));
     return;
   }
-  help_ = std::make_unique<HelpText>(*std::move(help));
+  help_ = std::make_unique<HelpFile>(*std::move(help));
 }
 
 void Pmda::ChooseLookup() {

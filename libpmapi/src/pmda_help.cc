@@ -44,7 +44,7 @@ struct Ident {
 };
 
 // Resolves IDENT to a PMID or an indom. Returns false if it names neither.
-bool ResolveIdent(std::string_view ident, int domain, const HelpText::NameResolver& resolve,
+bool ResolveIdent(std::string_view ident, int domain, const HelpFile::NameResolver& resolve,
                   Ident* out) {
   std::vector<absl::string_view> parts =
       absl::StrSplit(absl::string_view(ident.data(), ident.size()), '.');
@@ -80,10 +80,10 @@ std::string TrimBody(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-absl::StatusOr<HelpText> HelpText::Parse(std::string_view source, int domain,
+absl::StatusOr<HelpFile> HelpFile::Parse(std::string_view source, int domain,
                                          const NameResolver& resolve,
                                          std::vector<std::string>* warnings) {
-  HelpText help;
+  HelpFile help;
   HelpEntry* current = nullptr;
   std::vector<std::string> body;
   auto finish = [&]() {
@@ -125,7 +125,7 @@ absl::StatusOr<HelpText> HelpText::Parse(std::string_view source, int domain,
   return help;
 }
 
-absl::StatusOr<HelpText> HelpText::Load(const std::string& path, int domain,
+absl::StatusOr<HelpFile> HelpFile::Load(const std::string& path, int domain,
                                         const NameResolver& resolve,
                                         std::vector<std::string>* warnings) {
   std::ifstream in(path, std::ios::binary);
@@ -135,12 +135,12 @@ absl::StatusOr<HelpText> HelpText::Load(const std::string& path, int domain,
   return Parse(text.str(), domain, resolve, warnings);
 }
 
-const HelpEntry* HelpText::ForPmID(PmID id) const {
+const HelpEntry* HelpFile::ForPmID(PmID id) const {
   auto it = pmids_.find(id);
   return it == pmids_.end() ? nullptr : &it->second;
 }
 
-const HelpEntry* HelpText::ForInDom(InDom indom) const {
+const HelpEntry* HelpFile::ForInDom(InDom indom) const {
   auto it = indoms_.find(indom);
   return it == indoms_.end() ? nullptr : &it->second;
 }

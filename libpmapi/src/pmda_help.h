@@ -10,7 +10,7 @@
 //
 // Example:
 //   std::vector<std::string> warnings;
-//   absl::StatusOr<pmapi::HelpText> h = pmapi::HelpText::Parse(
+//   absl::StatusOr<pmapi::HelpFile> h = pmapi::HelpFile::Parse(
 //       "@ TEST.0 colours\nThree colours.\n@ test.long.one the number 1\n", 250,
 //       resolve, &warnings);
 //   h->ForInDom(pmapi::MakeInDom(250, 0))->oneline;   // "colours"
@@ -33,18 +33,18 @@ struct HelpEntry {
   std::string text;
 };
 
-class HelpText {
+class HelpFile {
  public:
   using NameResolver = std::function<absl::StatusOr<PmID>(std::string_view)>;
 
   // Parses help source for an agent of `domain`. Entries whose IDENT cannot
   // be resolved are skipped with a message in *warnings. Returns
   // PM_ERR_GENERIC when text appears before the first entry.
-  static absl::StatusOr<HelpText> Parse(std::string_view source, int domain,
+  static absl::StatusOr<HelpFile> Parse(std::string_view source, int domain,
                                         const NameResolver& resolve,
                                         std::vector<std::string>* warnings);
   // Reads and parses a file; a missing file is -errno.
-  static absl::StatusOr<HelpText> Load(const std::string& path, int domain,
+  static absl::StatusOr<HelpFile> Load(const std::string& path, int domain,
                                        const NameResolver& resolve,
                                        std::vector<std::string>* warnings);
 

@@ -213,7 +213,7 @@ std::vector<std::string> NameTree::NamesOf(PmID id) const {
 
 std::vector<PmnsChild> NameTree::ChildrenOf(const Node& node) {
   std::vector<PmnsChild> out;
-  for (const auto& c : node.children) out.push_back(PmnsChild{c->name, c->leaf});
+  for (const auto& c : node.children) out.push_back(PmnsChild{c->name, c->leaf ? kPmnsLeafStatus : kPmnsNonLeafStatus});
   return out;
 }
 

@@ -72,7 +72,7 @@ TEST_F(LocalContextTest, ChildrenAndTraverse) {
   ASSERT_TRUE(kids.ok());
   ASSERT_EQ(kids->size(), 1u);
   EXPECT_EQ((*kids)[0].name, "minus_one");
-  EXPECT_TRUE((*kids)[0].leaf);
+  EXPECT_EQ((*kids)[0].status, kPmnsLeafStatus);
   std::vector<std::string> names;
   ASSERT_TRUE(ctx_->Traverse("test", [&](const std::string& n) { names.push_back(n); }).ok());
   EXPECT_EQ(names.size(), 22u);

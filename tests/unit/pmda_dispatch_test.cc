@@ -367,7 +367,7 @@ TEST(PmdaTextTest, MissingHelpFileIsAWarningNotAFailure) {
 }
 
 TEST(PmdaTextTest, TextBeforeFirstEntryIsAnError) {
-  EXPECT_EQ(PcpCode(HelpText::Parse("stray\n@ 1.2.3 x\n", 1, nullptr, nullptr).status()), kErrGeneric);
+  EXPECT_EQ(PcpCode(HelpFile::Parse("stray\n@ 1.2.3 x\n", 1, nullptr, nullptr).status()), kErrGeneric);
 }
 
 TEST(PmdaStoreTest, DefaultRefuses) {

@@ -12,6 +12,7 @@
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
 #include "pmapi/labels.h"
+#include "absl/strings/str_format.h"
 #include "pmapi/strings.h"
 
 namespace pminfo {
@@ -33,6 +34,8 @@ class Reporter {
   std::optional<pmapi::Result> FetchOne(const std::string& name, PmID id);
   void PrintHeader(const std::string& name, PmID id);
   void PrintLabels(const Desc& desc);
+  void PrintInstanceLabels(const Desc& desc, const pmapi::Result& r);
+  std::vector<const pmapi::LabelSet*> MetricLabelSets(const Desc& desc);
   void PrintHelp(PmID id);
   void PrintValues(const Desc& desc, const pmapi::Result& r, const std::string& indent);
   std::optional<std::string> InstanceName(pmapi::InDom indom, int32_t inst);
@@ -40,6 +43,7 @@ class Reporter {
   const Settings& s_;
   Context* ctx_;
   std::optional<absl::Time> origin_;
+  std::vector<std::vector<pmapi::LabelSet>> levels_;
   pmapi::InDom cached_indom_ = pmapi::kInDomNull;
   std::vector<pmapi::Instance> cached_insts_;
 };
@@ -109,27 +113,45 @@ std::vector<pmapi::LabelSet> Level(Context* ctx, int level, uint32_t ident) {
   return sets.ok() ? std::move(*sets) : std::vector<pmapi::LabelSet>{};
 }
 
-void Reporter::PrintLabels(const Desc& desc) {
-  std::vector<std::vector<pmapi::LabelSet>> levels;
-  levels.push_back(Level(ctx_, pmapi::kLabelContext, 0));
-  levels.push_back(Level(ctx_, pmapi::kLabelDomain, desc.pmid));
-  if (desc.indom != pmapi::kInDomNull) levels.push_back(Level(ctx_, pmapi::kLabelInDom, desc.indom));
-  levels.push_back(Level(ctx_, pmapi::kLabelItem, desc.pmid));
+// The label sets of a metric, lowest precedence first: context, domain,
+// instance domain and item. An archive with no context labels at the
+// collection time has its host name as its one context label.
+std::vector<const pmapi::LabelSet*> Reporter::MetricLabelSets(const Desc& desc) {
+  levels_.clear();
+  levels_.push_back(Level(ctx_, pmapi::kLabelContext, 0));
+  if (levels_.back().empty()) {
+    absl::StatusOr<pmapi::LabelSet> host =
+        pmapi::ParseLabelSet(absl::StrFormat("{\"hostname\":\"%s\"}", ctx_->HostName()));
+    if (host.ok()) levels_.back().push_back(*host);
+  }
+  levels_.push_back(Level(ctx_, pmapi::kLabelDomain, desc.pmid));
+  if (desc.indom != pmapi::kInDomNull) levels_.push_back(Level(ctx_, pmapi::kLabelInDom, desc.indom));
+  levels_.push_back(Level(ctx_, pmapi::kLabelItem, desc.pmid));
   std::vector<const pmapi::LabelSet*> merged;
-  for (const auto& level : levels) {
+  for (const auto& level : levels_) {
     for (const pmapi::LabelSet& set : level) merged.push_back(&set);
   }
-  std::printf("    labels %s\n", pmapi::MergeLabelSets(merged).c_str());
-  if (desc.indom == pmapi::kInDomNull) return;
-  absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx_->GetInDom(desc.indom);
-  if (!insts.ok()) return;
+  return merged;
+}
+
+void Reporter::PrintLabels(const Desc& desc) {
+  std::printf("    labels %s\n", pmapi::MergeLabelSets(MetricLabelSets(desc)).c_str());
+}
+
+// Instance labels are printed for the instances the fetch returned.
+void Reporter::PrintInstanceLabels(const Desc& desc, const pmapi::Result& r) {
+  const pmapi::ValueSet& vs = r.sets()[0];
+  if (desc.indom == pmapi::kInDomNull || vs.numval <= 0) return;
+  std::vector<const pmapi::LabelSet*> merged = MetricLabelSets(desc);
   std::vector<pmapi::LabelSet> inst_sets = Level(ctx_, pmapi::kLabelInstances, desc.indom);
-  for (const pmapi::Instance& inst : *insts) {
+  for (int j = 0; j < vs.numval; ++j) {
+    int32_t inst = r.value(vs, j).inst;
     std::vector<const pmapi::LabelSet*> with_inst = merged;
     for (const pmapi::LabelSet& set : inst_sets) {
-      if (set.inst == inst.id) with_inst.push_back(&set);
+      if (set.inst == inst) with_inst.push_back(&set);
     }
-    std::printf("    inst [%d or \"%s\"] labels %s\n", inst.id, inst.name.c_str(),
+    std::optional<std::string> name = InstanceName(desc.indom, inst);
+    std::printf("    inst [%d or \"%s\"] labels %s\n", inst, name.value_or("").c_str(),
                 pmapi::MergeLabelSets(with_inst).c_str());
   }
 }
@@ -174,7 +196,7 @@ void Reporter::Metric(const std::string& name) {
     return;
   }
   std::optional<pmapi::Result> values;
-  if (s_.value || s_.verify) {
+  if (s_.value || s_.verify || s_.labels) {
     values = FetchOne(name, *id);
     if (!values.has_value()) return;
   }
@@ -204,6 +226,7 @@ void Reporter::Metric(const std::string& name) {
   if (s_.labels) PrintLabels(desc);
   if (s_.help) PrintHelp(*id);
   if (s_.value) PrintValues(desc, *values, "");
+  if (s_.labels) PrintInstanceLabels(desc, *values);
 }
 
 // "29.0.10" names a metric by its PMID: returns its name, if it has one.

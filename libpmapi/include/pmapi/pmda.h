@@ -181,7 +181,7 @@ struct PmdaDispatch {
 // How Init maps a PMID to its metric table entry.
 enum class PmdaMetricLookup { kDirect, kLinear, kHashed };
 
-class HelpText;
+class HelpFile;
 
 // One agent: the equivalent of PCP's pmdaInterface with its pmdaExt.
 class Pmda {
@@ -282,7 +282,7 @@ class Pmda {
   std::string name_;
   std::string help_path_;
   std::string home_;
-  std::unique_ptr<HelpText> help_;
+  std::unique_ptr<HelpFile> help_;
   std::vector<PmdaIndom> indoms_;
   std::vector<PmdaMetric> metrics_;
   PmdaMetricLookup lookup_ = PmdaMetricLookup::kLinear;
