@@ -161,6 +161,9 @@ absl::StatusOr<int32_t> ArchiveSource::LookupInDom(InDom indom, std::string_view
 }
 
 absl::StatusOr<std::string> ArchiveSource::LookupText(uint32_t ident, int kind) {
+  // An archive that carries no help text at all sends the question to a
+  // host, as PCP does.
+  if (archive_->help_texts().empty()) return PcpError(kErrNothost);
   for (const HelpText& h : archive_->help_texts()) {
     if (h.ident == ident && static_cast<int>(h.type) == kind) return h.text;
   }

@@ -46,6 +46,81 @@ bool ReadPreamble(ByteReader& r, ResultLayout layout, int64_t* ns, int32_t* nump
   return false;
 }
 
+// Turns the 32-bit word at p into host order.
+void SwapWord(uint8_t* p) {
+  uint32_t v = LoadBigEndian32(p);
+  std::memcpy(p, &v, 4);
+}
+
+void SwapDword(uint8_t* p) {
+  uint64_t v = LoadBigEndian64(p);
+  std::memcpy(p, &v, 8);
+}
+
+// Turns one event parameter's value into host order.
+void ParamValueToHost(uint8_t* value, size_t n, int type) {
+  if ((type == kType32 || type == kTypeU32 || type == kTypeFloat) && n == 4) SwapWord(value);
+  if ((type == kType64 || type == kTypeU64 || type == kTypeDouble) && n == 8) SwapDword(value);
+}
+
+// Converts a packed event-record array (the payload after the block
+// header) between wire and host order, as PCP's codec does: `to_host`
+// says which way, so counts are read from whichever side is host order.
+// Stops at the first part that does not fit, leaving the rest as it came:
+// the unpacker then reports the array as bad rather than reading past it.
+class EventArraySwapper {
+ public:
+  EventArraySwapper(uint8_t* p, size_t n, bool highres, bool to_host)
+      : p_(p), n_(n), highres_(highres), to_host_(to_host) {}
+
+  void Run() {
+    if (n_ < 4) return;
+    int32_t nrecords = static_cast<int32_t>(Word(0));
+    size_t at = 4;
+    const size_t record_header = highres_ ? 24 : 16;
+    for (int32_t r = 0; r < nrecords; ++r) {
+      if (n_ - at < record_header) return;
+      if (highres_) {
+        SwapDword(p_ + at);
+        SwapDword(p_ + at + 8);
+      } else {
+        SwapWord(p_ + at);
+        SwapWord(p_ + at + 4);
+      }
+      const size_t flags_at = at + record_header - 8;
+      const uint32_t flags = Word(flags_at);
+      const int32_t nparams = static_cast<int32_t>(Word(flags_at + 4));
+      at += record_header;
+      if (flags & 0x80000000u) continue;  // a missed record has no parameters
+      for (int32_t k = 0; k < nparams; ++k) {
+        if (n_ - at < 8) return;
+        SwapWord(p_ + at);
+        const uint32_t tl = Word(at + 4);
+        const size_t len = tl & kValVlenMax;
+        const size_t step = 4 + ((len + 3) & ~size_t{3});
+        if (len < 4 || step > n_ - at) return;
+        ParamValueToHost(p_ + at + 8, len - 4, static_cast<int>(tl >> 24));
+        at += step;
+      }
+    }
+  }
+
+ private:
+  // Swaps the word at `at` and returns its host-order value.
+  uint32_t Word(size_t at) {
+    uint32_t host = 0;
+    if (!to_host_) std::memcpy(&host, p_ + at, 4);
+    SwapWord(p_ + at);
+    if (to_host_) std::memcpy(&host, p_ + at, 4);
+    return host;
+  }
+
+  uint8_t* p_;
+  size_t n_;
+  bool highres_;
+  bool to_host_;
+};
+
 // Copies a block payload into the result, turning numbers into host order.
 void StoreBlock(Result* out, int32_t inst, int vtype, std::span<const uint8_t> payload) {
   uint8_t* dst = out->AddBlockForWrite(inst, vtype, static_cast<uint32_t>(payload.size()));
@@ -62,6 +137,9 @@ void StoreBlock(Result* out, int32_t inst, int vtype, std::span<const uint8_t> p
     std::memcpy(dst, &v, 8);
   } else {
     std::memcpy(dst, payload.data(), payload.size());
+    if (vtype == kTypeEvent || vtype == kTypeHighResEvent) {
+      EventArraySwapper(dst, payload.size(), vtype == kTypeHighResEvent, true).Run();
+    }
   }
 }
 
@@ -169,6 +247,9 @@ uint32_t PutBlock(std::vector<uint8_t>& blocks, size_t blocks_base, const ValueV
     StoreBigEndian64(dst, w);
   } else if (n > 0) {
     std::memcpy(dst, v.payload.data(), n);
+    if (v.vtype == kTypeEvent || v.vtype == kTypeHighResEvent) {
+      EventArraySwapper(dst, n, v.vtype == kTypeHighResEvent, false).Run();
+    }
   }
   return word_offset;
 }

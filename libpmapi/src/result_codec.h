@@ -45,8 +45,9 @@ inline constexpr size_t kResultHeaderBytes = 12;
 // Decodes `body` into *out (which is cleared first, keeping its capacity).
 // Returns OK, or PcpError(error_code) if any count, length or offset does
 // not fit in body; *out is then unspecified. Numbers in value blocks are
-// converted to host byte order; EVENT and HIGHRES_EVENT arrays are kept in
-// wire (big-endian) order.
+// converted to host byte order, and so are the fields of EVENT and
+// HIGHRES_EVENT arrays (counts, timestamps, flags, parameter headers and
+// numeric parameter values), as pmapi/events.h expects them.
 absl::Status DecodeResult(std::span<const uint8_t> body, ResultLayout layout, int error_code,
                           Result* out);
 

@@ -346,25 +346,15 @@ void Dumper::EventParameter(int index, pmapi::PmID pmid, int type,
     out_.Char('\n');
     return;
   }
-  // Parameters are stored like pmValueBlocks: 32-bit integers in place,
-  // everything else as a block whose numbers we turn to host order here.
+  // Parameters are stored like pmValueBlocks (already in host order): 32-bit
+  // integers in place, everything else as a block.
   pmapi::ValueView v;
   int valfmt = pmapi::kValDptr;
-  uint8_t host[8];
   v.vtype = type;
   v.payload = value;
   if ((type == pmapi::kType32 || type == pmapi::kTypeU32) && value.size() >= 4) {
     valfmt = pmapi::kValInsitu;
-    v.lval = static_cast<int32_t>(pmapi::LoadBigEndian32(value.data()));
-  } else if ((type == pmapi::kTypeFloat) && value.size() >= 4) {
-    uint32_t w = pmapi::LoadBigEndian32(value.data());
-    std::memcpy(host, &w, 4);
-    v.payload = std::span<const uint8_t>(host, 4);
-  } else if ((type == pmapi::kType64 || type == pmapi::kTypeU64 || type == pmapi::kTypeDouble) &&
-             value.size() >= 8) {
-    uint64_t w = pmapi::LoadBigEndian64(value.data());
-    std::memcpy(host, &w, 8);
-    v.payload = std::span<const uint8_t>(host, 8);
+    std::memcpy(&v.lval, value.data(), 4);
   }
   out_.Str(" value ");
   Value(valfmt, d->desc.type, v);

@@ -1,7 +1,9 @@
-// Event record array decoding; see event_array.h.
+// Event record array decoding (host byte order); see event_array.h.
 #include "event_array.h"
 
-#include "../../libpmapi/src/byte_reader.h"
+#include <algorithm>
+#include <cstring>
+
 #include "pmapi/errors.h"
 
 namespace pmdumplog {
@@ -9,7 +11,35 @@ namespace {
 
 constexpr uint32_t kMissed = 1u << 31;
 
-bool ReadRecord(pmapi::ByteReader& r, bool highres, EventRecord* e) {
+// Reads an event array, which the library delivers in host byte order.
+class HostReader {
+ public:
+  explicit HostReader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
+  bool Has(uint64_t n) const { return n <= bytes_.size() - pos_; }
+  template <typename T>
+  bool Read(T* out) {
+    if (!Has(sizeof(T))) return false;
+    std::memcpy(out, bytes_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return true;
+  }
+  bool I32(int32_t* v) { return Read(v); }
+  bool U32(uint32_t* v) { return Read(v); }
+  bool I64(int64_t* v) { return Read(v); }
+  bool Bytes(size_t n, std::span<const uint8_t>* out) {
+    if (!Has(n)) return false;
+    *out = bytes_.subspan(pos_, n);
+    pos_ += n;
+    return true;
+  }
+  void Skip(size_t n) { pos_ += std::min(n, bytes_.size() - pos_); }
+
+ private:
+  std::span<const uint8_t> bytes_;
+  size_t pos_ = 0;
+};
+
+bool ReadRecord(HostReader& r, bool highres, EventRecord* e) {
   if (highres) {
     int64_t sec, nsec;
     if (!r.I64(&sec) || !r.I64(&nsec)) return false;
@@ -38,7 +68,7 @@ bool ReadRecord(pmapi::ByteReader& r, bool highres, EventRecord* e) {
 
 absl::StatusOr<std::vector<EventRecord>> DecodeEventArray(std::span<const uint8_t> payload,
                                                           bool highres) {
-  pmapi::ByteReader r(payload);
+  HostReader r(payload);
   int32_t n;
   if (!r.I32(&n) || n < 0 || !r.Has(uint64_t(n) * 16)) return pmapi::PcpError(pmapi::kErrLogrec);
   std::vector<EventRecord> out(n);
