@@ -172,14 +172,25 @@ absl::StatusOr<std::string> ArchiveSource::LookupText(uint32_t ident, int kind) 
 
 absl::StatusOr<std::vector<LabelSet>> ArchiveSource::LookupLabels(int level, uint32_t ident) {
   uint32_t want = LabelIdent(level, ident);
+  // PCP remembers the first answer for each level and identifier for the
+  // life of the context, found or not, whatever the collection time later.
+  auto cached = label_cache_.find({level, want});
+  if (cached != label_cache_.end()) return cached->second;
+  std::vector<LabelSet> sets = LabelsAt(level, want);
+  label_cache_.emplace(std::make_pair(level, want), sets);
+  return sets;
+}
+
+std::vector<LabelSet> ArchiveSource::LabelsAt(int level, uint32_t want) const {
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
+  // The labels in force: the latest record at or before the collection time.
   const LabelRecord* found = nullptr;
   for (const LabelRecord& r : archive_->label_records()) {
     if (static_cast<int>(r.type) != level || (level != kLabelContext && r.ident != want)) continue;
-    if (t < r.stamp && found != nullptr) continue;
-    if (found == nullptr || !(t < r.stamp)) found = &r;
+    if (t < r.stamp) continue;
+    if (found == nullptr || !(r.stamp < found->stamp)) found = &r;
   }
-  if (found == nullptr) return std::vector<LabelSet>{};
+  if (found == nullptr) return {};
   return found->sets;
 }
 

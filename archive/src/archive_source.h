@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "interp.h"
 #include "pmapi/archive.h"
 #include "pmapi/pmns.h"
@@ -52,6 +53,8 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   // The instance domain as at the collection time (the latest membership
   // at or before it, else the earliest), or nullptr.
   const InDomSnapshot* InDomAt(InDom indom) const;
+  // The label sets of (level, identifier) in force at the collection time.
+  std::vector<LabelSet> LabelsAt(int level, uint32_t ident) const;
   // Positions the reader for a FORW/BACK read from the collection time.
   absl::Status Position();
   absl::StatusOr<Result> FetchRecordwise(std::span<const PmID> ids, const Profile& profile);
@@ -85,6 +88,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   bool have_catalog_ = false;
   size_t cursor_ = 0;
   std::vector<CatalogEntry> catalog_;
+  absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;
 };
 
 }  // namespace pmapi

@@ -24,7 +24,7 @@ namespace pmdumplog {
 struct EventParam {
   pmapi::PmID pmid = 0;
   int type = 0;
-  std::span<const uint8_t> value;  // wire order, without padding
+  std::span<const uint8_t> value;  // host order, without padding
 };
 
 struct EventRecord {
