@@ -14,6 +14,10 @@
 #include "pmapi/labels.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/strings.h"
+#include "pmapi/events.h"
+#include "pmapi/timefmt.h"
+#include "pmapi/timezone.h"
+#include "absl/strings/str_join.h"
 
 namespace pminfo {
 namespace {
@@ -37,13 +41,16 @@ class Reporter {
   void PrintInstanceLabels(const Desc& desc, const pmapi::Result& r);
   std::vector<const pmapi::LabelSet*> MetricLabelSets(const Desc& desc);
   void PrintHelp(PmID id);
-  void PrintValues(const Desc& desc, const pmapi::Result& r, const std::string& indent);
+  void PrintValues(const Desc& desc, const pmapi::Result& r, int set, const std::string& indent);
+  void PrintEvents(const pmapi::ValueView& v, int valfmt, bool highres);
+  void PrintParameter(const pmapi::Result& record, int index, int* flags);
   std::optional<std::string> InstanceName(pmapi::InDom indom, int32_t inst);
 
   const Settings& s_;
   Context* ctx_;
   std::optional<absl::Time> origin_;
   std::vector<std::vector<pmapi::LabelSet>> levels_;
+  pmapi::TimeZone zone_ = pmapi::TimeZone::FromEnvironment().value_or(pmapi::TimeZone::Utc());
   pmapi::InDom cached_indom_ = pmapi::kInDomNull;
   std::vector<pmapi::Instance> cached_insts_;
 };
@@ -156,8 +163,9 @@ void Reporter::PrintInstanceLabels(const Desc& desc, const pmapi::Result& r) {
   }
 }
 
-void Reporter::PrintValues(const Desc& desc, const pmapi::Result& r, const std::string& indent) {
-  const pmapi::ValueSet& vs = r.sets()[0];
+void Reporter::PrintValues(const Desc& desc, const pmapi::Result& r, int set,
+                           const std::string& indent) {
+  const pmapi::ValueSet& vs = r.sets()[set];
   std::printf("%s", indent.c_str());
   if (vs.numval == 0) {
     std::printf("No value(s) available!\n");
@@ -186,7 +194,70 @@ void Reporter::PrintValues(const Desc& desc, const pmapi::Result& r, const std::
       std::printf("   ");
     }
     std::printf(" value %s\n", pmapi::FormatValue(vs.valfmt, desc.type, v, 1).c_str());
+    if (s_.events && (desc.type == pmapi::kTypeEvent || desc.type == pmapi::kTypeHighResEvent)) {
+      PrintEvents(v, vs.valfmt, desc.type == pmapi::kTypeHighResEvent);
+    }
   }
+}
+
+void Reporter::PrintEvents(const pmapi::ValueView& v, int valfmt, bool highres) {
+  absl::StatusOr<std::vector<pmapi::Result>> records =
+      highres ? pmapi::UnpackHighResEventRecords(v, valfmt) : pmapi::UnpackEventRecords(v, valfmt);
+  if (!records.ok()) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %s\n",
+                 highres ? "pmUnpackHighResEventRecords" : "pmUnpackEventRecords",
+                 pmapi::ErrStr(pmapi::PcpCode(records.status())).c_str());
+    return;
+  }
+  for (size_t r = 0; r < records->size(); ++r) {
+    const pmapi::Result& rec = (*records)[r];
+    int64_t sec = rec.timestamp_ns() / 1000000000;
+    int64_t nsec = rec.timestamp_ns() % 1000000000;
+    if (nsec < 0) {
+      nsec += 1000000000;
+      --sec;
+    }
+    absl::StatusOr<std::string> stamp = highres ? pmapi::HighResStamp(zone_, sec, nsec)
+                                                : pmapi::PrintStamp(zone_, sec, nsec / 1000);
+    std::printf("    --- event record [%zu] timestamp %s", r, stamp.ok() ? stamp->c_str() : "?");
+    if (rec.numpmid() == 0) {
+      std::printf(" ---\n\tNo parameters\n");
+      continue;
+    }
+    int flags = 0;
+    for (int p = 0; p < rec.numpmid(); ++p) PrintParameter(rec, p, &flags);
+  }
+}
+
+void Reporter::PrintParameter(const pmapi::Result& record, int index, int* flags) {
+  const pmapi::ValueSet& vs = record.sets()[index];
+  absl::StatusOr<std::vector<std::string>> names = ctx_->NameAll(vs.pmid);
+  if (names.ok()) {
+    if (index == 0) {
+      if (vs.pmid == pmapi::kEventFlagsPmid && vs.numval > 0) {
+        *flags = record.value(vs, 0).lval;
+        std::printf(" flags 0x%x (%s) ---\n", static_cast<unsigned>(*flags),
+                    pmapi::EventFlagsStr(*flags).c_str());
+        return;
+      }
+      std::printf(" ---\n");
+    }
+    if ((*flags & pmapi::kEventFlagMissed) && index == 1 && vs.pmid == pmapi::kEventMissedPmid &&
+        vs.numval > 0) {
+      std::printf("        ==> %d missed event records\n", record.value(vs, 0).lval);
+      return;
+    }
+    std::printf("    %s (%s)\n", absl::StrJoin(*names, " or ").c_str(), pmapi::IDStr(vs.pmid).c_str());
+  } else {
+    std::printf("\tPMID: %s\n", pmapi::IDStr(vs.pmid).c_str());
+  }
+  absl::StatusOr<Desc> desc = ctx_->LookupDesc(vs.pmid);
+  if (!desc.ok()) {
+    std::printf("\tpmLookupDesc: %s\n", pmapi::ErrStr(pmapi::PcpCode(desc.status())).c_str());
+    return;
+  }
+  PrintValues(*desc, record, index, "    ");
 }
 
 void Reporter::Metric(const std::string& name) {
@@ -225,7 +296,7 @@ void Reporter::Metric(const std::string& name) {
   if (s_.desc) std::printf("%s", pmtools::DescText(desc, s_.full_indom).c_str());
   if (s_.labels) PrintLabels(desc);
   if (s_.help) PrintHelp(*id);
-  if (s_.value) PrintValues(desc, *values, "");
+  if (s_.value) PrintValues(desc, *values, 0, "");
   if (s_.labels) PrintInstanceLabels(desc, *values);
 }
 
