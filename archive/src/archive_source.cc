@@ -228,7 +228,12 @@ absl::StatusOr<size_t> ArchiveSource::Count() {
     Archive::Position pos = archive_->Tell();
     absl::Status s = archive_->ReadNext(&r);
     if (PcpCode(s) == kErrEol) break;
-    if (!s.ok()) return s;
+    if (!s.ok()) {
+      // Records before a corrupt one stay readable; reading past them
+      // reports the corruption, as PCP's sequential reads do.
+      catalog_error_ = s;
+      break;
+    }
     catalog_.push_back({r.timestamp_ns(), r.is_mark(), pos});
   }
   have_catalog_ = true;
@@ -284,7 +289,7 @@ absl::StatusOr<Result> ArchiveSource::ReadInDirection() {
     if (cursor_ == 0) return PcpError(kErrEol);
     i = --cursor_;
   } else {
-    if (cursor_ >= catalog_.size()) return PcpError(kErrEol);
+    if (cursor_ >= catalog_.size()) return catalog_error_.ok() ? PcpError(kErrEol) : catalog_error_;
     i = cursor_++;
   }
   Result r;

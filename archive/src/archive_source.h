@@ -88,6 +88,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   bool have_catalog_ = false;
   size_t cursor_ = 0;
   std::vector<CatalogEntry> catalog_;
+  absl::Status catalog_error_;
   absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;
 };
 

@@ -38,7 +38,7 @@ class Reporter {
   std::optional<pmapi::Result> FetchOne(const std::string& name, PmID id);
   void PrintHeader(const std::string& name, PmID id);
   void PrintLabels(const Desc& desc);
-  void PrintInstanceLabels(const Desc& desc, const pmapi::Result& r);
+  void PrintInstanceLabels(const Desc& desc);
   std::vector<const pmapi::LabelSet*> MetricLabelSets(const Desc& desc);
   void PrintHelp(PmID id);
   void PrintValues(const Desc& desc, const pmapi::Result& r, int set, const std::string& indent);
@@ -145,20 +145,20 @@ void Reporter::PrintLabels(const Desc& desc) {
   std::printf("    labels %s\n", pmapi::MergeLabelSets(MetricLabelSets(desc)).c_str());
 }
 
-// Instance labels are printed for the instances the fetch returned.
-void Reporter::PrintInstanceLabels(const Desc& desc, const pmapi::Result& r) {
-  const pmapi::ValueSet& vs = r.sets()[0];
-  if (desc.indom == pmapi::kInDomNull || vs.numval <= 0) return;
+// Instance labels are printed for the instance domain as it stands at the
+// collection time the fetch left behind.
+void Reporter::PrintInstanceLabels(const Desc& desc) {
+  if (desc.indom == pmapi::kInDomNull) return;
+  absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx_->GetInDom(desc.indom);
+  if (!insts.ok()) return;
   std::vector<const pmapi::LabelSet*> merged = MetricLabelSets(desc);
   std::vector<pmapi::LabelSet> inst_sets = Level(ctx_, pmapi::kLabelInstances, desc.indom);
-  for (int j = 0; j < vs.numval; ++j) {
-    int32_t inst = r.value(vs, j).inst;
+  for (const pmapi::Instance& inst : *insts) {
     std::vector<const pmapi::LabelSet*> with_inst = merged;
     for (const pmapi::LabelSet& set : inst_sets) {
-      if (set.inst == inst) with_inst.push_back(&set);
+      if (set.inst == inst.id) with_inst.push_back(&set);
     }
-    std::optional<std::string> name = InstanceName(desc.indom, inst);
-    std::printf("    inst [%d or \"%s\"] labels %s\n", inst, name.value_or("").c_str(),
+    std::printf("    inst [%d or \"%s\"] labels %s\n", inst.id, inst.name.c_str(),
                 pmapi::MergeLabelSets(with_inst).c_str());
   }
 }
@@ -297,7 +297,7 @@ void Reporter::Metric(const std::string& name) {
   if (s_.labels) PrintLabels(desc);
   if (s_.help) PrintHelp(*id);
   if (s_.value) PrintValues(desc, *values, 0, "");
-  if (s_.labels) PrintInstanceLabels(desc, *values);
+  if (s_.labels) PrintInstanceLabels(desc);
 }
 
 // "29.0.10" names a metric by its PMID: returns its name, if it has one.
