@@ -300,14 +300,16 @@ void Reporter::Metric(const std::string& name) {
   if (s_.labels) PrintInstanceLabels(desc);
 }
 
-// "29.0.10" names a metric by its PMID: returns its name, if it has one.
-std::optional<std::string> NameOfPmidArg(Context* ctx, const std::string& arg) {
+// "29.0.10" names a metric by its PMID: returns the name to traverse, the
+// argument itself when it is not a PMID, or the lookup's error.
+absl::StatusOr<std::string> RootOfArg(Context* ctx, const std::string& arg) {
   static const std::regex kPmid(R"((\d+)\.(\d+)\.(\d+))");
   std::smatch m;
-  if (!std::regex_match(arg, m, kPmid)) return std::nullopt;
+  if (!std::regex_match(arg, m, kPmid)) return arg;
   PmID id = pmapi::MakePmID(std::stoul(m[1]), std::stoul(m[2]), std::stoul(m[3]));
   absl::StatusOr<std::vector<std::string>> names = ctx->NameAll(id);
-  if (!names.ok() || names->empty()) return std::nullopt;
+  if (!names.ok()) return names.status();
+  if (names->empty()) return pmapi::PcpError(pmapi::kErrPmid);
   return names->back();
 }
 
@@ -349,9 +351,10 @@ int Run(Settings s) {
   std::vector<std::string> roots = s.names.empty() ? std::vector<std::string>{""} : s.names;
   int status = 0;
   for (const std::string& arg : roots) {
-    std::string root = NameOfPmidArg(&*ctx, arg).value_or(arg);
+    absl::StatusOr<std::string> root = RootOfArg(&*ctx, arg);
     std::vector<std::string> found;
-    absl::Status st = ctx->Traverse(root, [&](const std::string& n) { found.push_back(n); });
+    absl::Status st = root.status();
+    if (root.ok()) st = ctx->Traverse(*root, [&](const std::string& n) { found.push_back(n); });
     for (const std::string& n : found) reporter.Metric(n);
     if (!st.ok()) {
       std::fflush(stdout);

@@ -1,19 +1,24 @@
 #!/bin/sh
 # Copies from a golden corpus (FILE<TAB>exit<TAB>command lines in
-# COMMANDS.txt) the pmdumplog outputs whose archives are present here, and
-# xz-compresses the larger ones. Run once per corpus:
-#   copy-expected.sh /work/shared/reference/expected reference
-#   copy-expected.sh /work/shared/qa-archives/expected qa
+# COMMANDS.txt) one tool's outputs whose archives are present here, and
+# xz-compresses the larger ones. Run once per corpus and tool:
+#   copy-expected.sh ../shared/reference/expected reference [TOOL]
+#   copy-expected.sh ../shared/qa-archives/expected qa [TOOL]
+# TOOL defaults to pmdumplog, whose list is COMMANDS.txt; other tools' lists
+# are COMMANDS-TOOL.txt.
 set -eu
 src=$1
 corpus=$2
+tool=${3:-pmdumplog}
 here=$(cd "$(dirname "$0")" && pwd)
 out="$here/$corpus-expected"
+list="$out/COMMANDS.txt"
+[ "$tool" = pmdumplog ] || list="$out/COMMANDS-$tool.txt"
 mkdir -p "$out"
-: > "$out/COMMANDS.txt"
+: > "$list"
 tab=$(printf '\t')
 while IFS="$tab" read -r file status cmd; do
-  case "$cmd" in pmdumplog*) ;; *) continue ;; esac
+  case "$cmd" in "$tool "*) ;; *) continue ;; esac
   # The archive is the first argument that is not an option (or -v's file).
   arch=$(echo "$cmd" | awk '{for (i = 2; i <= NF; i++) if ($i !~ /^-/ && $(i-1) !~ /^-[STZ]$/) {print $i; exit}}')
   dir=${arch%/*}
@@ -29,6 +34,7 @@ while IFS="$tab" read -r file status cmd; do
   else
     cp "$src/$file" "$out/$file"
   fi
-  printf '%s\t%s\t%s\n' "$file" "$status" "$cmd" >> "$out/COMMANDS.txt"
+  [ -f "$src/$file.err" ] && cp "$src/$file.err" "$out/$plain.err"
+  printf '%s\t%s\t%s\n' "$file" "$status" "$cmd" >> "$list"
 done < "$src/COMMANDS.txt"
 chmod -R u+w "$out"
