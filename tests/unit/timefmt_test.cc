@@ -61,7 +61,7 @@ TEST(TimeFmtTest, EveryFormMatchesPcp) {
   EXPECT_GT(rows, 20000);
 }
 
-// Lines from /work/shared/reference/expected (PCP 6.0.3's own tools, TZ=UTC);
+// Lines from shared/reference/expected (PCP 6.0.3's own tools, TZ=UTC);
 // the times are those of the small-v2 / small-v3 archive labels and records.
 TEST(TimeFmtTest, ReferenceToolLines) {
   TimeZone utc = TimeZone::Utc();
