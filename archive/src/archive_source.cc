@@ -58,22 +58,22 @@ uint32_t LabelIdent(int level, uint32_t ident) {
 
 }  // namespace
 
-ArchiveSource::ArchiveSource(std::unique_ptr<Archive> archive)
-    : archive_(std::move(archive)), interp_(this, this) {
-  origin_ns_ = ToNs(archive_->label().start);
+ArchiveSource::ArchiveSource(std::unique_ptr<ArchiveSet> set)
+    : set_(std::move(set)), interp_(this, this) {
+  origin_ns_ = ToNs(set_->label().start);
   mode_ = kModeForw;
   interp_.set_origin_ns(origin_ns_);
 }
 
-absl::StatusOr<std::unique_ptr<ArchiveSource>> ArchiveSource::Open(std::string_view name) {
-  absl::StatusOr<std::unique_ptr<Archive>> a = Archive::Open(name);
-  if (!a.ok()) return a.status();
-  std::unique_ptr<ArchiveSource> src(new ArchiveSource(std::move(*a)));
-  for (const MetricDesc& md : src->archive_->descs()) {
-    for (const std::string& n : md.names) {
+absl::StatusOr<std::unique_ptr<ArchiveSource>> ArchiveSource::Open(std::string_view spec) {
+  absl::StatusOr<std::unique_ptr<ArchiveSet>> set = ArchiveSet::Open(spec);
+  if (!set.ok()) return set.status();
+  std::unique_ptr<ArchiveSource> src(new ArchiveSource(std::move(*set)));
+  for (const MetricDesc* md : src->set_->descs()) {
+    for (const std::string& n : md->names) {
       // A name that clashes with one already added is dropped, as PCP
       // drops it when it builds an archive's name space.
-      src->pmns_.AddName(n, md.desc.pmid).IgnoreError();
+      src->pmns_.AddName(n, md->desc.pmid).IgnoreError();
     }
   }
   return src;
@@ -106,13 +106,13 @@ absl::Status ArchiveSource::Traverse(std::string_view name,
 }
 
 absl::StatusOr<Desc> ArchiveSource::LookupDesc(PmID id) {
-  const MetricDesc* md = archive_->FindDesc(id);
+  const MetricDesc* md = set_->FindDesc(id);
   if (md == nullptr) return PcpError(kErrPmidLog);
   return md->desc;
 }
 
 const InDomSnapshot* ArchiveSource::InDomAt(InDom indom) const {
-  const std::vector<InDomSnapshot>* h = archive_->InDomHistory(indom);
+  const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
   if (h == nullptr || h->empty()) return nullptr;
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
   // Before the first observation the earliest membership is used, as
@@ -134,7 +134,7 @@ absl::StatusOr<std::vector<Instance>> ArchiveSource::GetInDom(InDom indom) {
 }
 
 absl::StatusOr<std::string> ArchiveSource::NameInDom(InDom indom, int32_t inst) {
-  const std::vector<InDomSnapshot>* h = archive_->InDomHistory(indom);
+  const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
   if (h == nullptr) return PcpError(kErrIndomLog);
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
@@ -147,7 +147,7 @@ absl::StatusOr<std::string> ArchiveSource::NameInDom(InDom indom, int32_t inst) 
 }
 
 absl::StatusOr<int32_t> ArchiveSource::LookupInDom(InDom indom, std::string_view name) {
-  const std::vector<InDomSnapshot>* h = archive_->InDomHistory(indom);
+  const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
   if (h == nullptr) return PcpError(kErrIndomLog);
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
@@ -163,9 +163,9 @@ absl::StatusOr<int32_t> ArchiveSource::LookupInDom(InDom indom, std::string_view
 absl::StatusOr<std::string> ArchiveSource::LookupText(uint32_t ident, int kind) {
   // An archive that carries no help text at all sends the question to a
   // host, as PCP does.
-  if (archive_->help_texts().empty()) return PcpError(kErrNothost);
-  for (const HelpText& h : archive_->help_texts()) {
-    if (h.ident == ident && static_cast<int>(h.type) == kind) return h.text;
+  if (set_->help_texts().empty()) return PcpError(kErrNothost);
+  for (const HelpText* h : set_->help_texts()) {
+    if (h->ident == ident && static_cast<int>(h->type) == kind) return h->text;
   }
   return PcpError(kErrText);
 }
@@ -185,7 +185,8 @@ std::vector<LabelSet> ArchiveSource::LabelsAt(int level, uint32_t want) const {
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
   // The labels in force: the latest record at or before the collection time.
   const LabelRecord* found = nullptr;
-  for (const LabelRecord& r : archive_->label_records()) {
+  for (const LabelRecord* rp : set_->label_records()) {
+    const LabelRecord& r = *rp;
     if (static_cast<int>(r.type) != level || (level != kLabelContext && r.ident != want)) continue;
     if (t < r.stamp) continue;
     if (found == nullptr || !(r.stamp < found->stamp)) found = &r;
@@ -206,7 +207,7 @@ absl::Status ArchiveSource::SetMode(int mode, absl::Time when, absl::Duration de
 
 absl::StatusOr<int64_t> ArchiveSource::EndNs() {
   if (!have_end_) {
-    absl::StatusOr<ArchiveTime> end = archive_->End();
+    absl::StatusOr<ArchiveTime> end = set_->End();
     if (!end.ok()) return end.status();
     end_ns_ = ToNs(*end);
     have_end_ = true;
@@ -221,38 +222,25 @@ absl::StatusOr<absl::Time> ArchiveSource::GetArchiveEnd() {
 }
 
 absl::StatusOr<size_t> ArchiveSource::Count() {
-  if (have_catalog_) return catalog_.size();
-  archive_->SeekStart();
-  Result r;
-  while (true) {
-    Archive::Position pos = archive_->Tell();
-    absl::Status s = archive_->ReadNext(&r);
-    if (PcpCode(s) == kErrEol) break;
-    if (!s.ok()) {
-      // Records before a corrupt one stay readable; reading past them
-      // reports the corruption, as PCP's sequential reads do.
-      catalog_error_ = s;
-      break;
-    }
-    catalog_.push_back({r.timestamp_ns(), r.is_mark(), pos});
+  if (!have_catalog_) {
+    // Records before a corrupt one stay readable; reading past them reports
+    // the corruption, as PCP's sequential reads do.
+    catalog_ = set_->Catalog(&catalog_error_);
+    have_catalog_ = true;
   }
-  have_catalog_ = true;
   return catalog_.size();
 }
 
-absl::Status ArchiveSource::Read(size_t i, Result* out) {
-  archive_->Seek(catalog_[i].pos);
-  return archive_->ReadNext(out);
-}
+absl::Status ArchiveSource::Read(size_t i, Result* out) { return set_->Read(catalog_[i], out); }
 
 const Desc* ArchiveSource::FindDesc(PmID pmid) {
-  const MetricDesc* md = archive_->FindDesc(pmid);
+  const MetricDesc* md = set_->FindDesc(pmid);
   return md == nullptr ? nullptr : &md->desc;
 }
 
 std::vector<int32_t> ArchiveSource::AllInstances(InDom indom) {
   std::vector<int32_t> out;
-  const std::vector<InDomSnapshot>* h = archive_->InDomHistory(indom);
+  const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
   if (h == nullptr) return out;
   absl::flat_hash_set<int32_t> seen;
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
@@ -267,7 +255,7 @@ absl::Status ArchiveSource::Position() {
   if (positioned_) return absl::OkStatus();
   absl::StatusOr<size_t> n = Count();
   if (!n.ok()) return n.status();
-  auto by_time = [](const CatalogEntry& e, int64_t t) { return e.time_ns < t; };
+  auto by_time = [](const ArchiveSet::Record& e, int64_t t) { return e.time_ns < t; };
   size_t first_at_or_after =
       std::lower_bound(catalog_.begin(), catalog_.end(), origin_ns_, by_time) - catalog_.begin();
   if (mode_ == kModeBack) {
@@ -339,7 +327,7 @@ absl::StatusOr<Result> ArchiveSource::Fetch(std::span<const PmID> ids, const Pro
   if (!end.ok()) return end.status();
   int64_t t = origin_ns_;
   origin_ns_ += delta_ns_;
-  if (t < ToNs(archive_->label().start) - kEndSlopNs || t > *end + kEndSlopNs) {
+  if (t < ToNs(set_->label().start) - kEndSlopNs || t > *end + kEndSlopNs) {
     return PcpError(kErrEol);
   }
   return interp_.Fetch(t, ids, profile, delta_ns_ >= 0);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "archive_set.h"
 #include "interp.h"
 #include "pmapi/archive.h"
 #include "pmapi/pmns.h"
@@ -18,11 +19,11 @@ namespace pmapi {
 
 class ArchiveSource : public Source, private RecordSource, private InterpMetadata {
  public:
-  // Opens the archive `name` and builds its name space.
-  static absl::StatusOr<std::unique_ptr<ArchiveSource>> Open(std::string_view name);
+  // Opens the archive, list or directory `spec` and builds its name space.
+  static absl::StatusOr<std::unique_ptr<ArchiveSource>> Open(std::string_view spec);
 
   int kind() const override { return kContextArchive; }
-  std::string HostName() override { return archive_->label().hostname; }
+  std::string HostName() override { return set_->label().hostname; }
 
   absl::StatusOr<PmID> LookupName(std::string_view name) override;
   absl::StatusOr<std::vector<std::string>> NameAll(PmID id) override;
@@ -41,14 +42,11 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::StatusOr<Result> Fetch(std::span<const PmID> ids, const Profile& profile,
                                int* state_change) override;
   absl::StatusOr<Result> FetchArchive() override;
-  absl::StatusOr<ArchiveLabel> GetArchiveLabel() override { return archive_->label(); }
+  absl::StatusOr<ArchiveLabel> GetArchiveLabel() override { return set_->label(); }
   absl::StatusOr<absl::Time> GetArchiveEnd() override;
 
-  // The archive underneath, for tools that read it record by record.
-  Archive& archive() { return *archive_; }
-
  private:
-  explicit ArchiveSource(std::unique_ptr<Archive> archive);
+  explicit ArchiveSource(std::unique_ptr<ArchiveSet> set);
 
   // The instance domain as at the collection time (the latest membership
   // at or before it, else the earliest), or nullptr.
@@ -70,13 +68,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   const Desc* FindDesc(PmID pmid) override;
   std::vector<int32_t> AllInstances(InDom indom) override;
 
-  struct CatalogEntry {
-    int64_t time_ns;
-    bool mark;
-    Archive::Position pos;
-  };
-
-  std::unique_ptr<Archive> archive_;
+  std::unique_ptr<ArchiveSet> set_;
   Pmns pmns_;
   InterpEngine interp_;
   int mode_ = kModeInterp;
@@ -87,7 +79,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   int64_t end_ns_ = 0;
   bool have_catalog_ = false;
   size_t cursor_ = 0;
-  std::vector<CatalogEntry> catalog_;
+  std::vector<ArchiveSet::Record> catalog_;
   absl::Status catalog_error_;
   absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;
 };
