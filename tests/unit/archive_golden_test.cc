@@ -24,14 +24,6 @@ const std::string kArchives = PMAPI_TEST_DATA_DIR "/archives";
 // Known differences: expected-output file -> why it still differs.
 const std::map<std::string, std::string>& KnownDifferences() {
   static const auto* known = new std::map<std::string, std::string>{
-      {"multi/20150508.11.44/pmdumplog-a.txt", "indom records with equal timestamps: PCP's merge order"},
-      {"multi/20150508.11.44/pmdumplog-i.txt", "indom records with equal timestamps: PCP's merge order"},
-      {"multi/20150508.11.46/pmdumplog-a.txt", "indom records with equal timestamps: PCP's merge order"},
-      {"multi/20150508.11.46/pmdumplog-i.txt", "indom records with equal timestamps: PCP's merge order"},
-      {"multi/20150508.11.50/pmdumplog-a.txt", "indom records with equal timestamps: PCP's merge order"},
-      {"multi/20150508.11.50/pmdumplog-i.txt", "indom records with equal timestamps: PCP's merge order"},
-      {"multi/20150508.11.57/pmdumplog-a.txt", "indom records with equal timestamps: PCP's merge order"},
-      {"multi/20150508.11.57/pmdumplog-i.txt", "indom records with equal timestamps: PCP's merge order"},
       {"bad/badlog-1/pmdumplog-a.txt", "second end-of-archive lookup after a failed one: PCP's cached answer"},
       {"bad/badlog-1/pmdumplog-l.txt", "second end-of-archive lookup after a failed one: PCP's cached answer"},
       {"bad/badlog-1/pmdumplog-L.txt", "second end-of-archive lookup after a failed one: PCP's cached answer"},

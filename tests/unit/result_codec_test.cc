@@ -58,7 +58,9 @@ void ExpectSame(const Result& a, const Result& b) {
       EXPECT_EQ(u.lval, v.lval);
       EXPECT_EQ(u.vtype, v.vtype);
       ASSERT_EQ(u.payload.size(), v.payload.size());
-      EXPECT_EQ(0, std::memcmp(u.payload.data(), v.payload.data(), u.payload.size()));
+      if (!u.payload.empty()) {
+        EXPECT_EQ(0, std::memcmp(u.payload.data(), v.payload.data(), u.payload.size()));
+      }
     }
   }
 }
