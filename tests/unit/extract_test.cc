@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "oracle_table.h"
 #include "pmapi/errors.h"
 
 namespace pmapi {
@@ -129,7 +130,7 @@ std::string Outcome(const absl::StatusOr<AtomValue>& r, const std::string& outpu
 }
 
 TEST(ExtractTest, EveryRowMatchesPcp) {
-  std::ifstream in(PMAPI_TEST_DATA_DIR "/oracle/extract.tsv");
+  std::istringstream in = OpenOracleTable(PMAPI_TEST_DATA_DIR "/oracle/extract.tsv");
   ASSERT_TRUE(in) << "missing golden table";
   std::string line;
   int rows = 0, failures = 0;
@@ -161,7 +162,7 @@ TEST(ExtractTest, EveryRowMatchesPcp) {
 }
 
 TEST(ConvScaleTest, EveryRowMatchesPcp) {
-  std::ifstream in(PMAPI_TEST_DATA_DIR "/oracle/convscale.tsv");
+  std::istringstream in = OpenOracleTable(PMAPI_TEST_DATA_DIR "/oracle/convscale.tsv");
   ASSERT_TRUE(in) << "missing golden table";
   std::string line;
   int rows = 0, traps = 0, failures = 0;

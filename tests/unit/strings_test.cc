@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
+#include "oracle_table.h"
 
 namespace pmapi {
 namespace {
@@ -54,7 +55,7 @@ uint64_t HexNumber(const std::string& s) { return std::stoull(s, nullptr, 16); }
 
 // Reads a golden table as rows of tab-separated fields.
 std::vector<std::vector<std::string>> ReadTable(const char* name) {
-  std::ifstream in(std::string(PMAPI_TEST_DATA_DIR "/oracle/") + name);
+  std::istringstream in = OpenOracleTable(std::string(PMAPI_TEST_DATA_DIR "/oracle/") + name);
   std::vector<std::vector<std::string>> rows;
   std::string line;
   while (std::getline(in, line)) rows.push_back(absl::StrSplit(line, '\t'));

@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "oracle_table.h"
 
 namespace pmapi {
 namespace {
@@ -44,7 +45,7 @@ absl::StatusOr<std::string> Render(const std::vector<std::string>& f) {
 }
 
 TEST(TimeFmtTest, EveryFormMatchesPcp) {
-  std::ifstream in(PMAPI_TEST_DATA_DIR "/oracle/timefmt.tsv");
+  std::istringstream in = OpenOracleTable(PMAPI_TEST_DATA_DIR "/oracle/timefmt.tsv");
   ASSERT_TRUE(in) << "missing golden table";
   std::string line;
   int rows = 0, failures = 0;

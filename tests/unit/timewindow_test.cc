@@ -17,6 +17,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "oracle_table.h"
 #include "pmapi/errors.h"
 
 namespace pmapi {
@@ -39,7 +40,7 @@ std::string Escape(const std::string& s) {
 }
 
 TEST(TimeWindowTest, MatchesPcp) {
-  std::ifstream in(PMAPI_TEST_DATA_DIR "/oracle/timewindow.tsv");
+  std::istringstream in = OpenOracleTable(PMAPI_TEST_DATA_DIR "/oracle/timewindow.tsv");
   ASSERT_TRUE(in) << "missing golden table";
   std::map<std::string, TimeZone> zones;
   int64_t hint = 0;  // glibc's mktime memory, shared by the whole oracle run

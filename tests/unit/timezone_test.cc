@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "oracle_table.h"
 #include "pmapi/errors.h"
 
 namespace pmapi {
@@ -46,7 +47,7 @@ class ZoneCache {
 };
 
 TEST(TimeZoneTest, LocaltimeAndMktimeMatchPcp) {
-  std::ifstream in(PMAPI_TEST_DATA_DIR "/oracle/timezone.tsv");
+  std::istringstream in = OpenOracleTable(PMAPI_TEST_DATA_DIR "/oracle/timezone.tsv");
   ASSERT_TRUE(in) << "missing golden table";
   ZoneCache cache;
   std::string line;

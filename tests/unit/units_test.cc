@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "oracle_table.h"
 #include "pmapi/errors.h"
 
 namespace pmapi {
@@ -22,7 +23,7 @@ namespace {
 constexpr char kTimeScaleMessage[] = "time scale out of bounds";
 
 std::vector<std::string> ReadLines(const std::string& name) {
-  std::ifstream in(std::string(PMAPI_TEST_DATA_DIR "/oracle/") + name);
+  std::istringstream in = OpenOracleTable(std::string(PMAPI_TEST_DATA_DIR "/oracle/") + name);
   std::vector<std::string> lines;
   std::string line;
   while (std::getline(in, line)) lines.push_back(line);
