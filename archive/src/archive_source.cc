@@ -115,9 +115,7 @@ const InDomSnapshot* ArchiveSource::InDomAt(InDom indom) const {
   const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
   if (h == nullptr || h->empty()) return nullptr;
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
-  // Before the first observation the earliest membership is used, as
-  // PCP's pmGetInDom does for a collection time at the archive's start.
-  const InDomSnapshot* found = &h->front();
+  const InDomSnapshot* found = nullptr;
   for (const InDomSnapshot& s : *h) {
     if (s.stamp <= t) found = &s;
   }

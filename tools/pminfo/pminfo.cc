@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_format.h"
 #include "describe.h"
+#include "sha1.h"
 #include "origin.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
@@ -17,6 +18,7 @@
 #include "pmapi/events.h"
 #include "pmapi/timefmt.h"
 #include "pmapi/timezone.h"
+#include "pmapi/units.h"
 #include "absl/strings/str_join.h"
 
 namespace pminfo {
@@ -38,6 +40,7 @@ class Reporter {
   std::optional<pmapi::Result> FetchOne(const std::string& name, PmID id);
   void PrintHeader(const std::string& name, PmID id);
   void PrintLabels(const Desc& desc);
+  void PrintSeries(const std::string& name, const Desc& desc);
   void PrintInstanceLabels(const Desc& desc);
   std::vector<const pmapi::LabelSet*> MetricLabelSets(const Desc& desc);
   void PrintHelp(PmID id);
@@ -139,6 +142,35 @@ std::vector<const pmapi::LabelSet*> Reporter::MetricLabelSets(const Desc& desc) 
     for (const pmapi::LabelSet& set : level) merged.push_back(&set);
   }
   return merged;
+}
+
+// pminfo -s: the series identifiers PCP derives from the source's labels,
+// the metric's name, labels and descriptor, and each instance's name and
+// labels.
+void Reporter::PrintSeries(const std::string& name, const Desc& desc) {
+  std::vector<const pmapi::LabelSet*> merged = MetricLabelSets(desc);
+  std::vector<const pmapi::LabelSet*> context;
+  for (const pmapi::LabelSet& set : levels_.front()) context.push_back(&set);
+  std::string source = pmtools::Sha1Hex(absl::StrFormat(
+      R"({"series":"source","labels":%s})", pmapi::MergeLabelSets(context)));
+  std::string series = pmtools::Sha1Hex(absl::StrFormat(
+      R"({"series":"metric","name":"%s","labels":%s,"semantics":"%s","type":"%s","units":"%s"})",
+      name, pmapi::MergeLabelSets(merged), pmapi::SemStr(desc.sem), pmapi::TypeStr(desc.type),
+      pmapi::UnitsStr(desc.units)));
+  std::printf("    Source: %s\n    Series: %s\n", source.c_str(), series.c_str());
+  if (desc.indom == pmapi::kInDomNull) return;
+  absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx_->GetInDom(desc.indom);
+  if (!insts.ok()) return;
+  std::vector<pmapi::LabelSet> inst_sets = Level(ctx_, pmapi::kLabelInstances, desc.indom);
+  for (const pmapi::Instance& inst : *insts) {
+    std::vector<const pmapi::LabelSet*> with_inst = merged;
+    for (const pmapi::LabelSet& set : inst_sets) {
+      if (set.inst == inst.id) with_inst.push_back(&set);
+    }
+    std::string id = pmtools::Sha1Hex(absl::StrFormat(R"({"series":"instance","name":"%s","labels":%s})",
+                                                      inst.name, pmapi::MergeLabelSets(with_inst)));
+    std::printf("    inst [%d or \"%s\"] series %s\n", inst.id, inst.name.c_str(), id.c_str());
+  }
 }
 
 void Reporter::PrintLabels(const Desc& desc) {
@@ -272,7 +304,7 @@ void Reporter::Metric(const std::string& name) {
     if (!values.has_value()) return;
   }
   Desc desc;
-  if (s_.desc || s_.value || s_.verify || s_.labels) {
+  if (s_.desc || s_.value || s_.verify || s_.labels || s_.series) {
     absl::StatusOr<Desc> d = ctx_->LookupDesc(*id);
     if (!d.ok()) {
       std::printf("%s: pmLookupDesc: %s\n", name.c_str(), pmapi::ErrStr(pmapi::PcpCode(d.status())).c_str());
@@ -293,6 +325,7 @@ void Reporter::Metric(const std::string& name) {
   }
   if (Separated()) std::putchar('\n');
   PrintHeader(name, *id);
+  if (s_.series) PrintSeries(name, desc);
   if (s_.desc) std::printf("%s", pmtools::DescText(desc, s_.full_indom).c_str());
   if (s_.labels) PrintLabels(desc);
   if (s_.help) PrintHelp(*id);
