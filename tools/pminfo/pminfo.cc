@@ -12,7 +12,9 @@
 #include "origin.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
+#include "pmapi/host.h"
 #include "pmapi/labels.h"
+#include "pmapi/local.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/strings.h"
 #include "pmapi/events.h"
@@ -353,11 +355,11 @@ absl::StatusOr<Context> OpenContext(const Settings& s, std::string* what) {
   }
   if (s.local) {
     *what = "Cannot make standalone connection on localhost";
-  } else {
-    *what = absl::StrFormat("Cannot connect to PMCD on host \"%s\"",
-                            s.hosts.empty() ? "local:" : s.hosts.front());
+    return pmapi::OpenLocalContext();
   }
-  return pmapi::PcpError(pmapi::kErrNyi);
+  const std::string host = s.hosts.empty() ? "local:" : s.hosts.front();
+  *what = absl::StrFormat("Cannot connect to PMCD on host \"%s\"", host);
+  return pmapi::OpenHostContext(host);
 }
 
 }  // namespace

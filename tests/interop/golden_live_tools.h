@@ -1,0 +1,114 @@
+// golden_live_tools.h: running command lines of our tools and of PCP's
+// against the private pmcd, for the live interop tests.
+//
+// A command is the text of a reference command line ("pminfo -f x",
+// "pmstore m 'a b'"); its first word names the tool, which is replaced by
+// our binary (RunOurs) or PCP's (RunPcp), and the rest is run by /bin/sh
+// with the private pmcd's PMCD_PORT and PMCD_SOCKET and the reference
+// environment (TZ=UTC LC_ALL=C PCP_DERIVED_CONFIG=, no PMCD_HOST).
+//
+// Example:
+//   pmapi::ToolRun r = pmapi::RunOurs("pminfo -f sample.long.one");
+//   EXPECT_EQ(r.status, 0);
+#ifndef PMAPI_TESTS_INTEROP_GOLDEN_LIVE_TOOLS_H_
+#define PMAPI_TESTS_INTEROP_GOLDEN_LIVE_TOOLS_H_
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace pmapi {
+
+struct ToolRun {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Returns the whole file, or "" if it cannot be read.
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs a shell command and returns its standard output.
+inline std::string ShellOutput(const std::string& cmd) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
+// The private pmcd's environment, read once from the script.
+inline const std::string& PmcdEnv() {
+  static const std::string* env = [] {
+    std::string vars = ShellOutput(std::string(PMAPI_SOURCE_DIR) + "/scripts/pmcd-private.sh env " +
+                                   PMAPI_PMCD_DIR);
+    std::string words;
+    std::istringstream lines(vars);
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.rfind("PMCD_", 0) == 0) words += line + " ";
+    }
+    return new std::string(words);
+  }();
+  return *env;
+}
+
+// Runs `command` with `binary` in place of its first word.
+inline ToolRun RunTool(const std::string& binary, const std::string& command) {
+  static int counter = 0;
+  const std::string base = std::string(PMAPI_PMCD_DIR) + "/tool-run-" + std::to_string(getpid()) +
+                           "-" + std::to_string(counter++);
+  const size_t space = command.find(' ');
+  const std::string rest = space == std::string::npos ? "" : command.substr(space);
+  const std::string shell = "cd /tmp && env -u PMCD_HOST " + PmcdEnv() +
+                            "TZ=UTC LC_ALL=C PCP_DERIVED_CONFIG= " + binary + rest + " >" + base +
+                            ".out 2>" + base + ".err";
+  ToolRun run;
+  int rc = std::system(shell.c_str());
+  run.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  run.out = ReadFile(base + ".out");
+  run.err = ReadFile(base + ".err");
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return run;
+}
+
+inline std::string ToolName(const std::string& command) { return command.substr(0, command.find(' ')); }
+
+inline ToolRun RunOurs(const std::string& command) {
+  const std::string tool = ToolName(command);
+  if (tool == "pminfo") return RunTool(PMAPI_PMINFO, command);
+  if (tool == "pmstore") return RunTool(PMAPI_PMSTORE, command);
+  return ToolRun{};
+}
+
+inline ToolRun RunPcp(const std::string& command) {
+  return RunTool("/usr/bin/" + ToolName(command), command);
+}
+
+// Sets the sample metrics the pmstore commands change back to 13 with PCP's
+// pmstore; returns true if every store worked.
+inline bool ResetWriteMe() {
+  bool ok = true;
+  for (const char* m : {"long", "float", "double", "string", "ulonglong"}) {
+    ok = RunPcp(std::string("pmstore sample.") + m + ".write_me 13").status == 0 && ok;
+  }
+  return ok;
+}
+
+}  // namespace pmapi
+
+#endif  // PMAPI_TESTS_INTEROP_GOLDEN_LIVE_TOOLS_H_

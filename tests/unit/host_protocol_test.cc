@@ -1,0 +1,480 @@
+// host_protocol_test: the host context's requests against a scripted fake
+// pmcd on a unix socket: which PDUs are sent (the profile only when it
+// changed), how each reply maps to a value or a PCP code, state changes
+// before a result, replies that break the protocol, a lost connection, and
+// reconnecting.
+#include "host_protocol.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "byte_reader.h"
+#include "gtest/gtest.h"
+#include "host_connection.h"
+#include "pdu_codec.h"
+#include "pmapi/errors.h"
+
+namespace pmapi {
+namespace {
+
+constexpr uint16_t kAllFeatures = kFeatureLabels | kFeatureHighRes | kFeatureDescs;
+const PmID kId = MakePmID(29, 0, 10);
+const InDom kInDom = MakeInDom(29, 1);
+
+void SendAll(int fd, const std::vector<uint8_t>& bytes) {
+  size_t off = 0;
+  while (off < bytes.size()) {
+    ssize_t n = send(fd, bytes.data() + off, bytes.size() - off, MSG_NOSIGNAL);
+    if (n <= 0) return;
+    off += static_cast<size_t>(n);
+  }
+}
+
+// Reads one PDU; empty on end of file, error or `stop`.
+std::vector<uint8_t> RecvPdu(int fd, const std::atomic<bool>& stop) {
+  auto read_exact = [&](uint8_t* p, size_t n) {
+    while (n > 0) {
+      pollfd pf{fd, POLLIN, 0};
+      if (stop) return false;
+      if (poll(&pf, 1, 20) != 1) continue;
+      ssize_t got = recv(fd, p, n, 0);
+      if (got <= 0) return false;
+      p += got;
+      n -= static_cast<size_t>(got);
+    }
+    return true;
+  };
+  std::vector<uint8_t> pdu(kPduHeaderBytes);
+  if (!read_exact(pdu.data(), pdu.size())) return {};
+  uint32_t len = LoadBigEndian32(pdu.data());
+  if (len < kPduHeaderBytes || len > (1u << 20)) return {};
+  pdu.resize(len);
+  if (!read_exact(pdu.data() + kPduHeaderBytes, len - kPduHeaderBytes)) return {};
+  return pdu;
+}
+
+int TypeOf(const std::vector<uint8_t>& pdu) { return DecodePduHeader(pdu)->type; }
+
+// A fake pmcd: greets each client with `features`, then answers each
+// request with what `answer` returns (an empty list: no reply; a list
+// holding one empty PDU: close the connection). Serves clients one after
+// another until destroyed, and records the type of every request.
+class FakePmcd {
+ public:
+  using Answer = std::function<std::vector<std::vector<uint8_t>>(const std::vector<uint8_t>&)>;
+
+  FakePmcd(Answer answer, uint16_t features = kAllFeatures)
+      : answer_(std::move(answer)), features_(features) {
+    path_ = "/tmp/host-proto-" + std::to_string(getpid()) + "-" + std::to_string(counter_++);
+    unlink(path_.c_str());
+    listen_fd_ = socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, path_.c_str(), sizeof addr.sun_path - 1);
+    bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    listen(listen_fd_, 4);
+    thread_ = std::thread([this] { Serve(); });
+  }
+
+  ~FakePmcd() {
+    stop_ = true;
+    thread_.join();
+    close(listen_fd_);
+    unlink(path_.c_str());
+  }
+
+  std::string spec() const { return "unix:" + path_; }
+  std::vector<int> requests() {
+    std::lock_guard<std::mutex> l(mu_);
+    return requests_;
+  }
+  int clients() const { return clients_; }
+
+ private:
+  void Serve() {
+    while (!stop_) {
+      pollfd p{listen_fd_, POLLIN, 0};
+      if (poll(&p, 1, 20) != 1) continue;
+      int fd = accept(listen_fd_, nullptr, nullptr);
+      if (fd < 0) continue;
+      ++clients_;
+      SendAll(fd, EncodeHandshake(0, HandshakeInfo{0, kPduVersion, 1, features_}));
+      RecvPdu(fd, stop_);  // CREDS
+      Converse(fd);
+      close(fd);
+    }
+  }
+
+  void Converse(int fd) {
+    while (!stop_) {
+      std::vector<uint8_t> req = RecvPdu(fd, stop_);
+      if (req.empty()) return;
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        requests_.push_back(TypeOf(req));
+      }
+      for (const std::vector<uint8_t>& reply : answer_(req)) {
+        if (reply.empty()) return;
+        SendAll(fd, reply);
+      }
+    }
+  }
+
+  static inline int counter_ = 0;
+  Answer answer_;
+  uint16_t features_;
+  std::string path_;
+  int listen_fd_ = -1;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> clients_{0};
+  std::mutex mu_;
+  std::vector<int> requests_;
+  std::thread thread_;
+};
+
+Result OneValue(int32_t v) {
+  Result r;
+  r.set_timestamp_ns(1'700'000'000'123'456'789);
+  r.AddSet(kId, 1, kValInsitu);
+  r.AddInsitu(kInNull, v);
+  return r;
+}
+
+// Answers fetches with a HIGHRES_RESULT holding 42 and ignores PROFILE.
+std::vector<std::vector<uint8_t>> FetchAnswer(const std::vector<uint8_t>& req) {
+  if (TypeOf(req) == kPduProfile) return {};
+  if (TypeOf(req) == kPduHighResFetch) return {EncodeHighResResultPdu(0, OneValue(42))};
+  if (TypeOf(req) == kPduFetch) return {EncodeResultPdu(0, OneValue(42))};
+  return {EncodeError(0, kErrGeneric)};
+}
+
+ConnectOptions Quick() {
+  ConnectOptions o;
+  o.connect_timeout = absl::Seconds(2);
+  o.request_timeout = absl::Milliseconds(500);
+  return o;
+}
+
+std::unique_ptr<HostProtocol> Open(const FakePmcd& pmcd) {
+  absl::StatusOr<std::unique_ptr<HostProtocol>> p = HostProtocol::Connect(pmcd.spec(), Quick());
+  EXPECT_TRUE(p.ok()) << p.status();
+  return p.ok() ? std::move(*p) : nullptr;
+}
+
+TEST(HostProtocol, ProfileIsSentOnlyWhenItChanges) {
+  FakePmcd pmcd(FetchAnswer);
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  Profile profile;
+  Result r;
+  const PmID ids[] = {kId};
+  ASSERT_TRUE(p->Fetch(ids, &profile, &r, nullptr).ok());
+  ASSERT_TRUE(p->Fetch(ids, &profile, &r, nullptr).ok());
+  int32_t one = 1;
+  profile.Add(kInDom, {&one, 1});
+  ASSERT_TRUE(p->Fetch(ids, &profile, &r, nullptr).ok());
+  ASSERT_TRUE(p->Fetch(ids, nullptr, &r, nullptr).ok());
+  EXPECT_EQ(pmcd.requests(),
+            (std::vector<int>{kPduProfile, kPduHighResFetch, kPduHighResFetch, kPduProfile,
+                              kPduHighResFetch, kPduHighResFetch}));
+  ASSERT_EQ(r.numpmid(), 1);
+  EXPECT_EQ(r.value(r.sets()[0], 0).lval, 42);
+  EXPECT_EQ(r.timestamp_ns(), 1'700'000'000'123'456'789);
+}
+
+TEST(HostProtocol, PlainFetchWithoutHighRes) {
+  FakePmcd pmcd(FetchAnswer, kFeatureLabels);
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  Result r;
+  const PmID ids[] = {kId};
+  ASSERT_TRUE(p->Fetch(ids, nullptr, &r, nullptr).ok());
+  EXPECT_EQ(pmcd.requests(), std::vector<int>{kPduFetch});
+  // RESULT carries microseconds.
+  EXPECT_EQ(r.timestamp_ns(), 1'700'000'000'123'456'000);
+}
+
+TEST(HostProtocol, StateChangesBeforeTheResultAreCollected) {
+  FakePmcd pmcd([](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+    if (TypeOf(req) != kPduHighResFetch) return {};
+    return {EncodeError(0, kPmcdAddAgent), EncodeError(0, kPmcdLabelChange),
+            EncodeHighResResultPdu(0, OneValue(7))};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  Result r;
+  int changed = 0;
+  const PmID ids[] = {kId};
+  ASSERT_TRUE(p->Fetch(ids, nullptr, &r, &changed).ok());
+  EXPECT_EQ(changed, kPmcdAddAgent | kPmcdLabelChange);
+  EXPECT_EQ(r.value(r.sets()[0], 0).lval, 7);
+}
+
+TEST(HostProtocol, FetchErrorIsPmcdsCode) {
+  FakePmcd pmcd([](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+    if (TypeOf(req) != kPduHighResFetch) return {};
+    return {EncodeError(0, kErrNoagent)};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  Result r;
+  const PmID ids[] = {kId};
+  EXPECT_EQ(PcpCode(p->Fetch(ids, nullptr, &r, nullptr)), kErrNoagent);
+  // The connection is still in step.
+  EXPECT_FALSE(p->broken());
+}
+
+TEST(HostProtocol, ZeroErrorBeforeResultBreaksTheProtocol) {
+  FakePmcd pmcd([](const std::vector<uint8_t>&) -> std::vector<std::vector<uint8_t>> {
+    return {EncodeError(0, 0)};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  Result r;
+  const PmID ids[] = {kId};
+  EXPECT_EQ(PcpCode(p->Fetch(ids, nullptr, &r, nullptr)), kErrIpc);
+  EXPECT_TRUE(p->broken());
+}
+
+TEST(HostProtocol, ResultWithTheWrongNumberOfSetsIsIpc) {
+  FakePmcd pmcd([](const std::vector<uint8_t>&) -> std::vector<std::vector<uint8_t>> {
+    return {EncodeHighResResultPdu(0, OneValue(1))};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  Result r;
+  const PmID ids[] = {kId, kId};
+  EXPECT_EQ(PcpCode(p->Fetch(ids, nullptr, &r, nullptr)), kErrIpc);
+}
+
+TEST(HostProtocol, WrongReplyTypeDropsTheConnection) {
+  FakePmcd pmcd([](const std::vector<uint8_t>&) -> std::vector<std::vector<uint8_t>> {
+    return {EncodeText(0, 0, "not a descriptor")};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(PcpCode(p->LookupDesc(kId).status()), kErrIpc);
+  EXPECT_TRUE(p->broken());
+  // Later calls fail at once, without asking pmcd.
+  absl::Time start = absl::Now();
+  EXPECT_EQ(PcpCode(p->LookupName("a.b").status()), kErrIpc);
+  EXPECT_EQ(PcpCode(p->Text(kId, kTextOneLine | kTextPmid).status()), kErrIpc);
+  EXPECT_LT(absl::Now() - start, absl::Milliseconds(100));
+  EXPECT_EQ(pmcd.requests().size(), 1u);
+}
+
+TEST(HostProtocol, LostConnectionIsIpcAndReconnectRestoresIt) {
+  std::atomic<int> calls{0};
+  FakePmcd pmcd([&](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+    // The first request closes the connection; later ones are answered.
+    if (calls++ == 0) return {{}};
+    return FetchAnswer(req);
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  Profile profile;
+  Result r;
+  const PmID ids[] = {kId};
+  EXPECT_EQ(PcpCode(p->Fetch(ids, &profile, &r, nullptr)), kErrIpc);
+  EXPECT_TRUE(p->broken());
+  EXPECT_EQ(PcpCode(p->Fetch(ids, &profile, &r, nullptr)), kErrIpc);
+  ASSERT_TRUE(p->Reconnect().ok());
+  EXPECT_FALSE(p->broken());
+  ASSERT_TRUE(p->Fetch(ids, &profile, &r, nullptr).ok());
+  EXPECT_EQ(pmcd.clients(), 2);
+  // The profile went with the first fetch, and again after reconnecting.
+  std::vector<int> want = {kPduProfile, kPduProfile, kPduHighResFetch};
+  EXPECT_EQ(pmcd.requests(), want);
+}
+
+TEST(HostProtocol, ReconnectToAGoneServerFails) {
+  std::string spec;
+  std::unique_ptr<HostProtocol> p;
+  {
+    FakePmcd pmcd(FetchAnswer);
+    spec = pmcd.spec();
+    p = Open(pmcd);
+    ASSERT_NE(p, nullptr);
+  }
+  EXPECT_EQ(PcpCode(p->Reconnect()), -ENOENT);
+  EXPECT_TRUE(p->broken());
+  EXPECT_EQ(PcpCode(p->LookupDesc(kId).status()), kErrIpc);
+}
+
+TEST(HostProtocol, LookupNameStatuses) {
+  FakePmcd pmcd([](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+    absl::StatusOr<NameList> names = DecodeNameList(req);
+    const std::string& n = names->names[0];
+    if (n == "found") {
+      const PmID ids[] = {kId};
+      return {EncodeIdList(kPduPmnsIds, 0, 1, ids)};
+    }
+    if (n == "missing") {
+      const PmID ids[] = {kPmIDNull};
+      return {EncodeIdList(kPduPmnsIds, 0, 0, ids)};
+    }
+    if (n == "inner") {
+      const PmID ids[] = {kPmIDNull};
+      return {EncodeIdList(kPduPmnsIds, 0, kErrNonleaf, ids)};
+    }
+    return {EncodeError(0, kErrNoagent)};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(*p->LookupName("found"), kId);
+  EXPECT_EQ(PcpCode(p->LookupName("missing").status()), kErrName);
+  EXPECT_EQ(PcpCode(p->LookupName("inner").status()), kErrNonleaf);
+  EXPECT_EQ(PcpCode(p->LookupName("other").status()), kErrNoagent);
+  EXPECT_FALSE(p->broken());
+}
+
+TEST(HostProtocol, NamesChildrenAndTraverse) {
+  FakePmcd pmcd([](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+    const std::vector<std::string> names = {"a", "b"};
+    const std::vector<int> status = {kPmnsLeafStatus, kPmnsNonLeafStatus};
+    switch (TypeOf(req)) {
+      case kPduPmnsIds:
+        return {EncodeNameList(0, names, {})};
+      case kPduPmnsChild:
+        return {EncodeNameList(0, names, status)};
+      case kPduPmnsTraverse:
+        return {EncodeError(0, kErrName)};
+    }
+    return {};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(*p->NameAll(kId), (std::vector<std::string>{"a", "b"}));
+  absl::StatusOr<HostNames> kids = p->Children("x");
+  ASSERT_TRUE(kids.ok());
+  EXPECT_EQ(kids->names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(kids->status, (std::vector<int>{kPmnsLeafStatus, kPmnsNonLeafStatus}));
+  EXPECT_EQ(PcpCode(p->Traverse("nosuch").status()), kErrName);
+}
+
+TEST(HostProtocol, ChildrenWithoutStatusIsIpc) {
+  FakePmcd pmcd([](const std::vector<uint8_t>&) -> std::vector<std::vector<uint8_t>> {
+    const std::vector<std::string> names = {"a"};
+    return {EncodeNameList(0, names, {})};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(PcpCode(p->Children("x").status()), kErrIpc);
+}
+
+TEST(HostProtocol, DescriptorsOneAndMany) {
+  FakePmcd pmcd([](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+    if (TypeOf(req) == kPduDescReq) {
+      return {EncodeDesc(0, Desc{kId, kType32, kInDomNull, kSemInstant, Units{}})};
+    }
+    absl::StatusOr<IdList> ids = DecodeIdList(req);
+    std::vector<Desc> descs;
+    for (PmID id : ids->ids) descs.push_back(Desc{id, kTypeU64, kInDom, kSemCounter, Units{}});
+    return {EncodeDescs(0, descs)};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p->has_descs());
+  EXPECT_EQ(p->LookupDesc(kId)->type, kType32);
+  const PmID ids[] = {kId, MakePmID(29, 0, 11)};
+  absl::StatusOr<std::vector<Desc>> d = p->LookupDescs(ids);
+  ASSERT_TRUE(d.ok()) << d.status();
+  ASSERT_EQ(d->size(), 2u);
+  EXPECT_EQ((*d)[1].pmid, MakePmID(29, 0, 11));
+  EXPECT_EQ(pmcd.requests(), (std::vector<int>{kPduDescReq, kPduDescIds}));
+}
+
+TEST(HostProtocol, InstancesTextAndLabels) {
+  FakePmcd pmcd([](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+    switch (TypeOf(req)) {
+      case kPduInstanceReq:
+        return {EncodeInstance(0, InstanceList{kInDom, {0, 1}, {"red", "green"}})};
+      case kPduTextReq:
+        return {EncodeText(0, 0, "one line")};
+      case kPduLabelReq: {
+        LabelReply reply;
+        reply.ident = kId;
+        reply.type = kLabelItem;
+        LabelSetWire set;
+        set.inst = kInNull;
+        set.nlabels = 1;
+        set.json = R"({"a":1})";
+        set.labels.push_back(LabelWire{2, 1, kLabelItem, 5, 1});
+        reply.sets.push_back(set);
+        return {EncodeLabel(0, reply)};
+      }
+    }
+    return {};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  absl::StatusOr<HostInstances> insts = p->Instances(kInDom, kInNull, "");
+  ASSERT_TRUE(insts.ok());
+  EXPECT_EQ(insts->ids, (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(insts->names, (std::vector<std::string>{"red", "green"}));
+  EXPECT_EQ(*p->Text(kId, kTextOneLine | kTextPmid), "one line");
+  absl::StatusOr<std::vector<LabelSet>> labels = p->Labels(kId, kLabelItem);
+  ASSERT_TRUE(labels.ok()) << labels.status();
+  ASSERT_EQ(labels->size(), 1u);
+  EXPECT_EQ((*labels)[0].json, R"({"a":1})");
+  ASSERT_EQ((*labels)[0].labels.size(), 1u);
+  EXPECT_EQ((*labels)[0].labels[0].value, 5);
+  EXPECT_EQ((*labels)[0].labels[0].flags, kLabelItem);
+}
+
+TEST(HostProtocol, NoLabelsWithoutTheFeature) {
+  FakePmcd pmcd(FetchAnswer, kFeatureHighRes);
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(PcpCode(p->Labels(kPmIDNull, kLabelContext).status()), kErrNolabels);
+  EXPECT_TRUE(pmcd.requests().empty());
+}
+
+TEST(HostProtocol, StoreReplies) {
+  std::atomic<int> calls{0};
+  FakePmcd pmcd([&](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+    if (TypeOf(req) != kPduResult) return {};
+    switch (calls++) {
+      case 0:
+        return {EncodeError(0, 0)};
+      case 1:
+        return {EncodeError(0, kErrPermission)};
+      default:
+        return {EncodeError(0, kPmcdAddAgent)};
+    }
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(p->Store(OneValue(3)).ok());
+  EXPECT_EQ(PcpCode(p->Store(OneValue(3))), kErrPermission);
+  EXPECT_EQ(PcpCode(p->Store(OneValue(3))), kErrIpc);
+}
+
+TEST(HostProtocol, SilentServerTimesOut) {
+  FakePmcd pmcd([](const std::vector<uint8_t>&) -> std::vector<std::vector<uint8_t>> { return {}; });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(PcpCode(p->LookupDesc(kId).status()), kErrTimeout);
+  EXPECT_EQ(PcpCode(p->LookupDesc(kId).status()), kErrIpc);
+}
+
+TEST(HostProtocol, SpecHost) {
+  FakePmcd pmcd(FetchAnswer);
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->SpecHost(), "");
+  EXPECT_EQ(p->spec(), pmcd.spec());
+}
+
+}  // namespace
+}  // namespace pmapi
