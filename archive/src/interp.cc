@@ -322,7 +322,9 @@ absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, 
     if (next.time_ns == t_ns) {
       value = FromView(inst, nv);
     } else if (desc.sem == kSemInstant) {
-      value = FromView(inst, (t - tp) <= (tn - t) ? pv : nv);
+      // PCP 6.0.3 gives an instantaneous value the prior observation's
+      // value whenever a next one exists (pmval -t 0.5 shows it).
+      value = FromView(inst, pv);
     } else {
       value = InterpolateCounter(desc.type, valfmt, inst, pv, nv, t - tp, tn - tp);
     }

@@ -1,5 +1,5 @@
 // The interpolation engine on an in-memory archive: the Guide's semantics
-// table (raw 10 30 60 80 90 at t = 1 3 5 7 9), nearest-observation rules,
+// table (raw 10 30 60 80 90 at t = 1 3 5 7 9), prior-observation rules,
 // instances that come and go, and <mark> records.
 #include "interp.h"
 
@@ -127,10 +127,11 @@ TEST_F(InterpTest, CountersInterpolateLinearlyAndRound) {
   EXPECT_EQ(At(kCounter, 8 * kSec + kSec / 2, &present), 88);  // 87.5 rounds up
 }
 
-TEST_F(InterpTest, InstantTakesTheNearerDiscreteThePrior) {
+TEST_F(InterpTest, InstantAndDiscreteTakeThePrior) {
   bool present;
   EXPECT_EQ(At(kInstant, 3 * kSec + kSec / 2, &present), 30);
-  EXPECT_EQ(At(kInstant, 4 * kSec + kSec / 2, &present), 60);
+  // Nearer to the next observation, still the prior one, as PCP 6.0.3.
+  EXPECT_EQ(At(kInstant, 4 * kSec + kSec / 2, &present), 30);
   EXPECT_EQ(At(kDiscrete, 4 * kSec + kSec / 2, &present), 30);
 }
 
@@ -191,8 +192,8 @@ TEST(InterpInstancesTest, InstancesComeAndGoAndFollowTheProfile) {
   int32_t only2[] = {2};
   p.Delete(kIndom, {});
   p.Add(kIndom, only2);
-  v = Values(*e.Fetch(2 * kSec + kSec * 3 / 4, ids, p, true));
-  EXPECT_EQ(v, (std::map<int32_t, int32_t>{{2, 300}}));
+  v = Values(*e.Fetch(2 * kSec + kSec * 3 / 4, ids, p, true));  // the prior, though nearer the next
+  EXPECT_EQ(v, (std::map<int32_t, int32_t>{{2, 200}}));
 }
 
 TEST(InterpTypesTest, DoubleCounterAndNonArithmeticCounter) {
