@@ -169,6 +169,9 @@ absl::StatusOr<std::string> ArchiveSource::LookupText(uint32_t ident, int kind) 
 }
 
 absl::StatusOr<std::vector<LabelSet>> ArchiveSource::LookupLabels(int level, uint32_t ident) {
+  // PCP 6.0.3 never finds an archive's cluster labels when it merges a
+  // metric's labels (pminfo -l shows none), so neither do we.
+  if (level == kLabelCluster) return std::vector<LabelSet>{};
   uint32_t want = LabelIdent(level, ident);
   // PCP remembers the first answer for each level and identifier for the
   // life of the context, found or not, whatever the collection time later.

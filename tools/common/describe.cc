@@ -23,6 +23,8 @@ const char* SemName(int sem) {
 
 std::string TypeLongName(int type) {
   switch (type) {
+    case pmapi::kTypeNoSupport:
+      return "Not Supported";
     case pmapi::kType32:
       return "32-bit int";
     case pmapi::kTypeU32:
@@ -50,7 +52,6 @@ std::string TypeLongName(int type) {
 }
 
 std::string DescText(const pmapi::Desc& desc, bool verbose_indom) {
-  if (desc.type == pmapi::kTypeNoSupport) return "    Data Type: Not Supported\n";
   std::string indom = pmapi::InDomStr(desc.indom);
   std::string out;
   if (verbose_indom) {
@@ -62,7 +63,9 @@ std::string DescText(const pmapi::Desc& desc, bool verbose_indom) {
   }
   const char* sem = SemName(desc.sem);
   if (sem == nullptr) {
-    absl::StrAppendFormat(&out, "    Semantics: ???  Units: 0x%x???\n", pmapi::PackUnits(desc.units));
+    std::string units = pmapi::UnitsStr(desc.units);
+    absl::StrAppendFormat(&out, "    Semantics: ??? (%d)  Units: %s\n", desc.sem,
+                          units.empty() ? "none" : units);
     return out;
   }
   std::string units = pmapi::UnitsStr(desc.units);

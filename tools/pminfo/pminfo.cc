@@ -126,7 +126,7 @@ std::vector<pmapi::LabelSet> Level(Context* ctx, int level, uint32_t ident) {
 }
 
 // The label sets of a metric, lowest precedence first: context, domain,
-// instance domain and item. An archive with no context labels at the
+// instance domain, cluster and item. An archive with no context labels at the
 // collection time has its host name as its one context label.
 std::vector<const pmapi::LabelSet*> Reporter::MetricLabelSets(const Desc& desc) {
   levels_.clear();
@@ -138,6 +138,7 @@ std::vector<const pmapi::LabelSet*> Reporter::MetricLabelSets(const Desc& desc) 
   }
   levels_.push_back(Level(ctx_, pmapi::kLabelDomain, desc.pmid));
   if (desc.indom != pmapi::kInDomNull) levels_.push_back(Level(ctx_, pmapi::kLabelInDom, desc.indom));
+  levels_.push_back(Level(ctx_, pmapi::kLabelCluster, desc.pmid));
   levels_.push_back(Level(ctx_, pmapi::kLabelItem, desc.pmid));
   std::vector<const pmapi::LabelSet*> merged;
   for (const auto& level : levels_) {
