@@ -119,3 +119,5 @@ foreach(tool pminfo pmdumplog pmval pmstore)
     install(FILES ${PROJECT_SOURCE_DIR}/man/${tool}.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
   endif()
 endforeach()
+
+include(${CMAKE_CURRENT_LIST_DIR}/CPack.cmake)
