@@ -121,3 +121,7 @@ foreach(tool pminfo pmdumplog pmval pmstore)
 endforeach()
 
 include(${CMAKE_CURRENT_LIST_DIR}/CPack.cmake)
+
+if(PMAPI_BUILD_TESTS)
+  add_subdirectory(${PROJECT_SOURCE_DIR}/tests/package ${PROJECT_BINARY_DIR}/tests/package)
+endif()
