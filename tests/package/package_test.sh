@@ -75,9 +75,7 @@ owner_of() {
 # ---- 2. the scratch root ----
 root=$work/root
 dpkg -x "$deb" "$root"
-pcs=("$root"/usr/*/pkgconfig/pmapi.pc "$root"/usr/*/*/pkgconfig/pmapi.pc "$root"/usr/*/*/*/pkgconfig/pmapi.pc)
-pc=""
-for f in "${pcs[@]}"; do [ -f "$f" ] && pc=$f; done
+pc=$(find "$root" -path '*/pkgconfig/pmapi.pc' -type f | head -1)
 [ -n "$pc" ] || fail "no pmapi.pc in the package"
 prefix=$(sed -n 's/^prefix=//p' "$pc")
 inst=$root$prefix
