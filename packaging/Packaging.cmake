@@ -1,0 +1,127 @@
+# packaging/Packaging.cmake: how libpmapi is installed and packaged.
+#
+# Included once from the top-level CMakeLists.txt, after every target is
+# defined, because it reads the finished `pmapi` target (its objects and its
+# link interface) to make the static library, the pkg-config file and the
+# CMake package. It adds:
+#   - pmapi_static: libpmapi.a archived from the shared library's objects;
+#   - the export sets pmapiTargets (pmapi::pmapi) and pmapiStaticTargets
+#     (pmapi::pmapi_static) with pmapiConfig.cmake and its version file;
+#   - pmapi.pc for pkg-config;
+#   - the man pages of the library and of the tools this tree builds;
+#   - CPack settings for the .deb and .tar.gz packages (packaging/CPack.cmake);
+#   - the package tests (tests/package) when tests are built.
+#
+# Example (from the build tree):
+#   cmake --install build --prefix /tmp/root/usr
+#   cpack --config build/CPackConfig.cmake -G DEB
+include(CMakePackageConfigHelpers)
+
+set(PMAPI_CMAKE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pmapi)
+
+# Lets a project that adds this tree with add_subdirectory use the same name
+# as one that finds the installed package.
+add_library(pmapi::pmapi ALIAS pmapi)
+
+# ---- The static library ----
+# Archiving the shared library's objects (all position independent) keeps
+# one compilation of every source; the link interface is copied from
+# `pmapi` so the two never drift apart. Dependencies that are private to the
+# shared library become link-only dependencies of the archive.
+add_library(pmapi_static STATIC $<TARGET_OBJECTS:pmapi>)
+get_target_property(PMAPI_PUBLIC_DEPS pmapi INTERFACE_LINK_LIBRARIES)
+get_target_property(PMAPI_ALL_DEPS pmapi LINK_LIBRARIES)
+get_target_property(PMAPI_INCLUDE_DIRS pmapi INTERFACE_INCLUDE_DIRECTORIES)
+set(PMAPI_PRIVATE_DEPS ${PMAPI_ALL_DEPS})
+list(REMOVE_ITEM PMAPI_PRIVATE_DEPS ${PMAPI_PUBLIC_DEPS})
+target_link_libraries(pmapi_static PUBLIC ${PMAPI_PUBLIC_DEPS} PRIVATE ${PMAPI_PRIVATE_DEPS})
+target_include_directories(pmapi_static INTERFACE ${PMAPI_INCLUDE_DIRS})
+set_target_properties(pmapi_static PROPERTIES OUTPUT_NAME pmapi EXPORT_NAME pmapi_static)
+add_library(pmapi::pmapi_static ALIAS pmapi_static)
+install(TARGETS pmapi_static EXPORT pmapiStaticTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# ---- The CMake package: find_package(pmapi [COMPONENTS static]) ----
+install(EXPORT pmapiTargets NAMESPACE pmapi:: DESTINATION ${PMAPI_CMAKE_PACKAGE_DIR})
+install(EXPORT pmapiStaticTargets NAMESPACE pmapi:: DESTINATION ${PMAPI_CMAKE_PACKAGE_DIR})
+set(PMAPI_PMCDCONF_INSTALLED ${CMAKE_INSTALL_DATADIR}/pmapi/pmdas/pmcd.conf)
+configure_package_config_file(
+  ${CMAKE_CURRENT_LIST_DIR}/pmapiConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/packaging/pmapiConfig.cmake
+  INSTALL_DESTINATION ${PMAPI_CMAKE_PACKAGE_DIR}
+  PATH_VARS PMAPI_PMCDCONF_INSTALLED)
+# 0.x releases may change the API at every minor version.
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/packaging/pmapiConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/packaging/pmapiConfig.cmake
+              ${PROJECT_BINARY_DIR}/packaging/pmapiConfigVersion.cmake
+        DESTINATION ${PMAPI_CMAKE_PACKAGE_DIR})
+
+# ---- pkg-config ----
+# pmapi_pkgconfig_flags(OUT_MODULES OUT_LIBS DEPS...)
+# Translates CMake link dependencies into pkg-config module names and plain
+# linker flags. An unknown dependency stops the configuration, so a new
+# dependency of `pmapi` cannot be dropped from pmapi.pc unnoticed.
+function(pmapi_pkgconfig_flags out_modules out_libs)
+  set(modules "")
+  set(libs "")
+  foreach(dep ${ARGN})
+    if(dep MATCHES "^absl::(.+)$")
+      list(APPEND modules "absl_${CMAKE_MATCH_1}")
+    elseif(dep STREQUAL "ICU::uc")
+      list(APPEND modules icu-uc)
+    elseif(dep STREQUAL "ICU::i18n")
+      list(APPEND modules icu-i18n)
+    elseif(dep STREQUAL "LibLZMA::LibLZMA")
+      list(APPEND modules liblzma)
+    elseif(dep STREQUAL "Threads::Threads")
+      list(APPEND libs -pthread)
+    elseif(dep MATCHES "^[A-Za-z0-9_]+$")
+      list(APPEND libs "-l${dep}")
+    else()
+      message(FATAL_ERROR "pmapi.pc: no pkg-config form for dependency '${dep}'")
+    endif()
+  endforeach()
+  list(JOIN modules ", " modules)
+  list(JOIN libs " " libs)
+  set(${out_modules} "${modules}" PARENT_SCOPE)
+  set(${out_libs} "${libs}" PARENT_SCOPE)
+endfunction()
+
+# Returns in OUT the pkg-config form of an install directory: relative to
+# ${prefix} when it is under the prefix, so --define-variable=prefix=...
+# relocates every path.
+function(pmapi_pkgconfig_dir out dir)
+  if(IS_ABSOLUTE "${dir}")
+    set(${out} "${dir}" PARENT_SCOPE)
+  else()
+    set(${out} "\${prefix}/${dir}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+pmapi_pkgconfig_flags(PMAPI_PC_REQUIRES PMAPI_PC_LIBS ${PMAPI_PUBLIC_DEPS})
+pmapi_pkgconfig_flags(PMAPI_PC_REQUIRES_PRIVATE PMAPI_PC_LIBS_PRIVATE ${PMAPI_PRIVATE_DEPS})
+pmapi_pkgconfig_dir(PMAPI_PC_LIBDIR ${CMAKE_INSTALL_LIBDIR})
+pmapi_pkgconfig_dir(PMAPI_PC_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR})
+pmapi_pkgconfig_dir(PMAPI_PC_DATADIR ${CMAKE_INSTALL_DATADIR})
+configure_file(${CMAKE_CURRENT_LIST_DIR}/pmapi.pc.in ${PROJECT_BINARY_DIR}/packaging/pmapi.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/packaging/pmapi.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# ---- Man pages ----
+# A tool's page is installed only with the tool, so a package never carries
+# the manual of a program it lacks.
+install(FILES ${PROJECT_SOURCE_DIR}/man/libpmapi.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
+foreach(tool pminfo pmdumplog pmval pmstore)
+  if(TARGET ${tool})
+    install(FILES ${PROJECT_SOURCE_DIR}/man/${tool}.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  endif()
+endforeach()
+
+include(${CMAKE_CURRENT_LIST_DIR}/CPack.cmake)
+
+if(PMAPI_BUILD_TESTS)
+  add_subdirectory(${PROJECT_SOURCE_DIR}/tests/package ${PROJECT_BINARY_DIR}/tests/package)
+endif()
