@@ -472,10 +472,8 @@ void FetchGroup::FetchEvent(Entry& e, const Result& r) {
     }
   }
   if (found < 0) return;
+  // The result codec delivers event arrays in host order.
   ValueView v = r.value(*vs, found);
-  bool highres = e.desc.type == kTypeHighResEvent;
-  std::vector<uint8_t> host = EventArrayToHost(v.payload, highres);
-  v.payload = host;
   absl::StatusOr<std::vector<Result>> records =
       e.desc.type == kTypeHighResEvent ? UnpackHighResEventRecords(v, vs->valfmt)
                                        : UnpackEventRecords(v, vs->valfmt);

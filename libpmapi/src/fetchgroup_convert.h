@@ -55,12 +55,6 @@ int ParseStringAs(const std::string& text, int type, FetchGroupValue* out);
 // PM_ERR_SIGN when it does not fit. Strings are "%.17e".
 int StoreDouble(double value, int type, FetchGroupValue* out);
 
-// Returns a copy of an event array payload (the record count onwards) as
-// stored in an archive or a PDU, big-endian, with every number turned to
-// host order, which UnpackEventRecords reads. Strings and aggregates are
-// left as they are; a malformed array is converted as far as it is well
-// formed, leaving the unpacker to report it.
-std::vector<uint8_t> EventArrayToHost(std::span<const uint8_t> payload, bool highres);
 
 }  // namespace pmapi
 
