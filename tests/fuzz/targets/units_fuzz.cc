@@ -1,0 +1,18 @@
+// Fuzz target: ParseUnitsStr (pmParseUnitsStr), and UnitsStr on what it
+// returns.
+#include <cstdint>
+#include <string_view>
+
+#include "fuzz_support.h"
+#include "pmapi/units.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  absl::StatusOr<pmapi::ParsedUnits> p = pmapi::ParseUnitsStr(text);
+  if (p.ok()) {
+    fuzz::Consume(fuzz::Digest(pmapi::UnitsStr(p->units)) + static_cast<uint64_t>(p->multiplier));
+  } else {
+    fuzz::Consume(fuzz::Digest(p.status()));
+  }
+  return 0;
+}
