@@ -72,7 +72,8 @@ uint64_t RunOne(int which, Bytes in) {
     case 9: {
       uint64_t h = 0;
       for (const pmapi::IndexEntry& e : pmapi::DecodeIndex(in, which == 8 ? 2 : 3)) {
-        h += static_cast<uint64_t>(e.stamp.nanos() + e.vol + e.meta_offset + e.data_offset);
+        h += static_cast<uint64_t>(e.stamp.nanos()) + static_cast<uint64_t>(e.vol) +
+             static_cast<uint64_t>(e.meta_offset) + static_cast<uint64_t>(e.data_offset);
       }
       return h;
     }

@@ -13,6 +13,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::Consume(d.ok() ? static_cast<uint64_t>(absl::ToInt64Nanoseconds(*d))
                        : fuzz::Digest(d.status()));
   absl::StatusOr<pmapi::TimeSpec> t = pmapi::ParseHighResInterval(text);
-  fuzz::Consume(t.ok() ? static_cast<uint64_t>(t->sec + t->nsec) : fuzz::Digest(t.status()));
+  fuzz::Consume(t.ok() ? static_cast<uint64_t>(t->sec) + static_cast<uint64_t>(t->nsec) : fuzz::Digest(t.status()));
   return 0;
 }

@@ -27,7 +27,7 @@ uint64_t RunOne(int which, Bytes pdu) {
     }
     case 2: {
       auto h = pmapi::DecodeHandshake(pdu);
-      return h.ok() ? static_cast<uint64_t>(h->version + h->features) : 1;
+      return h.ok() ? static_cast<uint64_t>(h->version) + h->features : 1;
     }
     case 3: {
       auto c = pmapi::DecodeCreds(pdu);

@@ -20,7 +20,9 @@ namespace {
 
 constexpr const char* kZones[] = {"UTC", "AEDT-11", "EST5EDT,M3.2.0,M11.1.0", "IST-5:30"};
 
-uint64_t DigestSpec(const pmapi::TimeSpec& t) { return static_cast<uint64_t>(t.sec * 31 + t.nsec); }
+uint64_t DigestSpec(const pmapi::TimeSpec& t) {
+  return static_cast<uint64_t>(t.sec) * 31 + static_cast<uint64_t>(t.nsec);
+}
 
 }  // namespace
 
