@@ -5,12 +5,15 @@
 #   scripts/install-deps.sh          build and unit-test dependencies
 #   scripts/install-deps.sh --pcp    also PCP 6.0.3 itself (the oracle and
 #                                    interop peer for tests and benchmarks)
+#   scripts/install-deps.sh --fuzz   also clang and its libFuzzer and
+#                                    sanitizer runtimes (scripts/fuzz.sh)
 set -eu
 
 BUILD_PKGS="cmake g++ ninja-build pkg-config xz-utils libabsl-dev libicu-dev
   libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev
   liblzma-dev dpkg-dev groff-base file"
 PCP_PKGS="pcp libpcp3-dev libpcp-pmda3-dev"
+FUZZ_PKGS="clang libclang-rt-14-dev"
 
 missing() {
   for p in "$@"; do
@@ -44,4 +47,8 @@ apt_install $BUILD_PKGS
 if [ "${1:-}" = "--pcp" ]; then
   # shellcheck disable=SC2086
   apt_install $PCP_PKGS
+fi
+if [ "${1:-}" = "--fuzz" ]; then
+  # shellcheck disable=SC2086
+  apt_install $FUZZ_PKGS
 fi

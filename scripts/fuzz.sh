@@ -1,0 +1,91 @@
+#!/bin/sh
+# Builds the libFuzzer targets (clang, AddressSanitizer and UBSan) and runs
+# each for a while, then prints a summary: executions, time, coverage at
+# start and end, new corpus entries, and findings.
+#
+#   scripts/fuzz.sh                  every target, 60 s each
+#   scripts/fuzz.sh -t 300 pdu pmns  five minutes each for two targets
+#   scripts/fuzz.sh -l               list the targets
+#
+# Options: -t SECONDS per target; -b DIR build directory (default
+# build-fuzz); -j N fuzzing jobs per target (default 1).
+# New inputs the fuzzer keeps go to DIR/fuzz-work/TARGET/corpus (copy the
+# interesting ones to tests/fuzz/corpus/TARGET); crashing inputs go to
+# DIR/fuzz-work/TARGET/artifacts and belong, once fixed, in
+# tests/fuzz/regressions/TARGET. The summary is also written to
+# DIR/fuzz-work/summary.txt. Exits 1 if any target had a finding.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+seconds=60
+build="$top/build-fuzz"
+jobs=1
+targets=""
+list=0
+while getopts "t:b:j:l" opt; do
+  case $opt in
+    t) seconds=$OPTARG ;;
+    b) build=$OPTARG ;;
+    j) jobs=$OPTARG ;;
+    l) list=1 ;;
+    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+
+all=$(sed -n '/^set(PMAPI_FUZZ_TARGETS/,/)/p' "$top/tests/fuzz/CMakeLists.txt" |
+  sed -e 's/set(PMAPI_FUZZ_TARGETS//' -e 's/)//' | tr -s ' \n' ' ')
+if [ "$list" = 1 ]; then
+  for t in $all; do echo "$t"; done
+  exit 0
+fi
+targets=${*:-$all}
+
+if ! command -v clang++ >/dev/null 2>&1; then
+  echo "fuzz.sh: clang++ not found (scripts/install-deps.sh --fuzz installs it)" >&2
+  exit 2
+fi
+if [ ! -f "$build/build.ninja" ]; then
+  CC=clang CXX=clang++ cmake -S "$top" -B "$build" -G Ninja -DPMAPI_FUZZ=ON \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+# shellcheck disable=SC2086
+cmake --build "$build" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
+
+work="$build/fuzz-work"
+mkdir -p "$work"
+summary="$work/summary.txt"
+printf '%-15s %12s %8s %9s %9s %8s %s\n' target executions seconds cov_start cov_end new findings >"$summary"
+found_any=0
+for t in $targets; do
+  dir="$work/$t"
+  mkdir -p "$dir/corpus" "$dir/artifacts"
+  log="$dir/log.txt"
+  start=$(date +%s)
+  # The first corpus directory receives new inputs; the seeds and past
+  # crashes are read only. -timeout flags any input slower than 10 s.
+  # (-jobs writes per-job logs fuzz-N.log into the current directory.)
+  parallel=""
+  [ "$jobs" -gt 1 ] && parallel="-jobs=$jobs -workers=$jobs"
+  # shellcheck disable=SC2086
+  (cd "$dir" && ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+    "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 $parallel -artifact_prefix="$dir/artifacts/" \
+    "$dir/corpus" "$top/tests/fuzz/corpus/$t" "$top/tests/fuzz/regressions/$t" >"$log" 2>&1) || true
+  [ -n "$parallel" ] && cat "$dir"/fuzz-*.log >>"$log" 2>/dev/null
+  took=$(( $(date +%s) - start ))
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{s+=$1} END {print s+0}')
+  new=$(sed -n 's/^stat::new_units_added: *//p' "$log" | awk '{s+=$1} END {print s+0}')
+  cov0=$(grep -m1 'INITED cov:' "$log" | sed 's/.*INITED cov: \([0-9]*\).*/\1/' || true)
+  cov1=$(grep -E '(DONE|NEW|REDUCE|pulse)[[:space:]]+cov:' "$log" | tail -1 |
+    sed 's/.*cov: \([0-9]*\).*/\1/' || true)
+  findings=$(find "$dir/artifacts" -type f | wc -l)
+  [ "$findings" -gt 0 ] && found_any=1
+  printf '%-15s %12s %8s %9s %9s %8s %s\n' "$t" "$execs" "$took" "${cov0:-?}" "${cov1:-${cov0:-?}}" \
+    "$new" "$findings" >>"$summary"
+done
+cat "$summary"
+if [ "$found_any" = 1 ]; then
+  echo "findings under $work/*/artifacts (logs: $work/*/log.txt)"
+  exit 1
+fi
