@@ -59,7 +59,9 @@ printf '%-15s %12s %8s %9s %9s %8s %s\n' target executions seconds cov_start cov
 found_any=0
 for t in $targets; do
   dir="$work/$t"
-  mkdir -p "$dir/corpus" "$dir/artifacts"
+  mkdir -p "$dir/corpus" "$dir/artifacts" "$dir/previous-artifacts"
+  # Findings count only this run's; earlier ones are kept aside.
+  find "$dir/artifacts" -type f -exec mv {} "$dir/previous-artifacts/" \;
   log="$dir/log.txt"
   start=$(date +%s)
   # The first corpus directory receives new inputs; the seeds and past

@@ -294,8 +294,18 @@ int64_t ChangeTime(const TransitionRule& r, int64_t year, int64_t offset_before)
       t += static_cast<int64_t>(r.d) * kSecsPerDay;
       break;
     case TransitionRule::kM: {
-      const int* myday = &kMonthYday[IsLeap(year) ? 1 : 0][r.m];
-      t += static_cast<int64_t>(myday[-1]) * kSecsPerDay;
+      // A rule whose "Mm.w.d" failed its range check keeps the month it
+      // read (0 to 65535), and glibc then indexes its two-row table as one
+      // flat array, beyond either end. Reads past the end here give the
+      // table's last entry; a month 0 change falls at the start of the year.
+      if (r.m == 0) break;
+      const size_t at = (IsLeap(year) ? 13 : 0) + size_t{r.m};
+      auto flat = [](size_t i) -> int64_t {
+        return i < 13 ? kMonthYday[0][i] : kMonthYday[1][std::min<size_t>(i - 13, 12)];
+      };
+      const int64_t before = flat(at - 1);
+      const int64_t month_start = flat(at);
+      t += before * kSecsPerDay;
       int64_t m1 = (r.m + 9) % 12 + 1;
       int64_t yy0 = r.m <= 2 ? year - 1 : year;
       int64_t yy1 = yy0 / 100;
@@ -305,7 +315,7 @@ int64_t ChangeTime(const TransitionRule& r, int64_t year, int64_t offset_before)
       int64_t d = static_cast<int64_t>(r.d) - dow;
       if (d < 0) d += 7;
       for (unsigned i = 1; i < r.n; ++i) {
-        if (d + 7 >= myday[0] - myday[-1]) break;
+        if (d + 7 >= month_start - before) break;
         d += 7;
       }
       t += d * kSecsPerDay;
