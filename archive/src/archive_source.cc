@@ -1,6 +1,7 @@
 #include "archive_source.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -14,6 +15,14 @@ namespace {
 constexpr int64_t kEndSlopNs = 1000000;
 
 int64_t ToNs(const ArchiveTime& t) { return t.nanos(); }
+
+// a + b, held at the ends of the range: corrupt archives carry absurd
+// times, and time arithmetic must not overflow on them.
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum;
+  if (!__builtin_add_overflow(a, b, &sum)) return sum;
+  return b > 0 ? INT64_MAX : INT64_MIN;
+}
 
 // Copies set `vs` of `from` into `out`, keeping the instances the profile
 // admits (all of them for a singular metric or an error set).
@@ -327,8 +336,9 @@ absl::StatusOr<Result> ArchiveSource::Fetch(std::span<const PmID> ids, const Pro
   absl::StatusOr<int64_t> end = EndNs();
   if (!end.ok()) return end.status();
   int64_t t = origin_ns_;
-  origin_ns_ += delta_ns_;
-  if (t < ToNs(set_->label().start) - kEndSlopNs || t > *end + kEndSlopNs) {
+  origin_ns_ = SaturatingAdd(origin_ns_, delta_ns_);
+  if (t < SaturatingAdd(ToNs(set_->label().start), -kEndSlopNs) ||
+      t > SaturatingAdd(*end, kEndSlopNs)) {
     return PcpError(kErrEol);
   }
   return interp_.Fetch(t, ids, profile, delta_ns_ >= 0);

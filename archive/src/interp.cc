@@ -385,7 +385,7 @@ absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> p
   bool crossed_mark = false;
   if (have_last_) {
     crossed_mark = forward ? MarkBetween(last_t_ns_, t_ns, false)
-                           : MarkBetween(t_ns, last_t_ns_ - 1, true);
+                           : (last_t_ns_ > INT64_MIN && MarkBetween(t_ns, last_t_ns_ - 1, true));
   }
   Result out;
   out.set_timestamp_ns(t_ns);
