@@ -81,7 +81,10 @@ class Report {
   bool Setup();
   bool LookupMetric();
   bool ResolveWindow();
-  bool LoadColumns();
+  // Fills the instance columns (first: before any fetch); false on error.
+  bool LoadColumns(bool first);
+  absl::Status AddInstancesNow();
+  absl::Status AddArchiveInstances();
   void PrintHeader();
   std::string UnitsLine() const;
   std::string Stamp(const TimeSpec& t) const;
@@ -162,8 +165,36 @@ bool Report::LookupMetric() {
   return true;
 }
 
-bool Report::LoadColumns() {
-  columns_.clear();
+absl::Status Report::AddInstancesNow() {
+  absl::StatusOr<std::vector<pmapi::Instance>> now = ctx_.GetInDom(desc_.indom);
+  if (!now.ok()) return now.status();
+  for (const pmapi::Instance& i : *now) {
+    bool known = false;
+    for (const Column& c : columns_) known = known || c.id == i.id;
+    if (!known) columns_.push_back({i.id, i.name});
+  }
+  return absl::OkStatus();
+}
+
+// PCP's pmGetInDomArchive gives every instance the archive ever held; the
+// context answers for one time, so the instances at the origin and at the
+// end of the archive are merged. Called before the first fetch only, as it
+// moves the collection time.
+absl::Status Report::AddArchiveInstances() {
+  absl::Status at_origin = AddInstancesNow();
+  absl::StatusOr<absl::Time> end = ctx_.GetArchiveEnd();
+  if (!end.ok()) return end.status();
+  const absl::Duration step = absl::Nanoseconds(Nanos(interval_));
+  absl::Status moved = ctx_.SetMode(pmapi::kModeInterp, *end, step);
+  absl::Status at_end = moved.ok() ? AddInstancesNow() : moved;
+  absl::Status back = ctx_.SetMode(s_.raw_archive ? pmapi::kModeForw : pmapi::kModeInterp,
+                                   absl::FromUnixNanos(Nanos(origin_)), step);
+  if (!back.ok()) return back;
+  return at_origin.ok() ? at_origin : at_end;
+}
+
+bool Report::LoadColumns(bool first) {
+  if (first) columns_.clear();
   if (desc_.indom == pmapi::kInDomNull) return true;
   if (!all_instances_) {
     for (const std::string& name : wanted_) {
@@ -179,13 +210,12 @@ bool Report::LoadColumns() {
     (void)ctx_.DelProfile(desc_.indom, {});
     (void)ctx_.AddProfile(desc_.indom, ids);
   } else {
-    absl::StatusOr<std::vector<pmapi::Instance>> all = ctx_.GetInDom(desc_.indom);
-    if (!all.ok()) {
+    absl::Status st = first ? AddArchiveInstances() : AddInstancesNow();
+    if (!st.ok()) {
       std::fprintf(stderr, "pmval: pmGetInDom(%s): %s\n", pmapi::InDomStr(desc_.indom).c_str(),
-                   pmapi::ErrStr(pmapi::PcpCode(all.status())).c_str());
+                   pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
       return false;
     }
-    for (const pmapi::Instance& i : *all) columns_.push_back({i.id, i.name});
   }
   std::stable_sort(columns_.begin(), columns_.end(),
                    [](const Column& a, const Column& b) { return a.id < b.id; });
@@ -481,7 +511,7 @@ void Report::Loop() {
       continue;
     }
     if (all_instances_ && !KnowsAll(cur)) {
-      if (!LoadColumns()) {
+      if (!LoadColumns(false)) {
         status_ = 1;
         return;
       }
@@ -561,7 +591,7 @@ bool Report::Setup() {
   }
   all_instances_ = spec_.instances.empty() && !s_.instances_given;
   wanted_ = spec_.instances.empty() ? s_.instances : spec_.instances;
-  return LoadColumns();
+  return LoadColumns(true);
 }
 
 int Report::Execute() {
