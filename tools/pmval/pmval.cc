@@ -115,7 +115,7 @@ class Report {
   std::vector<std::string> wanted_;
   std::vector<Column> columns_;
   int label_style_ = -1;
-  TimeSpec origin_, finish_, interval_{1, 0}, position_;
+  TimeSpec label_start_, origin_, finish_, interval_{1, 0}, position_;
   int samples_ = -1;
   int width_ = 0;
   bool reporting_ = false;
@@ -177,33 +177,58 @@ absl::Status Report::AddInstancesNow() {
 }
 
 // PCP's pmGetInDomArchive gives every instance the archive ever held; the
-// context answers for one time, so the instances at the origin and at the
-// end of the archive are merged. Called before the first fetch only, as it
-// moves the collection time.
+// context answers for one time, so the instances are gathered at every
+// record of the archive and at its end. Called before the first fetch
+// only, as it moves the collection time.
 absl::Status Report::AddArchiveInstances() {
-  absl::Status at_origin = AddInstancesNow();
-  absl::StatusOr<absl::Time> end = ctx_.GetArchiveEnd();
-  if (!end.ok()) return end.status();
   const absl::Duration step = absl::Nanoseconds(Nanos(interval_));
-  absl::Status moved = ctx_.SetMode(pmapi::kModeInterp, *end, step);
-  absl::Status at_end = moved.ok() ? AddInstancesNow() : moved;
+  absl::Status first = absl::OkStatus();
+  bool found = false;
+  if (ctx_.SetMode(pmapi::kModeForw, absl::FromUnixNanos(Nanos(label_start_)), step).ok()) {
+    while (ctx_.FetchArchive().ok()) {
+      absl::Status st = AddInstancesNow();
+      found = found || st.ok();
+      if (!st.ok() && first.ok()) first = st;
+    }
+  }
+  absl::StatusOr<absl::Time> end = ctx_.GetArchiveEnd();
+  if (end.ok() && ctx_.SetMode(pmapi::kModeInterp, *end, step).ok()) {
+    absl::Status st = AddInstancesNow();
+    found = found || st.ok();
+    if (!st.ok() && first.ok()) first = st;
+  }
   absl::Status back = ctx_.SetMode(s_.raw_archive ? pmapi::kModeForw : pmapi::kModeInterp,
                                    absl::FromUnixNanos(Nanos(origin_)), step);
   if (!back.ok()) return back;
-  return at_origin.ok() ? at_origin : at_end;
+  return found ? absl::OkStatus() : first;
+}
+
+// Returns the column named `name` among the archive's instances: an exact
+// match, else one whose name up to its first space is `name`.
+const Column* MatchInstance(const std::vector<Column>& all, const std::string& name) {
+  for (const Column& c : all) {
+    if (c.name == name) return &c;
+  }
+  for (const Column& c : all) {
+    if (c.name.substr(0, c.name.find(' ')) == name) return &c;
+  }
+  return nullptr;
 }
 
 bool Report::LoadColumns(bool first) {
   if (first) columns_.clear();
   if (desc_.indom == pmapi::kInDomNull) return true;
   if (!all_instances_) {
+    (void)AddArchiveInstances();
+    const std::vector<Column> all = std::move(columns_);
+    columns_.clear();
     for (const std::string& name : wanted_) {
-      absl::StatusOr<int32_t> id = ctx_.LookupInDom(desc_.indom, name);
-      if (!id.ok()) {
+      const Column* c = MatchInstance(all, name);
+      if (c == nullptr) {
         std::fprintf(stderr, "pmval: instance %s not available\n", name.c_str());
         return false;
       }
-      columns_.push_back({*id, name});
+      columns_.push_back({c->id, name});
     }
     std::vector<int32_t> ids;
     for (const Column& c : columns_) ids.push_back(c.id);
@@ -244,7 +269,6 @@ void Report::PrintHeader() {
   std::printf("archive:   %s\n", s_.archives.front().c_str());
   std::printf("host:      %s\n", hostname_.c_str());
   auto date = [&](const TimeSpec& t) {
-    if (s_.timestamp_detail != 0) return Stamp(t) + "\n";
     absl::StatusOr<std::string> c = pmapi::Ctime(zone_, t.sec);
     return c.ok() ? *c : std::string("\n");
   };
@@ -539,6 +563,7 @@ bool Report::ResolveWindow() {
   }
   pmapi::TimeParser parser(zone_);
   const TimeSpec start{label->start.sec, label->start.nsec};
+  label_start_ = start;
   absl::StatusOr<pmapi::TimeWindow> w =
       parser.ParseWindow(s_.window, start, FromNanos(absl::ToUnixNanos(*end)));
   if (!w.ok()) {
