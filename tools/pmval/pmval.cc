@@ -562,7 +562,10 @@ bool Report::ResolveWindow() {
     return false;
   }
   pmapi::TimeParser parser(zone_);
-  const TimeSpec start{label->start.sec, label->start.nsec};
+  // PCP 6.0.3's option layer reads the label through the microsecond
+  // interface, so a v3 archive's window starts up to 1us before its first
+  // record.
+  const TimeSpec start{label->start.sec, label->start.nsec / 1000 * 1000};
   label_start_ = start;
   absl::StatusOr<pmapi::TimeWindow> w =
       parser.ParseWindow(s_.window, start, FromNanos(absl::ToUnixNanos(*end)));
