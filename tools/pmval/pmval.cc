@@ -555,11 +555,22 @@ void Report::Loop() {
 
 bool Report::ResolveWindow() {
   absl::StatusOr<pmapi::ArchiveLabel> label = ctx_.GetArchiveLabel();
-  absl::StatusOr<absl::Time> end = ctx_.GetArchiveEnd();
-  if (!label.ok() || !end.ok()) {
-    std::fprintf(stderr, "pmval: Cannot get archive bounds: %s\n",
-                 pmapi::ErrStr(pmapi::PcpCode(label.ok() ? end.status() : label.status())).c_str());
+  if (!label.ok()) {
+    std::fprintf(stderr, "pmval: pmGetArchiveLabel: %s\n",
+                 pmapi::ErrStr(pmapi::PcpCode(label.status())).c_str());
     return false;
+  }
+  absl::StatusOr<absl::Time> end = ctx_.GetArchiveEnd();
+  TimeSpec log_end{pmapi::kUnboundedEnd, 0};
+  if (end.ok()) {
+    log_end = FromNanos(absl::ToUnixNanos(*end));
+  } else {
+    // As PCP: a damaged archive is read on with an open-ended window.
+    std::fprintf(stderr,
+                 "pmval: Cannot locate end of archive %s: %s\n\n"
+                 "WARNING: This archive is sufficiently damaged that it may not be possible to\n"
+                 "         produce complete information.  Continuing and hoping for the best.\n\n",
+                 s_.archives.front().c_str(), pmapi::ErrStr(pmapi::PcpCode(end.status())).c_str());
   }
   pmapi::TimeParser parser(zone_);
   // PCP 6.0.3's option layer reads the label through the microsecond
@@ -568,7 +579,7 @@ bool Report::ResolveWindow() {
   const TimeSpec start{label->start.sec, label->start.nsec / 1000 * 1000};
   label_start_ = start;
   absl::StatusOr<pmapi::TimeWindow> w =
-      parser.ParseWindow(s_.window, start, FromNanos(absl::ToUnixNanos(*end)));
+      parser.ParseWindow(s_.window, start, log_end);
   if (!w.ok()) {
     std::fputs(std::string(w.status().message()).c_str(), stderr);
     return false;
@@ -591,13 +602,14 @@ bool Report::ResolveWindow() {
 
 // The sample count: as given, or (interpolating, with no -s) enough
 // fetches to cover the window from the origin to its end.
-void CountSamples(const std::optional<std::string>& given, bool raw_archive, double span,
+void CountSamples(const std::optional<std::string>& given, bool raw_archive, bool bounded,
+                  double span,
                   double delta, int* samples) {
   if (given) {
     *samples = std::atoi(given->c_str());
     if (*samples == 0) return;
   }
-  if (*samples > 0 || raw_archive) return;
+  if (*samples > 0 || raw_archive || !bounded) return;
   *samples = static_cast<int>(span / delta);
   *samples = *samples < 0 ? 0 : *samples + 1;
 }
@@ -607,7 +619,7 @@ bool Report::Setup() {
   if (!LookupMetric()) return false;
   if (!ResolveWindow()) return false;
   samples_ = -1;
-  CountSamples(s_.samples, s_.raw_archive, Real(finish_) - Real(origin_), Real(interval_),
+  CountSamples(s_.samples, s_.raw_archive, finish_.sec != pmapi::kUnboundedEnd, Real(finish_) - Real(origin_), Real(interval_),
                &samples_);
   position_ = origin_;
   const absl::Time when = absl::FromUnixNanos(Nanos(origin_));
