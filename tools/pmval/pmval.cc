@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "pmapi/timefmt.h"
 #include "pmapi/timezone.h"
 #include "pmapi/units.h"
+#include "event_text.h"
 #include "value_text.h"
 
 namespace pmval {
@@ -72,7 +74,7 @@ struct Column {
 class Report {
  public:
   Report(const Settings& s, pmapi::Context ctx, pmapi::TimeZone zone)
-      : s_(s), ctx_(std::move(ctx)), zone_(std::move(zone)) {}
+      : s_(s), raw_archive_(s.raw_archive), ctx_(std::move(ctx)), zone_(std::move(zone)) {}
 
   // Returns the exit status.
   int Execute();
@@ -86,6 +88,8 @@ class Report {
   absl::Status AddInstancesNow();
   absl::Status AddArchiveInstances();
   void PrintHeader();
+  void PrintSemantics();
+  void PrintEvents(const Sample& smp);
   std::string UnitsLine() const;
   std::string Stamp(const TimeSpec& t) const;
   // Returns 1 with a sample, 0 for no values (reported), -1 beyond the
@@ -105,6 +109,9 @@ class Report {
   bool Rates() const { return !s_.raw_counter && desc_.sem == pmapi::kSemCounter; }
 
   const Settings& s_;
+  bool raw_archive_ = false;  // -U, or an event metric: records as logged
+  bool events_ = false;
+  std::unique_ptr<EventPrinter> event_printer_;
   pmapi::Context ctx_;
   pmapi::TimeZone zone_;
   pmapi::MetricSpec spec_;
@@ -151,6 +158,11 @@ bool Report::LookupMetric() {
     return false;
   }
   desc_ = *desc;
+  if (desc_.type == pmapi::kTypeEvent || desc_.type == pmapi::kTypeHighResEvent) {
+    // Event records are replayed as logged, never interpolated.
+    events_ = raw_archive_ = true;
+    event_printer_ = std::make_unique<EventPrinter>(&ctx_, spec_.metric, desc_);
+  }
   if (desc_.indom == pmapi::kInDomNull && !spec_.instances.empty()) {
     std::fprintf(stderr, "pmval: %s: singular metrics do not have instances\n",
                  spec_.metric.c_str());
@@ -197,7 +209,7 @@ absl::Status Report::AddArchiveInstances() {
     found = found || st.ok();
     if (!st.ok() && first.ok()) first = st;
   }
-  absl::Status back = ctx_.SetMode(s_.raw_archive ? pmapi::kModeForw : pmapi::kModeInterp,
+  absl::Status back = ctx_.SetMode(raw_archive_ ? pmapi::kModeForw : pmapi::kModeInterp,
                                    absl::FromUnixNanos(Nanos(origin_)), step);
   if (!back.ok()) return back;
   return found ? absl::OkStatus() : first;
@@ -264,16 +276,7 @@ std::string Report::UnitsLine() const {
   return line + "\n";
 }
 
-void Report::PrintHeader() {
-  std::printf("metric:    %s\n", spec_.metric.c_str());
-  std::printf("archive:   %s\n", s_.archives.front().c_str());
-  std::printf("host:      %s\n", hostname_.c_str());
-  auto date = [&](const TimeSpec& t) {
-    absl::StatusOr<std::string> c = pmapi::Ctime(zone_, t.sec);
-    return c.ok() ? *c : std::string("\n");
-  };
-  std::printf("start:     %s", date(origin_).c_str());
-  if (finish_.sec != pmapi::kUnboundedEnd) std::printf("end:       %s", date(finish_).c_str());
+void Report::PrintSemantics() {
   std::printf("semantics: ");
   if (desc_.sem == pmapi::kSemCounter) {
     std::printf("cumulative counter%s", Rates() ? " (converting to rate)" : "");
@@ -285,12 +288,25 @@ void Report::PrintHeader() {
     std::printf("unknown");
   }
   std::printf("\n%s", UnitsLine().c_str());
+}
+
+void Report::PrintHeader() {
+  if (!events_) std::printf("metric:    %s\n", spec_.metric.c_str());
+  std::printf("archive:   %s\n", s_.archives.front().c_str());
+  std::printf("host:      %s\n", hostname_.c_str());
+  auto date = [&](const TimeSpec& t) {
+    absl::StatusOr<std::string> c = pmapi::Ctime(zone_, t.sec);
+    return c.ok() ? *c : std::string("\n");
+  };
+  std::printf("start:     %s", date(origin_).c_str());
+  if (finish_.sec != pmapi::kUnboundedEnd) std::printf("end:       %s", date(finish_).c_str());
+  if (!events_) PrintSemantics();
   if (samples_ < 0) {
     std::printf("samples:   all\n");
   } else {
     std::printf("samples:   %d\n", samples_);
   }
-  if (samples_ > 1 && !s_.raw_archive) std::printf("interval:  %1.2f sec\n", Real(interval_));
+  if (samples_ > 1 && !raw_archive_) std::printf("interval:  %1.2f sec\n", Real(interval_));
 }
 
 int Report::FetchRaw(pmapi::Result* r) {
@@ -324,7 +340,7 @@ int Report::FetchRaw(pmapi::Result* r) {
 int Report::Fetch(Sample* out) {
   int set = 0;
   TimeSpec stamp;
-  if (s_.raw_archive) {
+  if (raw_archive_) {
     set = FetchRaw(&out->result);
     if (set < 0) return 0;
     stamp = FromNanos(out->result.timestamp_ns());
@@ -347,11 +363,11 @@ int Report::Fetch(Sample* out) {
   if (Real(stamp) > Real(finish_)) return -1;
   const pmapi::ValueSet& vs = out->result.sets()[set];
   if (vs.numval == 0) {
-    std::printf("%s  No values available\n", Stamp(stamp).c_str());
+    std::printf("%s  %s", Stamp(stamp).c_str(), events_ ? "" : "No values available\n");
     return 0;
   }
   if (vs.numval < 0) {
-    std::fprintf(stderr, "\npmval: %s: %s\n", s_.raw_archive ? "pmFetchArchive" : "pmFetch",
+    std::fprintf(stderr, "\npmval: %s: %s\n", raw_archive_ ? "pmFetchArchive" : "pmFetch",
                  pmapi::ErrStr(vs.numval).c_str());
     return 0;
   }
@@ -488,6 +504,21 @@ void Report::PrintRates(const Sample& cur, const Sample& prev) {
   }
 }
 
+void Report::PrintEvents(const Sample& smp) {
+  std::string out = Stamp(smp.stamp) + "  ";
+  for (const pmapi::ValueView& v : smp.values) {
+    std::optional<std::string> name;
+    if (v.inst != pmapi::kInNull) {
+      for (const Column& c : columns_) {
+        if (c.id == v.inst) name = c.name;
+      }
+      if (!name) continue;
+    }
+    out += event_printer_->Value(name, smp.valfmt, v);
+  }
+  std::fputs(out.c_str(), stdout);
+}
+
 bool Report::KnowsAll(const Sample& smp) const {
   if (desc_.indom == pmapi::kInDomNull) return true;
   for (const pmapi::ValueView& v : smp.values) {
@@ -512,7 +543,12 @@ void Report::Loop() {
       if (done_) break;
       if (got > 0) {
         have_prev = true;
-        if (desc_.indom != pmapi::kInDomNull) PrintLabels();
+        if (desc_.indom != pmapi::kInDomNull && !events_) PrintLabels();
+        if (events_) {
+          PrintEvents(prev);
+          reporting_ = true;
+          continue;
+        }
         if (!Rates()) {
           std::fputs(Stamp(prev.stamp).c_str(), stdout);
           PrintValues(prev);
@@ -534,17 +570,20 @@ void Report::Loop() {
       have_prev = false;
       continue;
     }
-    if (all_instances_ && !KnowsAll(cur)) {
+    if (all_instances_ && !events_ && !KnowsAll(cur)) {
       if (!LoadColumns(false)) {
         status_ = 1;
         return;
       }
       PrintLabels();
     }
-    std::fputs(Stamp(cur.stamp).c_str(), stdout);
-    if (Rates()) {
+    if (events_) {
+      PrintEvents(cur);
+    } else if (Rates()) {
+      std::fputs(Stamp(cur.stamp).c_str(), stdout);
       PrintRates(cur, prev);
     } else {
+      std::fputs(Stamp(cur.stamp).c_str(), stdout);
       PrintValues(cur);
     }
     reporting_ = true;
@@ -619,12 +658,12 @@ bool Report::Setup() {
   if (!LookupMetric()) return false;
   if (!ResolveWindow()) return false;
   samples_ = -1;
-  CountSamples(s_.samples, s_.raw_archive, finish_.sec != pmapi::kUnboundedEnd, Real(finish_) - Real(origin_), Real(interval_),
+  CountSamples(s_.samples, raw_archive_, finish_.sec != pmapi::kUnboundedEnd, Real(finish_) - Real(origin_), Real(interval_),
                &samples_);
   position_ = origin_;
   const absl::Time when = absl::FromUnixNanos(Nanos(origin_));
   const absl::Duration step = absl::Nanoseconds(Nanos(interval_));
-  absl::Status st = ctx_.SetMode(s_.raw_archive ? pmapi::kModeForw : pmapi::kModeInterp, when, step);
+  absl::Status st = ctx_.SetMode(raw_archive_ ? pmapi::kModeForw : pmapi::kModeInterp, when, step);
   if (!st.ok()) {
     std::fprintf(stderr, "pmval: pmSetMode: %s\n", pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
     return false;
@@ -643,10 +682,6 @@ int Report::Execute() {
   }
   spec_ = *spec;
   if (!Setup()) return 1;
-  if (desc_.type == pmapi::kTypeEvent || desc_.type == pmapi::kTypeHighResEvent) {
-    std::fprintf(stderr, "pmval: event metrics are not supported\n");
-    return 1;
-  }
   width_ = s_.width > 0 ? s_.width : ColumnWidth(desc_.type);
   if (width_ < 0) {
     std::fprintf(stderr, "pmval: unknown performance metric value type %s\n",
@@ -657,7 +692,7 @@ int Report::Execute() {
     std::fprintf(stderr, "pmval: -f %d too large for column width %d\n", s_.fixed, width_);
     return 1;
   }
-  if (!s_.hostzone && !s_.timezone) std::printf("\n");
+  if (!s_.hostzone && !s_.timezone && !events_) std::printf("\n");
   PrintHeader();
   Loop();
   std::fflush(stdout);
