@@ -133,5 +133,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   settings.metric = cl->operands.front();
+  settings.usage = pmtools::UsageText(table);
   return pmval::Run(settings);
 }

@@ -620,7 +620,8 @@ bool Report::ResolveWindow() {
   absl::StatusOr<pmapi::TimeWindow> w =
       parser.ParseWindow(s_.window, start, log_end);
   if (!w.ok()) {
-    std::fputs(std::string(w.status().message()).c_str(), stderr);
+    std::fprintf(stderr, "pmval: invalid time window.\n%s\n",
+                 std::string(w.status().message()).c_str());
     return false;
   }
   if (!w->warning.empty()) std::fputs(w->warning.c_str(), stderr);
@@ -629,8 +630,8 @@ bool Report::ResolveWindow() {
   if (s_.interval) {
     absl::StatusOr<TimeSpec> t = pmapi::ParseHighResInterval(*s_.interval);
     if (!t.ok()) {
-      std::fprintf(stderr, "pmval: -t argument not in pmParseInterval(3) format:\n%s",
-                   std::string(t.status().message()).c_str());
+      std::fprintf(stderr, "pmval: -t argument not in pmParseHighResInterval(3) format:\n%s\n%s",
+                   std::string(t.status().message()).c_str(), s_.usage.c_str());
       return false;
     }
     interval_ = *t;

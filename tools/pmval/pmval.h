@@ -33,6 +33,7 @@ struct Settings {
   std::vector<std::string> instances;   // -i names
   int timestamp_detail = 0;             // -X count
   std::string metric;                   // the operand
+  std::string usage;                    // the usage text, for late option errors
 };
 
 // Reports the metric as PCP's pmval does; returns the exit status.
