@@ -724,12 +724,24 @@ std::vector<std::string> SplitInstances(const std::string& text) {
   return names;
 }
 
-int Run(const Settings& settings) {
-  if (settings.archives.empty()) {
+// Returns the archive to read: -a or -U, else one the metric spec names;
+// empty when the source is a host or a local context.
+std::string ArchiveSource(const Settings& settings) {
+  if (!settings.archives.empty()) return settings.archives.front();
+  absl::StatusOr<pmapi::MetricSpec> spec =
+      pmapi::ParseMetricSpec(settings.metric, pmapi::kSpecHost, "local:");
+  if (spec.ok() && spec->isarch == pmapi::kSpecArchive) return spec->source;
+  return "";
+}
+
+int Run(const Settings& given) {
+  Settings settings = given;
+  const std::string source = ArchiveSource(settings);
+  if (source.empty()) {
     std::fprintf(stderr, "pmval: only archives are supported as metrics sources\n");
     return 1;
   }
-  const std::string& source = settings.archives.front();
+  if (settings.archives.empty()) settings.archives.push_back(source);
   absl::StatusOr<pmapi::Context> ctx = pmapi::Context::OpenArchive(source);
   if (!ctx.ok()) {
     std::fprintf(stderr, "pmval: Cannot open archive \"%s\": %s\n", source.c_str(),
