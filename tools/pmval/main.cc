@@ -109,8 +109,9 @@ int main(int argc, char** argv) {
   Flags flags;
   for (const pmtools::ParsedOption& o : cl->options) Apply(o, &settings, &flags);
   if (flags.usage) {
+    // PCP's pmval treats -? as an option error: usage and status 1.
     std::fputs(pmtools::UsageText(table).c_str(), stderr);
-    return 0;
+    return 1;
   }
   if (flags.version) {
     std::printf("pmval version 6.0.3\n");
