@@ -105,6 +105,11 @@ class Report {
   double AsDouble(const Sample& smp, const pmapi::ValueView& v) const;
   bool KnowsAll(const Sample& smp) const;
   const pmapi::ValueView* Find(const Sample& smp, int32_t inst) const;
+  // Fetches the reference sample; returns -1 to stop, 0 with no values,
+  // 1 with a rate reference, 2 when the sample was reported at once.
+  int FirstSample(Sample* prev, bool* no_values);
+  // Prints one reported line: events, rates against `prev`, or values.
+  void PrintSample(const Sample& cur, const Sample* prev);
   void Loop();
   bool Rates() const { return !s_.raw_counter && desc_.sem == pmapi::kSemCounter; }
 
@@ -532,6 +537,39 @@ bool Report::KnowsAll(const Sample& smp) const {
 // pmval's loop: a first sample is kept as the reference for rates (and
 // reported at once when no rate is needed); each later sample is reported
 // against it and becomes the next reference. A failed fetch starts over.
+void Report::PrintSample(const Sample& cur, const Sample* prev) {
+  if (events_) {
+    PrintEvents(cur);
+  } else {
+    std::fputs(Stamp(cur.stamp).c_str(), stdout);
+    if (prev != nullptr) {
+      PrintRates(cur, *prev);
+    } else {
+      PrintValues(cur);
+    }
+  }
+  reporting_ = true;
+}
+
+int Report::FirstSample(Sample* prev, bool* no_values) {
+  const int got = Fetch(prev);
+  if (done_ || got < 0) return -1;
+  if (got == 0) {
+    *no_values = true;
+    return 0;
+  }
+  if (desc_.indom != pmapi::kInDomNull && !events_) PrintLabels();
+  if (events_ || !Rates()) {
+    PrintSample(*prev, nullptr);
+    return 2;
+  }
+  if (*no_values || reporting_) {
+    std::printf("%s  No values available\n", Stamp(prev->stamp).c_str());
+  }
+  *no_values = false;
+  return 1;
+}
+
 void Report::Loop() {
   const bool forever = samples_ < 0;
   bool have_prev = false;
@@ -539,31 +577,11 @@ void Report::Loop() {
   Sample prev, cur;
   while (!done_ && (forever || samples_-- > 0)) {
     if (!have_prev) {
-      const int got = Fetch(&prev);
-      if (done_) break;
-      if (got > 0) {
-        have_prev = true;
-        if (desc_.indom != pmapi::kInDomNull && !events_) PrintLabels();
-        if (events_) {
-          PrintEvents(prev);
-          reporting_ = true;
-          continue;
-        }
-        if (!Rates()) {
-          std::fputs(Stamp(prev.stamp).c_str(), stdout);
-          PrintValues(prev);
-          reporting_ = true;
-          continue;
-        }
-        if (no_values || reporting_) std::printf("%s  No values available\n", Stamp(prev.stamp).c_str());
-        no_values = false;
-      } else if (got < 0) {
-        break;
-      } else {
-        no_values = true;
-      }
+      const int first = FirstSample(&prev, &no_values);
+      if (first < 0) break;
+      have_prev = first > 0;
+      if (first != 1) continue;  // nothing yet, or already reported
     }
-    if (!have_prev) continue;
     const int got = Fetch(&cur);
     if (done_ || got < 0) break;
     if (got == 0) {
@@ -577,16 +595,7 @@ void Report::Loop() {
       }
       PrintLabels();
     }
-    if (events_) {
-      PrintEvents(cur);
-    } else if (Rates()) {
-      std::fputs(Stamp(cur.stamp).c_str(), stdout);
-      PrintRates(cur, prev);
-    } else {
-      std::fputs(Stamp(cur.stamp).c_str(), stdout);
-      PrintValues(cur);
-    }
-    reporting_ = true;
+    PrintSample(cur, Rates() && !events_ ? &prev : nullptr);
     std::swap(prev, cur);
   }
 }
