@@ -1,0 +1,127 @@
+// Our pmval against PCP 6.0.3's pmval on the copied golden corpora: every
+// pmval command of tests/data/archives/{reference,qa}-expected/
+// COMMANDS-pmval.txt, stdout, stderr and exit status byte for byte.
+#include <map>
+#include <string>
+
+#include "golden_runner.h"
+
+namespace pmapi {
+namespace {
+
+const std::map<std::string, std::string>& KnownDifferences() {
+  static const auto* known = new std::map<std::string, std::string>{
+      {"value-test/pmval-kernel.uname.release.txt",
+       "a DISCRETE string value interpolated at 00:00:19: the archive engine picks a different record than PCP"},
+      {"value-test/pmval-r-kernel.uname.release.txt",
+       "a DISCRETE string value interpolated at 00:00:19: the archive engine picks a different record than PCP"},
+      {"bad/badlen-1/pmval-sample.seconds.txt",
+       "corrupt record length: PCP's fetch fails with PM_ERR_LOGREC, ours reports no values"},
+      {"bad/badlen-1/pmval-t-sample.seconds.txt",
+       "corrupt record length: PCP's fetch fails with PM_ERR_LOGREC, ours reports no values"},
+      {"bad/badlen-1/pmval-r-sample.seconds.txt",
+       "corrupt record length: PCP's fetch fails with PM_ERR_LOGREC, ours reports no values"},
+      {"bad/badlen-1/pmval-sample.colour.txt",
+       "corrupt record length: PCP's fetch fails with PM_ERR_LOGREC, ours reports no values"},
+      {"bad/badlen-1/pmval-t-sample.colour.txt",
+       "corrupt record length: PCP's fetch fails with PM_ERR_LOGREC, ours reports no values"},
+      {"bad/badlen-1/pmval-r-sample.colour.txt",
+       "corrupt record length: PCP's fetch fails with PM_ERR_LOGREC, ours reports no values"},
+      {"bad/badlen-11/pmval-sample.seconds.txt",
+       "corrupt record length: PCP reports one empty sample before its fetch error, ours fails at the first fetch"},
+      {"bad/badlen-11/pmval-t-sample.seconds.txt",
+       "corrupt record length: PCP reports one empty sample before its fetch error, ours fails at the first fetch"},
+      {"bad/badlen-11/pmval-r-sample.seconds.txt",
+       "corrupt record length: PCP reports one empty sample before its fetch error, ours fails at the first fetch"},
+      {"bad/badlen-11/pmval-sample.colour.txt",
+       "corrupt record length: PCP reports one empty sample before its fetch error, ours fails at the first fetch"},
+      {"bad/badlen-11/pmval-t-sample.colour.txt",
+       "corrupt record length: PCP reports one empty sample before its fetch error, ours fails at the first fetch"},
+      {"bad/badlen-11/pmval-r-sample.colour.txt",
+       "corrupt record length: PCP reports one empty sample before its fetch error, ours fails at the first fetch"},
+      {"bad/badlog-1/pmval-sample.seconds.txt",
+       "corrupt data volume: PCP finds the end and reads on, ours cannot locate the end"},
+      {"bad/badlog-1/pmval-t-sample.seconds.txt",
+       "corrupt data volume: PCP finds the end and reads on, ours cannot locate the end"},
+      {"bad/badlog-1/pmval-r-sample.seconds.txt",
+       "corrupt data volume: PCP finds the end and reads on, ours cannot locate the end"},
+      {"bad/badlog-1/pmval-U-sample.seconds.txt",
+       "corrupt data volume: PCP finds the end and reads on, ours cannot locate the end"},
+      {"bad/badlog-1/pmval-sample.colour.txt",
+       "corrupt data volume: PCP finds the end and reads on, ours cannot locate the end"},
+      {"bad/badlog-1/pmval-t-sample.colour.txt",
+       "corrupt data volume: PCP finds the end and reads on, ours cannot locate the end"},
+      {"bad/badlog-1/pmval-r-sample.colour.txt",
+       "corrupt data volume: PCP finds the end and reads on, ours cannot locate the end"},
+      {"bad/badlog-1/pmval-U-sample.colour.txt",
+       "corrupt data volume: PCP finds the end and reads on, ours cannot locate the end"},
+      {"bad/badlog-3/pmval-sample.seconds.txt",
+       "PCP stops at a record whose timestamp goes backwards"},
+      {"bad/badlog-3/pmval-t-sample.seconds.txt",
+       "PCP stops at a record whose timestamp goes backwards"},
+      {"bad/badlog-3/pmval-r-sample.seconds.txt",
+       "PCP stops at a record whose timestamp goes backwards"},
+      {"bad/badlog-3/pmval-U-sample.seconds.txt",
+       "PCP stops at a record whose timestamp goes backwards"},
+      {"bad/badlog-3/pmval-sample.colour.txt",
+       "PCP stops at a record whose timestamp goes backwards"},
+      {"bad/badlog-3/pmval-t-sample.colour.txt",
+       "PCP stops at a record whose timestamp goes backwards"},
+      {"bad/badlog-3/pmval-r-sample.colour.txt",
+       "PCP stops at a record whose timestamp goes backwards"},
+      {"bad/badlog-3/pmval-U-sample.colour.txt",
+       "PCP stops at a record whose timestamp goes backwards"},
+      {"bad/badmeta-8/pmval-sample.proc.time.txt",
+       "corrupt .meta: PCP's archive-wide instance list holds instances ours cannot reach"},
+      {"bad/badmeta-8/pmval-t-sample.proc.time.txt",
+       "corrupt .meta: PCP's archive-wide instance list holds instances ours cannot reach"},
+      {"bad/badmeta-8/pmval-r-sample.proc.time.txt",
+       "corrupt .meta: PCP's archive-wide instance list holds instances ours cannot reach"},
+      {"bad/badmeta-8/pmval-U-sample.proc.time.txt",
+       "corrupt .meta: PCP's archive-wide instance list holds instances ours cannot reach"},
+      {"bad/badmeta-8/pmval-sample.proc.ordinal.txt",
+       "corrupt .meta: PCP's archive-wide instance list holds instances ours cannot reach"},
+      {"bad/badmeta-8/pmval-t-sample.proc.ordinal.txt",
+       "corrupt .meta: PCP's archive-wide instance list holds instances ours cannot reach"},
+      {"bad/badmeta-8/pmval-r-sample.proc.ordinal.txt",
+       "corrupt .meta: PCP's archive-wide instance list holds instances ours cannot reach"},
+      {"bad/badmeta-8/pmval-U-sample.proc.ordinal.txt",
+       "corrupt .meta: PCP's archive-wide instance list holds instances ours cannot reach"},
+      {"bad/badti-4/pmval-sample.seconds.txt",
+       "corrupt temporal index: PCP positions by the index, we read the data"},
+      {"bad/badti-4/pmval-t-sample.seconds.txt",
+       "corrupt temporal index: PCP positions by the index, we read the data"},
+      {"bad/badti-4/pmval-r-sample.seconds.txt",
+       "corrupt temporal index: PCP positions by the index, we read the data"},
+      {"bad/badti-4/pmval-U-sample.seconds.txt",
+       "corrupt temporal index: PCP positions by the index, we read the data"},
+      {"bad/badti-4/pmval-sample.colour.txt",
+       "corrupt temporal index: PCP positions by the index, we read the data"},
+      {"bad/badti-4/pmval-t-sample.colour.txt",
+       "corrupt temporal index: PCP positions by the index, we read the data"},
+      {"bad/badti-4/pmval-r-sample.colour.txt",
+       "corrupt temporal index: PCP positions by the index, we read the data"},
+      {"bad/badti-4/pmval-U-sample.colour.txt",
+       "corrupt temporal index: PCP positions by the index, we read the data"},
+      {"bad/logsummary-bug/pmval-kernel.all.cpu.wait.total.txt",
+       "corrupt record: PCP's fetch fails with PM_ERR_LOGREC, ours extracts a bad value"},
+      {"bad/logsummary-bug/pmval-t-kernel.all.cpu.wait.total.txt",
+       "corrupt record: PCP's fetch fails with PM_ERR_LOGREC, ours extracts a bad value"},
+      {"bad/logsummary-bug/pmval-r-kernel.all.cpu.wait.total.txt",
+       "corrupt record: PCP's fetch fails with PM_ERR_LOGREC, ours extracts a bad value"},
+      {"bad/logsummary-bug/pmval-U-kernel.all.cpu.wait.total.txt",
+       "corrupt record: PCP's fetch fails with PM_ERR_LOGREC, ours extracts a bad value"},
+  };
+  return *known;
+}
+
+TEST(PmvalGoldenTest, ReferenceCorpus) {
+  golden::RunCorpus("pmval", "reference", "COMMANDS-pmval.txt", KnownDifferences());
+}
+
+TEST(PmvalGoldenTest, QaCorpus) {
+  golden::RunCorpus("pmval", "qa", "COMMANDS-pmval.txt", KnownDifferences());
+}
+
+}  // namespace
+}  // namespace pmapi

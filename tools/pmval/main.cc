@@ -1,0 +1,139 @@
+// pmval: report one performance metric's values over time, as PCP's pmval
+// does, from a PCP archive.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "options.h"
+#include "pmval.h"
+
+namespace {
+
+pmtools::OptionTable Table() {
+  using namespace pmtools;
+  return {"pmval",
+          "[options] metricname",
+          {{"General options",
+            {StdAlign(), StdArchive(),
+             {'g', "guimode", "", "start in GUI mode with new time control"}, StdHost(),
+             StdNamespace(), StdOrigin(),
+             {'p', "guiport", "N", "port for connection to existing time control"}, StdStart(),
+             StdSamples(), StdFinish(), StdInterval(), StdTimezone(), StdHostzone(),
+             StdVersion(), StdHelp(), StdSpecLocal(), StdLocalPmda(), StdContainer(),
+             {0, "derived", "FILE", "load derived metric definitions from FILE(s)"}}},
+           {"Reporting options",
+            {{'d', "delay", "", "delay, pause between updates for archive replay"},
+             {'f', "precision", "N", "fixed output format with N digits precision"},
+             {'i', "instances", "INST", "comma-separated metrics instance list"},
+             {'r', "raw", "", "output raw counter values (no rate conversion)"},
+             {'U', "nointerp", "FILE", "non-interpolated fetching; ignores interval"},
+             {'v', "verbose", "", "increase diagnostic output"},
+             {'w', "width", "N", "set the width of each column of output"},
+             {'x', "filter", "VALUE", "store to the metric before fetching (filter)"},
+             {'X', "timestamp", "", "include date and microseconds in reported timestamps"}}}}};
+}
+
+// Returns the value of a positive numeric option, or -1 if it is not one.
+int PositiveNumber(const std::string& text, int least) {
+  int n = 0;
+  if (!absl::SimpleAtoi(text, &n) || n < least) return -1;
+  return n;
+}
+
+// What main does with the options besides filling Settings.
+struct Flags {
+  bool usage = false;
+  bool version = false;
+  bool errors = false;
+  std::vector<std::string> unsupported;
+};
+
+void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
+  const std::string& k = o.key;
+  if (k == "f") {
+    s->fixed = PositiveNumber(o.value, 0);
+    if (s->fixed < 0) {
+      std::fprintf(stderr, "pmval: -f requires +ve numeric argument\n");
+      f->errors = true;
+    }
+  } else if (k == "w") {
+    s->width = PositiveNumber(o.value, 1);
+    if (s->width < 0) {
+      std::fprintf(stderr, "pmval: -w requires +ve numeric argument\n");
+      f->errors = true;
+    }
+  } else if (k == "i") {
+    s->instances_given = true;
+    for (const std::string& n : pmval::SplitInstances(o.value)) s->instances.push_back(n);
+  } else if (k == "r") {
+    s->raw_counter = true;
+  } else if (k == "U") {
+    s->archives.push_back(o.value);
+    s->raw_archive = true;
+  } else if (k == "X") {
+    ++s->timestamp_detail;
+  } else {
+    f->unsupported.push_back(k);
+  }
+}
+
+void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
+  const std::string& k = o.key;
+  if (k == "a") s->archives.push_back(o.value);
+  else if (k == "S") s->window.start = o.value;
+  else if (k == "T") s->window.end = o.value;
+  else if (k == "A") s->window.align = o.value;
+  else if (k == "O") s->window.origin = o.value;
+  else if (k == "t") s->interval = o.value;
+  else if (k == "s") s->samples = o.value;
+  else if (k == "z") s->hostzone = true;
+  else if (k == "Z") s->timezone = o.value;
+  else if (k == "V") f->version = true;
+  else if (k == "?") f->usage = true;
+  else ApplyReporting(o, s, f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  pmtools::OptionTable table = Table();
+  absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
+  if (!cl.ok()) {
+    std::fputs(std::string(cl.status().message()).c_str(), stderr);
+    return 1;
+  }
+  pmval::Settings settings;
+  Flags flags;
+  for (const pmtools::ParsedOption& o : cl->options) Apply(o, &settings, &flags);
+  if (flags.usage) {
+    // PCP's pmval treats -? as an option error: usage and status 1.
+    std::fputs(pmtools::UsageText(table).c_str(), stderr);
+    return 1;
+  }
+  if (flags.version) {
+    std::printf("pmval version 6.0.3\n");
+    return 0;
+  }
+  if (!flags.errors && cl->operands.empty()) {
+    std::fprintf(stderr, "pmval: error - no metricname specified\n");
+    flags.errors = true;
+  } else if (!flags.errors && cl->operands.size() > 1) {
+    std::fprintf(stderr, "pmval: error - too many arguments\n");
+    flags.errors = true;
+  }
+  if (flags.errors) {
+    std::fputs(pmtools::UsageText(table).c_str(), stderr);
+    return 1;
+  }
+  if (!flags.unsupported.empty()) {
+    std::fprintf(stderr, "pmval: option -%s is not supported\n",
+                 flags.unsupported.front().c_str());
+    return 1;
+  }
+  settings.metric = cl->operands.front();
+  settings.usage = pmtools::UsageText(table);
+  return pmval::Run(settings);
+}
