@@ -50,6 +50,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "pmapi/context.h"
+#include "pmapi/pmns.h"
+
 namespace pmapi {
 
 // PDU types.
@@ -126,23 +129,13 @@ inline constexpr int kErrBaseV1 = 1000;
 // PMNS_CHILD subtypes and the per-name status values of its reply.
 inline constexpr int kPmnsChildNames = 0;
 inline constexpr int kPmnsChildStatus = 1;
-inline constexpr int kPmnsLeafStatus = 0;
-inline constexpr int kPmnsNonLeafStatus = 1;
+// The per-name status values (kPmnsLeafStatus...) are pmns.h's; the text
+// kinds (kTextOneline...) and label levels (kLabelContext...) context.h's.
 
-// pmLookupText types (TEXT_REQ type is a kind OR a target).
-inline constexpr int kTextOneLine = 1;
-inline constexpr int kTextHelp = 2;
-inline constexpr int kTextPmid = 4;
-inline constexpr int kTextInDom = 8;
+// The TEXT_REQ bit asking for text held by pmcd itself.
 inline constexpr int kTextDirect = 16;
 
-// Label request types and limits.
-inline constexpr int kLabelContext = 1 << 0;
-inline constexpr int kLabelDomain = 1 << 1;
-inline constexpr int kLabelInDom = 1 << 2;
-inline constexpr int kLabelCluster = 1 << 3;
-inline constexpr int kLabelItem = 1 << 4;
-inline constexpr int kLabelInstances = 1 << 5;
+// Label limits.
 inline constexpr int kMaxLabels = 255;
 inline constexpr int kMaxLabelJsonLen = 65535;
 inline constexpr size_t kLabelBytes = 8;

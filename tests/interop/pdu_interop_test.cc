@@ -259,7 +259,7 @@ TEST(Interop, HelpText) {
   std::unique_ptr<HostConnection> c = Open("unix:");
   ASSERT_NE(c, nullptr);
   absl::StatusOr<std::vector<uint8_t>> r =
-      Call(*c, EncodeTextReq(0, kLongOne, kTextPmid | kTextOneLine));
+      Call(*c, EncodeTextReq(0, kLongOne, kTextPmid | kTextOneline));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(DecodeTextPdu(*r)->text, "1 as a 32-bit integer");
   r = Call(*c, EncodeTextReq(0, kLongOne, kTextPmid | kTextHelp));
@@ -268,7 +268,7 @@ TEST(Interop, HelpText) {
   EXPECT_EQ(help.rfind("The sample.long.* metrics provide a group of 32-bit integer metrics\n", 0),
             0u);
   EXPECT_NE(help.find("This one has the constant value 1."), std::string::npos);
-  r = Call(*c, EncodeTextReq(0, kColourInDom, kTextInDom | kTextOneLine));
+  r = Call(*c, EncodeTextReq(0, kColourInDom, kTextInDom | kTextOneline));
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(TypeOf(*r), kPduText);
   EXPECT_FALSE(DecodeTextPdu(*r)->text.empty());

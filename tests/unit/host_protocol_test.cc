@@ -268,7 +268,7 @@ TEST(HostProtocol, WrongReplyTypeDropsTheConnection) {
   // Later calls fail at once, without asking pmcd.
   absl::Time start = absl::Now();
   EXPECT_EQ(PcpCode(p->LookupName("a.b").status()), kErrIpc);
-  EXPECT_EQ(PcpCode(p->Text(kId, kTextOneLine | kTextPmid).status()), kErrIpc);
+  EXPECT_EQ(PcpCode(p->Text(kId, kTextOneline | kTextPmid).status()), kErrIpc);
   EXPECT_LT(absl::Now() - start, absl::Milliseconds(100));
   EXPECT_EQ(pmcd.requests().size(), 1u);
 }
@@ -422,7 +422,7 @@ TEST(HostProtocol, InstancesTextAndLabels) {
   ASSERT_TRUE(insts.ok());
   EXPECT_EQ(insts->ids, (std::vector<int32_t>{0, 1}));
   EXPECT_EQ(insts->names, (std::vector<std::string>{"red", "green"}));
-  EXPECT_EQ(*p->Text(kId, kTextOneLine | kTextPmid), "one line");
+  EXPECT_EQ(*p->Text(kId, kTextOneline | kTextPmid), "one line");
   absl::StatusOr<std::vector<LabelSet>> labels = p->Labels(kId, kLabelItem);
   ASSERT_TRUE(labels.ok()) << labels.status();
   ASSERT_EQ(labels->size(), 1u);

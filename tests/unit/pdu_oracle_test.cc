@@ -96,7 +96,7 @@ TEST(PduOracle, InstanceRequests) {
 }
 
 TEST(PduOracle, TextAndLabelRequests) {
-  EXPECT_EQ(Hex(EncodeTextReq(0, MakePmID(29, 0, 6), kTextPmid | kTextOneLine)),
+  EXPECT_EQ(Hex(EncodeTextReq(0, MakePmID(29, 0, 6), kTextPmid | kTextOneline)),
             G("text_req_pmid_oneline"));
   EXPECT_EQ(Hex(EncodeTextReq(0, MakeInDom(29, 1), kTextInDom | kTextHelp)),
             G("text_req_indom_help"));
