@@ -115,13 +115,8 @@ inline constexpr uint16_t kFeatureLabels = 1u << 9;
 inline constexpr uint16_t kFeatureHighRes = 1u << 10;
 inline constexpr uint16_t kFeatureDescs = 1u << 11;
 
-// Positive ERROR codes that precede a RESULT: pmcd's state-change mask.
-inline constexpr int kPmcdAddAgent = 1 << 0;
-inline constexpr int kPmcdRestartAgent = 1 << 1;
-inline constexpr int kPmcdDropAgent = 1 << 2;
-inline constexpr int kPmcdLabelChange = 1 << 3;
-inline constexpr int kPmcdNamesChange = 1 << 4;
-inline constexpr int kPmcdHostnameChange = 1 << 5;
+// Positive ERROR codes that precede a RESULT carry pmcd's state-change
+// mask: the kPmcd* bits of context.h.
 
 // The handshake's error code uses PCP 1.x numbering (base 1000, not 12345).
 inline constexpr int kErrBaseV1 = 1000;

@@ -50,6 +50,15 @@ inline constexpr int kModeInterp = 1;
 inline constexpr int kModeForw = 2;
 inline constexpr int kModeBack = 3;
 
+// State-change bits pmFetch reports through Fetch's *state_change
+// (PMCD_ADD_AGENT ... PMCD_HOSTNAME_CHANGE).
+inline constexpr int kPmcdAddAgent = 1 << 0;
+inline constexpr int kPmcdRestartAgent = 1 << 1;
+inline constexpr int kPmcdDropAgent = 1 << 2;
+inline constexpr int kPmcdLabelChange = 1 << 3;
+inline constexpr int kPmcdNamesChange = 1 << 4;
+inline constexpr int kPmcdHostnameChange = 1 << 5;
+
 // Help text kinds (pmLookupText), combinable with the target bits.
 inline constexpr int kTextOneline = 1;
 inline constexpr int kTextHelp = 2;

@@ -82,9 +82,8 @@ inline constexpr unsigned kPmdaExtNamesChange = 1u << 6;
 inline constexpr unsigned kPmdaFlagAuthorize = 1u << 2;
 inline constexpr unsigned kPmdaFlagContainer = 1u << 6;
 
-// pmFetch state-change bits a local context reports (PMCD_*_CHANGE).
-inline constexpr int kPmcdNamesChange = 1 << 4;
-inline constexpr int kPmcdLabelChange = 1 << 3;
+// The pmFetch state-change bits a local context reports (kPmcdNamesChange,
+// kPmcdLabelChange) are context.h's.
 
 // The value a shared-object agent exports as `pmapi_pmda_abi` so the loader
 // knows its init function takes a pmapi::Pmda*.
