@@ -13,6 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "pmapi/errors.h"
+#include "pmapi/interval.h"
 
 namespace pmapi {
 namespace {
@@ -118,66 +119,6 @@ class Scanner {
   size_t pos_ = 0;
 };
 
-struct IntervalUnit {
-  const char* name;
-  double scale;  // seconds per unit
-};
-constexpr IntervalUnit kIntervalUnits[] = {
-    {"millisecond", 0.001}, {"second", 1}, {"minute", 60}, {"hour", 3600}, {"day", 86400},
-    {"msec", 0.001},        {"sec", 1},    {"min", 60},    {"hr", 3600},   {"s", 1},
-    {"m", 60},              {"h", 3600},   {"d", 86400},
-};
-
-// Seconds per unit word, with a trailing 's' ignored as PCP does.
-std::optional<double> UnitScale(std::string_view word) {
-  if (word.size() > 1 && (word.back() == 's' || word.back() == 'S')) word.remove_suffix(1);
-  for (const IntervalUnit& u : kIntervalUnits) {
-    if (absl::EqualsIgnoreCase(absl::string_view(word.data(), word.size()), u.name)) return u.scale;
-  }
-  return std::nullopt;
-}
-
-// Returns the interval's seconds as PCP sums them, or the error text.
-absl::StatusOr<double> IntervalSeconds(std::string_view text) {
-  Scanner sc(text);
-  std::string spec(sc.text());
-  if (spec.empty()) return ParseFailure("", 0, "Null or empty specification");
-  double sec = 0;
-  while (!sc.at_end()) {
-    double d = 0;
-    if (!sc.Double(0.0, static_cast<double>(INT64_MAX), &d)) break;
-    while (!sc.at_end() && IsSpace(sc.peek())) sc.seek(sc.pos() + 1);
-    if (sc.at_end()) {
-      sec += d;
-      break;
-    }
-    size_t word_start = sc.pos();
-    size_t p = word_start;
-    while (p < spec.size() && IsAlpha(spec[p])) ++p;
-    if (p == word_start) {
-      sec += d;
-    } else {
-      std::optional<double> scale = UnitScale(std::string_view(spec).substr(word_start, p - word_start));
-      if (!scale.has_value()) break;
-      // PCP divides for the millisecond units and multiplies for the rest.
-      sec += *scale < 1 ? d / 1000 : d * *scale;
-    }
-    sc.seek(p);
-  }
-  if (!sc.at_end() || std::isnan(sec)) return ParseFailure(spec, sc.pos(), kWhatMsg);
-  return sec;
-}
-
-TimeSpec SplitSeconds(double sec) {
-  TimeSpec ts;
-  ts.sec = static_cast<int64_t>(sec);
-  // Rounded in long double, as the 1.5 ns of "0.0000000015" shows (it is
-  // 1 ns in PCP; double arithmetic would round it to 2).
-  long double frac = static_cast<long double>(sec) - static_cast<long double>(ts.sec);
-  ts.nsec = static_cast<int64_t>(frac * 1000000000.0L + 0.5L);
-  return ts;
-}
-
 // The parsed form of a time, in PCP's struct tm encoding: -1 for fields
 // not given, `frac` the nanoseconds, `kind` the offset direction.
 struct TimeFields {
@@ -260,12 +201,13 @@ absl::StatusOr<TimeFields> ParseCtime(std::string_view text) {
 
 }  // namespace
 
+// PCP reads the interval as a C string, so it ends at the first NUL.
 absl::StatusOr<TimeSpec> ParseHighResInterval(std::string_view spec) {
-  absl::StatusOr<double> sec = IntervalSeconds(spec);
-  if (!sec.ok()) return sec.status();
-  // A sum past the time_t range has no defined conversion in PCP.
-  if (*sec >= 9.2e18) return ParseFailure(std::string(Scanner(spec).text()), 0, kWhatMsg);
-  return SplitSeconds(*sec);
+  absl::StatusOr<absl::Duration> d = ParseInterval(spec.substr(0, spec.find('\0')));
+  if (!d.ok()) return d.status();
+  absl::Duration rest = *d;
+  int64_t sec = absl::IDivDuration(rest, absl::Seconds(1), &rest);
+  return TimeSpec{sec, absl::ToInt64Nanoseconds(rest)};
 }
 
 namespace {
