@@ -5,10 +5,13 @@
 #
 #   scripts/fuzz.sh                  every target, 60 s each
 #   scripts/fuzz.sh -t 300 pdu pmns  five minutes each for two targets
+#   scripts/fuzz.sh -n 10000000      every target until ten million
+#                                    executions or an hour, whichever first
 #   scripts/fuzz.sh -l               list the targets
 #
-# Options: -t SECONDS per target; -b DIR build directory (default
-# build-fuzz); -j N fuzzing jobs per target (default 1).
+# Options: -t SECONDS per target; -n EXECUTIONS per target (the time limit
+# then defaults to 3600 s); -b DIR build directory (default build-fuzz);
+# -j N fuzzing jobs per target (default 1).
 # New inputs the fuzzer keeps go to DIR/fuzz-work/TARGET/corpus (copy the
 # interesting ones to tests/fuzz/corpus/TARGET); crashing inputs go to
 # DIR/fuzz-work/TARGET/artifacts and belong, once fixed, in
@@ -17,21 +20,28 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-seconds=60
+seconds=""
+runs=""
 build="$top/build-fuzz"
 jobs=1
 targets=""
 list=0
-while getopts "t:b:j:l" opt; do
+while getopts "t:n:b:j:l" opt; do
   case $opt in
     t) seconds=$OPTARG ;;
+    n) runs=$OPTARG ;;
     b) build=$OPTARG ;;
     j) jobs=$OPTARG ;;
     l) list=1 ;;
-    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
+if [ -z "$seconds" ]; then
+  if [ -n "$runs" ]; then seconds=3600; else seconds=60; fi
+fi
+runlimit=""
+[ -n "$runs" ] && runlimit="-runs=$runs"
 
 all=$(sed -n '/^set(PMAPI_FUZZ_TARGETS/,/)/p' "$top/tests/fuzz/CMakeLists.txt" |
   sed -e 's/set(PMAPI_FUZZ_TARGETS//' -e 's/)//' | tr -s ' \n' ' ')
@@ -72,7 +82,7 @@ for t in $targets; do
   # shellcheck disable=SC2086
   (cd "$dir" && ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
     "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 $parallel -artifact_prefix="$dir/artifacts/" \
+    -print_final_stats=1 $runlimit $parallel -artifact_prefix="$dir/artifacts/" \
     "$dir/corpus" "$top/tests/fuzz/corpus/$t" "$top/tests/fuzz/regressions/$t" >"$log" 2>&1) || true
   [ -n "$parallel" ] && cat "$dir"/fuzz-*.log >>"$log" 2>/dev/null
   took=$(( $(date +%s) - start ))
