@@ -1,5 +1,5 @@
 // pmval: report one performance metric's values over time, as PCP's pmval
-// does, from a PCP archive.
+// does, from a pmcd host, a local context or a PCP archive.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -75,14 +75,43 @@ void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f
     s->raw_archive = true;
   } else if (k == "X") {
     ++s->timestamp_detail;
+  } else if (k == "d") {
+    s->delay = true;
+  } else if (k == "v") {
+    s->verbose = true;
+  } else if (k == "x") {
+    s->filter = o.value;
   } else {
     f->unsupported.push_back(k);
   }
 }
 
+// -a and -h, with the option layer's checks: archives or one host.
+void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
+  if (o.key == "a") {
+    if (!s->hosts.empty()) {
+      std::fprintf(stderr, "pmval: only one host or archive allowed\n");
+      f->errors = true;
+      return;
+    }
+    s->archives.push_back(o.value);
+    return;
+  }
+  if (!s->archives.empty()) {
+    std::fprintf(stderr, "pmval: only one host or archive allowed\n");
+    f->errors = true;
+  } else if (!s->hosts.empty()) {
+    std::fprintf(stderr, "pmval: too many hosts requested: %s\n", o.value.c_str());
+    f->errors = true;
+  } else {
+    s->hosts.push_back(o.value);
+  }
+}
+
 void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   const std::string& k = o.key;
-  if (k == "a") s->archives.push_back(o.value);
+  if (k == "a" || k == "h") ApplySource(o, s, f);
+  else if (k == "L") s->local = true;
   else if (k == "S") s->window.start = o.value;
   else if (k == "T") s->window.end = o.value;
   else if (k == "A") s->window.align = o.value;
