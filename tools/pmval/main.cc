@@ -51,6 +51,8 @@ struct Flags {
   std::vector<std::string> unsupported;
 };
 
+void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f);
+
 void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   const std::string& k = o.key;
   if (k == "f") {
@@ -71,7 +73,7 @@ void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f
   } else if (k == "r") {
     s->raw_counter = true;
   } else if (k == "U") {
-    s->archives.push_back(o.value);
+    ApplySource(o, s, f);
     s->raw_archive = true;
   } else if (k == "X") {
     ++s->timestamp_detail;
@@ -86,9 +88,9 @@ void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f
   }
 }
 
-// -a and -h, with the option layer's checks: archives or one host.
+// -a, -U and -h, with the option layer's checks: archives or one host.
 void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
-  if (o.key == "a") {
+  if (o.key == "a" || o.key == "U") {
     if (!s->hosts.empty()) {
       std::fprintf(stderr, "pmval: only one host or archive allowed\n");
       f->errors = true;
