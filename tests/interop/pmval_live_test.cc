@@ -134,6 +134,12 @@ TEST(PmvalLive, ConstantMetricsAndErrorsMatchPcp) {
       "pmval -h localhost -U somewhere -s 1 sample.long.one",
       "pmval -h localhost:1 -s 1 sample.long.one",
       "pmval -h localhost -h other -s 1 sample.long.one",
+      "pmval -h localhost -A 1sec sample.long.one",
+      "pmval -h localhost -O +1 -s 1 sample.long.one",
+      "pmval -h localhost -S +1 -d -s 1 sample.long.one",
+      "pmval -h localhost -T -1sec sample.long.one",
+      "pmval -h localhost -T xyz sample.long.one",
+      "pmval -h localhost -t 0.5 -T 1.2 sample.long.one",
   };
   for (const char* cmd : kCommands) {
     ToolRun ours = RunOurs(cmd);

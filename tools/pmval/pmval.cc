@@ -145,7 +145,7 @@ class Report {
   std::vector<std::string> wanted_;
   std::vector<Column> columns_;
   int label_style_ = -1;
-  TimeSpec label_start_, start_, origin_, finish_, interval_{1, 0}, position_;
+  TimeSpec label_start_, origin_, finish_, interval_{1, 0}, position_;
   int samples_ = -1;
   int width_ = 0;
   bool reporting_ = false;
@@ -721,26 +721,29 @@ bool Report::ParseInterval() {
   return true;
 }
 
-// A live window starts now and is open-ended; -S, -T, -O and -A are
-// taken relative to now, as PCP's option layer does for a live context.
+// A live window starts now and is open-ended. Only -T may be given (the
+// others are refused before the context opens): "+2sec", "2" or a date
+// end the sampling there; an offset back from the open end ("-1sec")
+// lies before now, so nothing is sampled, as with PCP.
 bool Report::ResolveLiveWindow() {
   const TimeSpec now = FromNanos(absl::ToUnixNanos(absl::Now()));
   label_start_ = now;
   origin_ = now;
   finish_ = {pmapi::kUnboundedEnd, 0};
-  start_ = now;
-  const pmapi::TimeWindowArgs& a = s_.window;
-  if (a.start || a.end || a.origin || a.align) {
+  if (s_.window.end) {
+    pmapi::TimeWindowArgs only_end;
+    only_end.end = s_.window.end;
     pmapi::TimeParser parser(zone_);
-    absl::StatusOr<pmapi::TimeWindow> w = parser.ParseWindow(a, now, finish_);
+    absl::StatusOr<pmapi::TimeWindow> w = parser.ParseWindow(only_end, now, finish_);
+    if (!w.ok() && s_.window.end->starts_with('-')) {
+      pmapi::TimeParser from_now(zone_);
+      w = from_now.ParseWindow(only_end, now, now);
+    }
     if (!w.ok()) {
       std::fprintf(stderr, "pmval: invalid time window.\n%s\n",
                    std::string(w.status().message()).c_str());
       return false;
     }
-    if (!w->warning.empty()) std::fputs(w->warning.c_str(), stderr);
-    start_ = w->start;
-    origin_ = w->origin;
     finish_ = w->end;
   }
   return ParseInterval();
@@ -863,11 +866,6 @@ int Report::Execute() {
   }
   if (!s_.hostzone && !s_.timezone && !events_) std::printf("\n");
   PrintHeader();
-  if (live_) {
-    // A start time in the future (-S) is waited for.
-    const absl::Time start = absl::FromUnixNanos(Nanos(start_));
-    if (start > absl::Now()) absl::SleepFor(start - absl::Now());
-  }
   Loop();
   std::fflush(stdout);
   return status_;
@@ -981,9 +979,13 @@ pmapi::ZoneSource SourceZone(pmapi::Context* ctx) {
   return zs;
 }
 
-// -U and -d need an archive; PCP reports both, then the usage.
+// -S -A -O, -U and -d need an archive; PCP reports each, then the usage.
 bool LiveOptionsValid(const Settings& s) {
   bool ok = true;
+  if (s.window.start || s.window.align || s.window.origin) {
+    std::fprintf(stderr, "pmval: time window options are supported for archives only\n");
+    ok = false;
+  }
   if (s.raw_archive) {
     std::fprintf(stderr, "pmval: uninterpolated mode can only be used with archives");
     ok = false;
