@@ -140,6 +140,14 @@ TEST(PmvalLive, ConstantMetricsAndErrorsMatchPcp) {
       "pmval -h localhost -T -1sec sample.long.one",
       "pmval -h localhost -T xyz sample.long.one",
       "pmval -h localhost -t 0.5 -T 1.2 sample.long.one",
+      "pmval -h localhost -s 1 sample.bad.nosupport",
+      "pmval -h localhost -s 2 -t 0.2 -w 3 sample.bad.nosupport",
+      "pmval -h localhost -s 1 -f 12 sample.long.one",
+      "pmval -h localhost -s 2 -t 0.2 sample.noinst",
+      "pmval -h localhost -s 2 -t 0.2 sample.bad.unknown",
+      "pmval -h localhost -s 2 -t 0.2 sample.string.bin",
+      "pmval -h localhost -s 2 -t 0.2 sample.aggregate.hullo",
+      "pmval -h localhost -s 2 -t 0.2 -i 1,5 sample.hordes.one",
   };
   for (const char* cmd : kCommands) {
     ToolRun ours = RunOurs(cmd);

@@ -854,6 +854,8 @@ int Report::Execute() {
   }
   spec_ = *spec;
   if (!Setup()) return 1;
+  // PCP prints the blank line before it checks the column width.
+  if (!s_.hostzone && !s_.timezone && !events_) std::printf("\n");
   width_ = s_.width > 0 ? s_.width : ColumnWidth(desc_.type);
   if (width_ < 0) {
     std::fprintf(stderr, "pmval: unknown performance metric value type %s\n",
@@ -864,7 +866,6 @@ int Report::Execute() {
     std::fprintf(stderr, "pmval: -f %d too large for column width %d\n", s_.fixed, width_);
     return 1;
   }
-  if (!s_.hostzone && !s_.timezone && !events_) std::printf("\n");
   PrintHeader();
   Loop();
   std::fflush(stdout);
@@ -1006,6 +1007,9 @@ int Run(const Settings& given) {
   if (src.kind == pmapi::kContextArchive) {
     if (settings.archives.empty()) settings.archives.push_back(src.name);
   } else {
+    // Line by line, as PCP's pmval writes: live samples show as they are
+    // taken, even through a pipe. (Archive reports keep full buffering.)
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     if (!LiveOptionsValid(settings)) return 1;
     settings.hosts = {src.name};
   }
