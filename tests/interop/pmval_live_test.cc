@@ -308,6 +308,62 @@ TEST(PmvalLocal, PerCpuColumns) {
   EXPECT_EQ(count, n) << r.out;
 }
 
+// PCP's own pmval -L, with its linux DSO agent and a name space made from
+// ours (the PMIDs are PCP's), is the oracle for the local header, the
+// instance labels and the row shapes.
+std::string PcpLocalDir() {
+  const std::string dir = std::string(PMAPI_PMCD_DIR) + "/pmval-local";
+  const std::string setup =
+      "mkdir -p '" + dir + "' && sed -e 's/LINUX:/60:/g' -e '/^\\/\\*/,/\\*\\//d' '" +
+      PMAPI_SOURCE_DIR + "/pmns/namespaces/root_linux' > '" + dir +
+      "/root' && printf 'linux\\t60\\tdso\\tlinux_init\\t/var/lib/pcp/pmdas/linux/pmda_linux.so\\n' > '" +
+      dir + "/pmcd.conf'";
+  EXPECT_EQ(std::system(setup.c_str()), 0) << setup;
+  return dir;
+}
+
+ToolRun RunPcpLocal(const std::string& dir, const std::string& args) {
+  setenv("PCP_PMCDCONF_PATH", (dir + "/pmcd.conf").c_str(), 1);
+  setenv("PMNS_DEFAULT", (dir + "/root").c_str(), 1);
+  ToolRun r = RunPcp("pmval -L " + args);
+  unsetenv("PCP_PMCDCONF_PATH");
+  unsetenv("PMNS_DEFAULT");
+  return r;
+}
+
+bool IsValueRow(const std::string& row) { return std::regex_match(row, std::regex(R"(^[ 0-9.E+\-!?]*$)")); }
+
+TEST(PmvalLocal, ShapeMatchesPcpLocalContext) {
+  const std::string dir = PcpLocalDir();
+  const char* const kMetrics[] = {
+      "kernel.all.cpu.user", "kernel.all.load",         "kernel.percpu.cpu.idle",
+      "hinv.ncpu",           "hinv.physmem",            "mem.physmem",
+      "kernel.all.pswitch",  "kernel.all.nprocs",       "network.interface.in.bytes",
+      "disk.all.read_bytes", "filesys.capacity",        "kernel.uname.release",
+      "swap.used",           "mem.util.available",      "network.interface.out.drops"};
+  for (const char* m : kMetrics) {
+    const std::string args = std::string("-s 2 -t 0.2 ") + m;
+    ToolRun pcp = RunPcpLocal(dir, args);
+    if (pcp.status != 0) {
+      ADD_FAILURE() << "PCP's pmval -L " << args << ": " << pcp.err;
+      continue;
+    }
+    ToolRun ours = RunLocal(args);
+    EXPECT_EQ(ours.status, 0) << m << ": " << ours.err;
+    EXPECT_EQ(Header(ours.out), Header(pcp.out)) << m;
+    std::vector<std::string> mine = Rows(ours.out), theirs = Rows(pcp.out);
+    ASSERT_EQ(mine.size(), theirs.size()) << m << "\n" << ours.out << "---\n" << pcp.out;
+    for (size_t i = 0; i < mine.size(); ++i) {
+      if (IsValueRow(theirs[i])) {
+        EXPECT_TRUE(IsValueRow(mine[i])) << m << ": " << mine[i];
+        EXPECT_EQ(mine[i].size(), theirs[i].size()) << m << ": \"" << mine[i] << "\" vs \"" << theirs[i] << "\"";
+      } else {
+        EXPECT_EQ(mine[i], theirs[i]) << m;  // instance labels, strings
+      }
+    }
+  }
+}
+
 TEST(PmvalLocal, OptionsOnlyForHostsOrArchives) {
   ToolRun d = RunLocal("-d -s 1 hinv.ncpu");
   EXPECT_EQ(d.status, 1);
