@@ -342,7 +342,7 @@ TEST(PmvalLocal, ShapeMatchesPcpLocalContext) {
       "disk.all.read_bytes", "filesys.capacity",        "kernel.uname.release",
       "swap.used",           "mem.util.available",      "network.interface.out.drops"};
   for (const char* m : kMetrics) {
-    const std::string args = std::string("-s 2 -t 0.2 ") + m;
+    const std::string args = std::string("-s 2 -t 0.1 ") + m;
     ToolRun pcp = RunPcpLocal(dir, args);
     if (pcp.status != 0) {
       ADD_FAILURE() << "PCP's pmval -L " << args << ": " << pcp.err;
