@@ -1,6 +1,7 @@
 #include "pmdas/linux/proc_stats.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -54,23 +55,48 @@ std::string ReadAll(int fd) {
 
 // Descriptors of the system-wide /proc files, kept open per thread: the
 // statistics are read on every fetch, and opening the file again costs
-// more than generating its text.
+// more than generating its text. Each use checks (fstat) that the
+// descriptor is still the file it was opened on, in case the program
+// closed it behind our back and the number now names something else.
 class ProcFiles {
  public:
   ~ProcFiles() {
-    for (auto& [path, fd] : fds_) close(fd);
+    for (const Kept& k : kept_) close(k.fd);
   }
   int Open(std::string_view path) {
-    for (auto& [p, fd] : fds_) {
-      if (p == path) return fd;
+    for (Kept& k : kept_) {
+      if (k.path != path) continue;
+      struct stat now {};
+      if (fstat(k.fd, &now) == 0 && now.st_dev == k.dev && now.st_ino == k.ino) return k.fd;
+      k.fd = OpenAt(path, &k.dev, &k.ino);  // the old number is not ours any more
+      return k.fd;
     }
-    const int fd = open(std::string(path).c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) fds_.emplace_back(std::string(path), fd);
-    return fd;
+    Kept k;
+    k.path = std::string(path);
+    k.fd = OpenAt(path, &k.dev, &k.ino);
+    if (k.fd >= 0) kept_.push_back(std::move(k));
+    return k.fd;
   }
 
  private:
-  std::vector<std::pair<std::string, int>> fds_;
+  struct Kept {
+    std::string path;
+    int fd = -1;
+    dev_t dev = 0;
+    ino_t ino = 0;
+  };
+  static int OpenAt(std::string_view path, dev_t* dev, ino_t* ino) {
+    const int fd = open(std::string(path).c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (fd >= 0 && fstat(fd, &st) != 0) {
+      close(fd);
+      return -1;
+    }
+    *dev = st.st_dev;
+    *ino = st.st_ino;
+    return fd;
+  }
+  std::vector<Kept> kept_;
 };
 
 bool KeptOpen(const std::string& root, std::string_view path) {
