@@ -366,6 +366,33 @@ TEST(PmvalLocal, ShapeMatchesPcpLocalContext) {
   }
 }
 
+// Constant metrics and errors: PCP's pmval -L gives the same text.
+TEST(PmvalLocal, ConstantsAndErrorsMatchPcpLocalContext) {
+  const std::string dir = PcpLocalDir();
+  const char* const kArgs[] = {
+      "-s 2 -t 0.1 hinv.ncpu",
+      "-s 1 hinv.physmem",
+      "-s 1 mem.physmem",
+      "-s 2 -t 0.1 kernel.uname.release",
+      "-s 1 -w 30 kernel.uname.sysname",
+      "-s 1 -Z UTC+1 hinv.ncpu",
+      "-s 1 -z hinv.ncpu",
+      "-s 1 -z -Z UTC hinv.ncpu",
+      "-s 1 -S +1 -d hinv.ncpu",
+      "-s 1 -T -1sec hinv.ncpu",
+      "-s 1 no.such.metric",
+      "-s 1 -i nosuch kernel.all.load",
+      "-s 1 'hinv.ncpu[1]'",
+  };
+  for (const char* args : kArgs) {
+    ToolRun pcp = RunPcpLocal(dir, args);
+    ToolRun ours = RunLocal(args);
+    EXPECT_EQ(ours.status, pcp.status) << args;
+    EXPECT_EQ(ours.out, pcp.out) << args;
+    EXPECT_EQ(ours.err, pcp.err) << args;
+  }
+}
+
 TEST(PmvalLocal, OptionsOnlyForHostsOrArchives) {
   ToolRun d = RunLocal("-d -s 1 hinv.ncpu");
   EXPECT_EQ(d.status, 1);

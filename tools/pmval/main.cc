@@ -110,6 +110,17 @@ void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   }
 }
 
+// -z and -Z, which exclude each other (the option layer's check).
+void ApplyZone(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
+  if ((o.key == "z" && s->timezone) || (o.key == "Z" && s->hostzone)) {
+    std::fprintf(stderr, "pmval: at most one of -Z and -z allowed\n");
+    f->errors = true;
+    return;
+  }
+  if (o.key == "z") s->hostzone = true;
+  else s->timezone = o.value;
+}
+
 void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   const std::string& k = o.key;
   if (k == "a" || k == "h") ApplySource(o, s, f);
@@ -120,8 +131,7 @@ void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   else if (k == "O") s->window.origin = o.value;
   else if (k == "t") s->interval = o.value;
   else if (k == "s") s->samples = o.value;
-  else if (k == "z") s->hostzone = true;
-  else if (k == "Z") s->timezone = o.value;
+  else if (k == "z" || k == "Z") ApplyZone(o, s, f);
   else if (k == "V") f->version = true;
   else if (k == "?") f->usage = true;
   else ApplyReporting(o, s, f);

@@ -959,7 +959,7 @@ std::string HostTimezone(pmapi::Context* ctx) {
 }
 
 // The source's zone, as pmNewContextZone finds it: the archive label's,
-// pmcd.timezone for a host, this process's TZ for a local context.
+// or pmcd.timezone for a host.
 pmapi::ZoneSource SourceZone(pmapi::Context* ctx) {
   pmapi::ZoneSource zs;
   if (ctx->kind() == pmapi::kContextArchive) {
@@ -972,19 +972,21 @@ pmapi::ZoneSource SourceZone(pmapi::Context* ctx) {
     return zs;
   }
   zs.hostname = ctx->HostName();
-  if (ctx->kind() == pmapi::kContextHost) {
-    zs.timezone = HostTimezone(ctx);
-  } else if (const char* tz = std::getenv("TZ"); tz != nullptr) {
-    zs.timezone = tz;
-  }
+  // (-z is refused for a local context before it is opened.)
+  if (ctx->kind() == pmapi::kContextHost) zs.timezone = HostTimezone(ctx);
   return zs;
 }
 
-// -S -A -O, -U and -d need an archive; PCP reports each, then the usage.
-bool LiveOptionsValid(const Settings& s) {
+// -S -A -O, -U and -d need an archive, and -z a host or an archive; PCP
+// reports each, then the usage.
+bool LiveOptionsValid(const Settings& s, int kind) {
   bool ok = true;
   if (s.window.start || s.window.align || s.window.origin) {
     std::fprintf(stderr, "pmval: time window options are supported for archives only\n");
+    ok = false;
+  }
+  if (s.hostzone && kind == pmapi::kContextLocal) {
+    std::fprintf(stderr, "pmval: use of timezone from metric source requires a source\n");
     ok = false;
   }
   if (s.raw_archive) {
@@ -1010,7 +1012,7 @@ int Run(const Settings& given) {
     // Line by line, as PCP's pmval writes: live samples show as they are
     // taken, even through a pipe. (Archive reports keep full buffering.)
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
-    if (!LiveOptionsValid(settings)) return 1;
+    if (!LiveOptionsValid(settings, src.kind)) return 1;
     settings.hosts = {src.name};
   }
   absl::StatusOr<pmapi::Context> ctx = OpenSource(src);
@@ -1019,9 +1021,11 @@ int Run(const Settings& given) {
   if (settings.timezone) choice = pmapi::ZoneChoice::kUser;
   else if (settings.hostzone) choice = pmapi::ZoneChoice::kSource;
   pmapi::ZoneSource zs = SourceZone(&*ctx);
-  if (choice == pmapi::ZoneChoice::kSource && zs.timezone.empty()) {
-    // No zone to be had from the source: this process's zone is its own.
-    zs.timezone = "UTC";
+  std::string note;
+  if (choice == pmapi::ZoneChoice::kSource && zs.timezone.empty() && !zs.is_archive) {
+    // A host without pmcd.timezone: take this machine's zone.
+    choice = pmapi::ZoneChoice::kLocal;
+    note = "Note: timezone set to local timezone of host \"" + zs.hostname + "\"\n\n";
   }
   std::optional<std::string_view> user_tz;
   if (settings.timezone) user_tz = *settings.timezone;
@@ -1030,7 +1034,7 @@ int Run(const Settings& given) {
     std::fprintf(stderr, "pmval: %s\n", std::string(zone.status().message()).c_str());
     return 1;
   }
-  std::fputs(zone->note.c_str(), stdout);
+  std::fputs((note.empty() ? zone->note : note).c_str(), stdout);
   Report report(settings, std::move(*ctx), zone->zone);
   return report.Execute();
 }
