@@ -63,7 +63,7 @@ class CacheIndom : public PmdaIndomSource {
     absl::StatusOr<int> inst = caches_.Store(indom_, flags, name, nullptr);
     return inst.ok() ? absl::OkStatus() : inst.status();
   }
-  // Returns the name of an active instance, or nullptr.
+  // Returns the entry of an active instance; PM_ERR_INST otherwise.
   absl::StatusOr<CacheEntryInfo> Find(unsigned inst) const {
     absl::StatusOr<CacheEntryInfo> e = caches_.Lookup(indom_, static_cast<int>(inst));
     if (e.ok() && e->state != kCacheActive) return PcpError(kErrInst);
