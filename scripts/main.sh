@@ -1,7 +1,8 @@
 #!/bin/sh
-# Installs the build dependencies, builds, and runs the main job: pminfo on
+# Installs the build dependencies, builds, and runs the main job: pmval on
 # the local context, with the Linux agent hosted in-process (no pmcd),
-# printing descriptors, help text and live values of a few metrics.
+# printing five one-second samples of the CPU time spent in user mode as a
+# utilisation (the counter's rate), in PCP's pmval layout.
 # Run from anywhere as root on Debian 12:  scripts/main.sh
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,7 +11,7 @@ build="${PMAPI_BUILD_DIR:-$root/build}"
 mkdir -p "$build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$build/configure.log" 2>&1 ||
   { cat "$build/configure.log"; exit 1; }
-cmake --build "$build" --target pminfo
+cmake --build "$build" --target pmval
 # The agents of the local context, from the source tree's configuration.
 export PCP_PMCDCONF_PATH="$root/pmdas/pmcd.conf"
-exec "$build/tools/pminfo" -L -d -t -f kernel.all.load kernel.all.cpu.user hinv.ncpu mem.util.used
+exec "$build/tools/pmval" -L -s 5 -t 1 kernel.all.cpu.user

@@ -40,6 +40,12 @@ struct StagedValue {
   std::string payload;
 };
 
+struct Staging {
+  std::vector<int32_t> insts;
+  std::vector<StagedValue> values;
+  bool busy = false;
+};
+
 }  // namespace
 
 Pmda::Pmda(int domain) : domain_(domain) {}
@@ -210,19 +216,30 @@ std::vector<PmdaInstid> Pmda::InstancesOf(const PmdaIndom* table, InDom indom) c
   return table ? table->set : std::vector<PmdaInstid>{};
 }
 
-absl::StatusOr<std::vector<int32_t>> Pmda::ProfileInstances(InDom indom) const {
+bool Pmda::AdmittedInstances(InDom indom, std::vector<int32_t>* out) const {
   const Profile& prof = profile_ ? *profile_ : all_;
-  const PmdaIndom* table = nullptr;
-  if (indom_source_ == nullptr || !indom_source_->Handles(indom)) {
-    for (const PmdaIndom& idp : indoms_) {
-      if (idp.indom == indom) table = &idp;
+  auto admit = [&](const std::vector<PmdaInstid>& set) {
+    for (const PmdaInstid& i : set) {
+      if (prof.Admits(indom, i.inst)) out->push_back(i.inst);
     }
-    if (table == nullptr) return PcpError(kErrIndom);
+  };
+  if (indom_source_ != nullptr && indom_source_->Handles(indom)) {
+    admit(indom_source_->Active(indom));
+    return true;
   }
+  // the last table entry of the indom, read in place (no copy per fetch)
+  for (auto it = indoms_.rbegin(); it != indoms_.rend(); ++it) {
+    if (it->indom == indom) {
+      admit(it->set);
+      return true;
+    }
+  }
+  return false;
+}
+
+absl::StatusOr<std::vector<int32_t>> Pmda::ProfileInstances(InDom indom) const {
   std::vector<int32_t> out;
-  for (const PmdaInstid& i : InstancesOf(table, indom)) {
-    if (prof.Admits(indom, i.inst)) out.push_back(i.inst);
-  }
+  if (!AdmittedInstances(indom, &out)) return PcpError(kErrIndom);
   return out;
 }
 
@@ -277,14 +294,31 @@ void Pmda::FetchOne(PmID id, Result* result) {
     return;
   }
   const Desc& desc = metric->desc;
-  std::vector<int32_t> insts;
+  // Staging space reused from fetch to fetch, so a fetch allocates
+  // nothing of its own once the buffers have grown. A fetch nested in a
+  // callback (an agent fetching through another context) stages locally.
+  thread_local Staging reused;
+  Staging nested;
+  Staging& stage = reused.busy ? nested : reused;
+  const bool owner = !reused.busy;
+  reused.busy = true;
+  struct Release {
+    Staging* s;
+    bool owner;
+    ~Release() {
+      if (owner) s->busy = false;
+    }
+  } release{&reused, owner};
+  std::vector<int32_t>& insts = stage.insts;
+  std::vector<StagedValue>& values = stage.values;
+  insts.clear();
+  values.clear();
   if (desc.indom == kInDomNull) {
     insts.push_back(kInNull);
   } else {
     // an unknown indom has no instances, as in PCP
-    insts = ProfileInstances(desc.indom).value_or(std::vector<int32_t>{});
+    (void)AdmittedInstances(desc.indom, &insts);
   }
-  std::vector<StagedValue> values;
   int sts = 0;
   for (int32_t inst : insts) {
     AtomValue atom;

@@ -1,6 +1,11 @@
 #include "pmdas/linux/proc_stats.h"
 
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -29,18 +34,97 @@ bool Field(const std::vector<absl::string_view>& f, size_t i, float* out) {
   return i < f.size() && absl::SimpleAtof(f[i], out);
 }
 
+// Reads the whole of `fd` from offset 0 (pread: a kept descriptor is
+// read again from the start, and procfs regenerates the text).
+std::string ReadAll(int fd) {
+  std::string out;
+  size_t used = 0;
+  for (;;) {
+    if (out.size() - used < 4096) {
+      out.resize(std::min(kMaxProcFileBytes, std::max<size_t>(8192, out.size() * 2)));
+    }
+    if (used >= out.size()) break;
+    const ssize_t n = pread(fd, out.data() + used, out.size() - used, static_cast<off_t>(used));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    used += static_cast<size_t>(n);
+  }
+  out.resize(used);
+  return out;
+}
+
+// Descriptors of the system-wide /proc files, kept open per thread: the
+// statistics are read on every fetch, and opening the file again costs
+// more than generating its text. Each use checks (fstat) that the
+// descriptor is still the file it was opened on, in case the program
+// closed it behind our back and the number now names something else.
+class ProcFiles {
+ public:
+  ~ProcFiles() {
+    for (const Kept& k : kept_) close(k.fd);
+  }
+  int Open(std::string_view path) {
+    for (Kept& k : kept_) {
+      if (k.path != path) continue;
+      struct stat now {};
+      if (fstat(k.fd, &now) == 0 && now.st_dev == k.dev && now.st_ino == k.ino) return k.fd;
+      k.fd = OpenAt(path, &k.dev, &k.ino);  // the old number is not ours any more
+      return k.fd;
+    }
+    Kept k;
+    k.path = std::string(path);
+    k.fd = OpenAt(path, &k.dev, &k.ino);
+    if (k.fd >= 0) kept_.push_back(std::move(k));
+    return k.fd;
+  }
+
+ private:
+  struct Kept {
+    std::string path;
+    int fd = -1;
+    dev_t dev = 0;
+    ino_t ino = 0;
+  };
+  static int OpenAt(std::string_view path, dev_t* dev, ino_t* ino) {
+    const int fd = open(std::string(path).c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (fd >= 0 && fstat(fd, &st) != 0) {
+      close(fd);
+      return -1;
+    }
+    *dev = st.st_dev;
+    *ino = st.st_ino;
+    return fd;
+  }
+  std::vector<Kept> kept_;
+};
+
+bool KeptOpen(const std::string& root, std::string_view path) {
+  static constexpr std::string_view kKept[] = {"/proc/stat", "/proc/meminfo", "/proc/loadavg",
+                                               "/proc/diskstats", "/proc/net/dev", "/proc/vmstat"};
+  if (!root.empty()) return false;  // made-up trees are read afresh
+  for (std::string_view k : kKept) {
+    if (path == k) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> ReadProcFile(const std::string& root, std::string_view path) {
-  std::ifstream in(root + std::string(path), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string out;
-  char buf[65536];
-  while (in && out.size() < kMaxProcFileBytes) {
-    in.read(buf, sizeof(buf));
-    out.append(buf, static_cast<size_t>(in.gcount()));
+  if (KeptOpen(root, path)) {
+    thread_local ProcFiles files;
+    const int fd = files.Open(path);
+    if (fd < 0) return std::nullopt;
+    return ReadAll(fd);
   }
-  if (out.size() > kMaxProcFileBytes) out.resize(kMaxProcFileBytes);
+  std::string name;
+  name.reserve(root.size() + path.size());
+  name.append(root).append(path);
+  const int fd = open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string out = ReadAll(fd);
+  close(fd);
   return out;
 }
 

@@ -7,12 +7,73 @@
 
 #include "absl/strings/str_cat.h"
 #include "pmapi/errors.h"
+#include "pmapi/events.h"
+#include "pmapi/pmda_cache.h"
+#include "pmapi/strings.h"
 
 namespace pmapi {
 namespace {
 
-enum : unsigned { kColourIndom = 0, kBinIndom = 1, kEmptyIndom = 2 };
-enum : unsigned { kValues = 0, kStorable = 1, kBehaviour = 2, kDynamic = 3 };
+enum : unsigned { kColourIndom = 0, kBinIndom = 1, kEmptyIndom = 2, kCacheIndom = 3 };
+enum : unsigned {
+  kValues = 0,
+  kStorable = 1,
+  kBehaviour = 2,
+  kDynamic = 3,
+  kEvents = 4,
+  kCache = 5
+};
+
+// The event parameters: one metric of each type a parameter may have.
+constexpr int kParamTypes[] = {kType32,    kTypeU32,   kType64,     kTypeU64,
+                               kTypeFloat, kTypeDouble, kTypeString, kTypeAggregate};
+constexpr unsigned kFirstParamItem = 2;
+
+// The cache-backed instance domain: its instances live in a pmdaCache and
+// come and go through stores to test.cache.control.
+class CacheIndom : public PmdaIndomSource {
+ public:
+  bool Handles(InDom indom) const override { return indom == indom_; }
+  std::vector<PmdaInstid> Active(InDom indom) const override {
+    std::vector<PmdaInstid> out;
+    if (indom != indom_) return out;
+    (void)caches_.Op(indom_, kCacheWalkRewind);
+    for (;;) {
+      absl::StatusOr<int> inst = caches_.Op(indom_, kCacheWalkNext);
+      if (!inst.ok() || *inst < 0) break;
+      absl::StatusOr<CacheEntryInfo> e = caches_.Lookup(indom_, *inst);
+      if (e.ok()) out.push_back({*inst, e->name});
+    }
+    return out;
+  }
+  void Start(InDom indom) {
+    indom_ = indom;
+    for (const char* name : {"alpha", "beta", "gamma"}) (void)caches_.Store(indom_, kCacheAdd, name, nullptr);
+  }
+  // "add NAME", "hide NAME" or "cull NAME".
+  absl::Status Control(const std::string& command) {
+    const size_t space = command.find(' ');
+    if (space == std::string::npos || space + 1 >= command.size()) return PcpError(kErrConv);
+    const std::string verb = command.substr(0, space), name = command.substr(space + 1);
+    int flags = 0;
+    if (verb == "add") flags = kCacheAdd;
+    else if (verb == "hide") flags = kCacheHide;
+    else if (verb == "cull") flags = kCacheCull;
+    else return PcpError(kErrConv);
+    absl::StatusOr<int> inst = caches_.Store(indom_, flags, name, nullptr);
+    return inst.ok() ? absl::OkStatus() : inst.status();
+  }
+  // Returns the entry of an active instance; PM_ERR_INST otherwise.
+  absl::StatusOr<CacheEntryInfo> Find(unsigned inst) const {
+    absl::StatusOr<CacheEntryInfo> e = caches_.Lookup(indom_, static_cast<int>(inst));
+    if (e.ok() && e->state != kCacheActive) return PcpError(kErrInst);
+    return e;
+  }
+
+ private:
+  InDom indom_ = kInDomNull;
+  mutable InDomCaches caches_;
+};
 
 // What the agent remembers between requests.
 struct TestState {
@@ -20,6 +81,10 @@ struct TestState {
   int32_t dial[3] = {0, 100, 200};
   std::string note = "unset";
   uint32_t numfetch = 0;
+  EventArrays events;
+  int records = -1;          // the array of test.event.records
+  int highres_records = -1;  // the array of test.event.highres_records
+  CacheIndom cache;
 };
 
 constexpr Units kNone{};
@@ -51,15 +116,28 @@ std::vector<PmdaMetric> Metrics() {
       Metric(kBehaviour, 2, kType32, kInDomNull, kSemInstant),
       Metric(kBehaviour, 3, kType32, kInDomNull, kSemInstant),
       Metric(kBehaviour, 4, kType32, kColourIndom, kSemInstant),
+      Metric(kEvents, 0, kTypeEvent, kInDomNull, kSemInstant),
+      Metric(kEvents, 1, kTypeHighResEvent, kInDomNull, kSemInstant),
+      Metric(kEvents, 2, kType32, kInDomNull, kSemInstant),
+      Metric(kEvents, 3, kTypeU32, kInDomNull, kSemInstant),
+      Metric(kEvents, 4, kType64, kInDomNull, kSemInstant),
+      Metric(kEvents, 5, kTypeU64, kInDomNull, kSemInstant),
+      Metric(kEvents, 6, kTypeFloat, kInDomNull, kSemInstant),
+      Metric(kEvents, 7, kTypeDouble, kInDomNull, kSemInstant),
+      Metric(kEvents, 8, kTypeString, kInDomNull, kSemInstant),
+      Metric(kEvents, 9, kTypeAggregate, kInDomNull, kSemInstant),
+      Metric(kCache, 0, kTypeU32, kCacheIndom, kSemInstant),
+      Metric(kCache, 1, kTypeString, kInDomNull, kSemDiscrete),
   };
 }
 
 std::vector<PmdaIndom> Indoms() {
-  std::vector<PmdaIndom> out(3);
+  std::vector<PmdaIndom> out(4);
   out[0] = PmdaIndom{kColourIndom, {{0, "red"}, {1, "green"}, {2, "blue"}}};
   out[1].indom = kBinIndom;
   for (int i = 1; i <= 9; ++i) out[1].set.push_back({i * 100, absl::StrCat("bin-", i * 100)});
   out[2].indom = kEmptyIndom;
+  out[3].indom = kCacheIndom;  // its instances come from the cache
   return out;
 }
 
@@ -110,7 +188,76 @@ int FetchBehaviour(const TestState& st, unsigned item, unsigned inst, AtomValue*
   return kErrPmid;
 }
 
-int TestFetchCallback(const TestState& st, const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+// The value every parameter metric carries in the first record.
+AtomValue ParamValue(int type) {
+  AtomValue v;
+  switch (type) {
+    case kType32: v.l = -3; break;
+    case kTypeU32: v.ul = 4000000000u; break;
+    case kType64: v.ll = -5000000000LL; break;
+    case kTypeU64: v.ull = 18000000000000000000ULL; break;
+    case kTypeFloat: v.f = 1.5f; break;
+    case kTypeDouble: v.d = -2.25; break;
+    case kTypeString: v.bytes = "event string"; break;
+    default: v.bytes = std::string("\x01\x02\x00\xff", 4); break;
+  }
+  return v;
+}
+
+// Fills one array with the agent's fixed records: a point with a
+// parameter of every type, seven missed records, and a start record with
+// one string parameter, at fixed times (microsecond or nanosecond).
+absl::Status FillRecords(EventArrays& ev, int idx, bool highres, int domain) {
+  constexpr int64_t kSec = 1700000000;
+  if (absl::Status s = ev.ResetArray(idx); !s.ok()) return s;
+  auto record = [&](int64_t sec, int64_t frac, int flags) {
+    return highres ? ev.AddHighResRecord(idx, sec, frac, flags) : ev.AddRecord(idx, sec, frac / 1000, flags);
+  };
+  auto param = [&](unsigned item, int type, const AtomValue& v) {
+    const PmID id = MakePmID(domain, kEvents, item);
+    return highres ? ev.AddHighResParam(idx, id, type, v) : ev.AddParam(idx, id, type, v);
+  };
+  absl::Status s = record(kSec, 123456789, kEventFlagPoint);
+  for (unsigned i = 0; s.ok() && i < std::size(kParamTypes); ++i) {
+    s = param(kFirstParamItem + i, kParamTypes[i], ParamValue(kParamTypes[i]));
+  }
+  if (s.ok()) {
+    s = highres ? ev.AddHighResMissedRecord(idx, kSec + 1, 0, 7) : ev.AddMissedRecord(idx, kSec + 1, 0, 7);
+  }
+  if (s.ok()) s = record(kSec + 2, 500000000, kEventFlagStart | kEventFlagId);
+  AtomValue last;
+  last.bytes = "last";
+  if (s.ok()) s = param(kFirstParamItem + 6, kTypeString, last);
+  return s;
+}
+
+int FetchEvents(TestState& st, unsigned item, int domain, AtomValue* atom) {
+  if (item >= kFirstParamItem) return item < kFirstParamItem + std::size(kParamTypes) ? kPmdaFetchNoValues : kErrPmid;
+  const bool highres = item == 1;
+  int& idx = highres ? st.highres_records : st.records;
+  if (idx < 0) idx = highres ? st.events.NewHighResArray() : st.events.NewArray();
+  if (!FillRecords(st.events, idx, highres, domain).ok()) return kErrGeneric;
+  absl::StatusOr<std::span<const uint8_t>> block =
+      highres ? st.events.GetHighResAddr(idx) : st.events.GetAddr(idx);
+  if (!block.ok() || block->size() < 4) return kErrGeneric;
+  // the value is the array after its block header word
+  atom->bytes.assign(reinterpret_cast<const char*>(block->data()) + 4, block->size() - 4);
+  return kPmdaFetchDynamic;
+}
+
+int FetchCache(const TestState& st, unsigned item, unsigned inst, AtomValue* atom) {
+  if (item == 1) {
+    atom->bytes = "add NAME, hide NAME or cull NAME";
+    return 1;
+  }
+  if (item != 0) return kErrPmid;
+  absl::StatusOr<CacheEntryInfo> e = st.cache.Find(inst);
+  if (!e.ok()) return kErrInst;
+  atom->ul = static_cast<uint32_t>(e->name.size()) * 10 + inst;
+  return 1;
+}
+
+int TestFetchCallback(TestState& st, const PmdaMetric& m, unsigned inst, AtomValue* atom) {
   const unsigned cluster = PmIDCluster(m.desc.pmid), item = PmIDItem(m.desc.pmid);
   if (m.desc.indom == kInDomNull && inst != static_cast<unsigned>(kInNull)) return kErrInst;
   switch (cluster) {
@@ -121,6 +268,8 @@ int TestFetchCallback(const TestState& st, const PmdaMetric& m, unsigned inst, A
       if (item > 1) return kErrPmid;
       atom->l = static_cast<int32_t>(item) + 10;
       return 1;
+    case kEvents: return FetchEvents(st, item, static_cast<int>(PmIDDomain(m.desc.pmid)), atom);
+    case kCache: return FetchCache(st, item, inst, atom);
   }
   return kErrPmid;
 }
@@ -132,7 +281,19 @@ absl::Status CheckRange(int32_t v) {
   return absl::OkStatus();
 }
 
+// A string stored to test.cache.control changes the cache's instances.
+absl::Status StoreCache(TestState& st, const Result& r, const ValueSet& vs) {
+  if (PmIDItem(vs.pmid) != 1) return PcpError(kErrPermission);
+  if (vs.numval != 1) return PcpError(kErrValue);
+  ValueView v = r.value(vs, 0);
+  if (vs.valfmt == kValInsitu || v.vtype != kTypeString) return PcpError(kErrConv);
+  std::string s(reinterpret_cast<const char*>(v.payload.data()), v.payload.size());
+  if (!s.empty() && s.back() == '\0') s.pop_back();
+  return st.cache.Control(s);
+}
+
 absl::Status StoreSet(TestState& st, const Result& r, const ValueSet& vs) {
+  if (PmIDCluster(vs.pmid) == kCache) return StoreCache(st, r, vs);
   if (PmIDCluster(vs.pmid) != kStorable) return PcpError(kErrPermission);
   if (vs.numval <= 0) return PcpError(kErrValue);
   switch (PmIDItem(vs.pmid)) {
@@ -220,6 +381,8 @@ void TestAgentInit(Pmda& dp) {
   if (dp.status() != 0) return;
   auto state = std::make_shared<TestState>();
   dp.SetData(state.get());
+  state->cache.Start(MakeInDom(dp.domain(), kCacheIndom));
+  dp.SetIndomSource(&state->cache);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     ++state->numfetch;
     return pmda.DefaultFetch(ids, result);

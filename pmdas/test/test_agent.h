@@ -1,7 +1,10 @@
 // test_agent.h: the built-in test agent, the fixture for the library's own
 // tests: a metric of every value type, static instance domains, storable
-// metrics with range checks, help text, labels and a dynamic name subtree.
-// (Event-type metrics are pending the event record support.)
+// metrics with range checks, help text, labels, a dynamic name subtree,
+// event and high-resolution event metrics (fixed records carrying a
+// parameter of every type, and missed records), and an instance domain
+// kept in a pmdaCache whose instances are added, hidden and culled by
+// storing to test.cache.control.
 //
 // Example (a configuration line):
 //   test 250 builtin test_init test pmns=../pmns/namespaces/root_test

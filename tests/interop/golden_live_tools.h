@@ -92,6 +92,7 @@ inline ToolRun RunOurs(const std::string& command) {
   const std::string tool = ToolName(command);
   if (tool == "pminfo") return RunTool(PMAPI_PMINFO, command);
   if (tool == "pmstore") return RunTool(PMAPI_PMSTORE, command);
+  if (tool == "pmval") return RunTool(PMAPI_PMVAL, command);
   return ToolRun{};
 }
 

@@ -75,9 +75,9 @@ TEST_F(LocalContextTest, ChildrenAndTraverse) {
   EXPECT_EQ((*kids)[0].status, kPmnsLeafStatus);
   std::vector<std::string> names;
   ASSERT_TRUE(ctx_->Traverse("test", [&](const std::string& n) { names.push_back(n); }).ok());
-  EXPECT_EQ(names.size(), 22u);
+  EXPECT_EQ(names.size(), 34u);
   EXPECT_EQ(names.front(), "test.long.minus_one");
-  EXPECT_EQ(names.back(), "test.dynamic.beta");
+  EXPECT_EQ(names.back(), "test.cache.control");
   EXPECT_EQ(PcpCode(ctx_->Children("nope").status()), kErrName);
   EXPECT_TRUE(ctx_->Children("test.colour")->empty());
 }

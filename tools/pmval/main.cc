@@ -1,5 +1,5 @@
 // pmval: report one performance metric's values over time, as PCP's pmval
-// does, from a PCP archive.
+// does, from a pmcd host, a local context or a PCP archive.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -51,6 +51,8 @@ struct Flags {
   std::vector<std::string> unsupported;
 };
 
+void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f);
+
 void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   const std::string& k = o.key;
   if (k == "f") {
@@ -71,26 +73,65 @@ void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f
   } else if (k == "r") {
     s->raw_counter = true;
   } else if (k == "U") {
-    s->archives.push_back(o.value);
+    ApplySource(o, s, f);
     s->raw_archive = true;
   } else if (k == "X") {
     ++s->timestamp_detail;
+  } else if (k == "d") {
+    s->delay = true;
+  } else if (k == "v") {
+    s->verbose = true;
+  } else if (k == "x") {
+    s->filter = o.value;
   } else {
     f->unsupported.push_back(k);
   }
 }
 
+// -a, -U and -h, with the option layer's checks: archives or one host.
+void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
+  if (o.key == "a" || o.key == "U") {
+    if (!s->hosts.empty()) {
+      std::fprintf(stderr, "pmval: only one host or archive allowed\n");
+      f->errors = true;
+      return;
+    }
+    s->archives.push_back(o.value);
+    return;
+  }
+  if (!s->archives.empty()) {
+    std::fprintf(stderr, "pmval: only one host or archive allowed\n");
+    f->errors = true;
+  } else if (!s->hosts.empty()) {
+    std::fprintf(stderr, "pmval: too many hosts requested: %s\n", o.value.c_str());
+    f->errors = true;
+  } else {
+    s->hosts.push_back(o.value);
+  }
+}
+
+// -z and -Z, which exclude each other (the option layer's check).
+void ApplyZone(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
+  if ((o.key == "z" && s->timezone) || (o.key == "Z" && s->hostzone)) {
+    std::fprintf(stderr, "pmval: at most one of -Z and -z allowed\n");
+    f->errors = true;
+    return;
+  }
+  if (o.key == "z") s->hostzone = true;
+  else s->timezone = o.value;
+}
+
 void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   const std::string& k = o.key;
-  if (k == "a") s->archives.push_back(o.value);
+  if (k == "a" || k == "h") ApplySource(o, s, f);
+  else if (k == "L") s->local = true;
   else if (k == "S") s->window.start = o.value;
   else if (k == "T") s->window.end = o.value;
   else if (k == "A") s->window.align = o.value;
   else if (k == "O") s->window.origin = o.value;
   else if (k == "t") s->interval = o.value;
   else if (k == "s") s->samples = o.value;
-  else if (k == "z") s->hostzone = true;
-  else if (k == "Z") s->timezone = o.value;
+  else if (k == "z" || k == "Z") ApplyZone(o, s, f);
   else if (k == "V") f->version = true;
   else if (k == "?") f->usage = true;
   else ApplyReporting(o, s, f);

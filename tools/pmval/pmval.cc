@@ -17,7 +17,11 @@
 #include "pmapi/timefmt.h"
 #include "pmapi/timezone.h"
 #include "pmapi/units.h"
+#include "absl/time/clock.h"
 #include "event_text.h"
+#include "pmapi/host.h"
+#include "pmapi/local.h"
+#include "string_value.h"
 #include "value_text.h"
 
 namespace pmval {
@@ -74,21 +78,34 @@ struct Column {
 class Report {
  public:
   Report(const Settings& s, pmapi::Context ctx, pmapi::TimeZone zone)
-      : s_(s), raw_archive_(s.raw_archive), ctx_(std::move(ctx)), zone_(std::move(zone)) {}
+      : s_(s),
+        live_(ctx.kind() != pmapi::kContextArchive),
+        raw_archive_(s.raw_archive),
+        ctx_(std::move(ctx)),
+        zone_(std::move(zone)) {}
 
   // Returns the exit status.
   int Execute();
 
  private:
   bool Setup();
+  bool SetupLive();
   bool LookupMetric();
   bool ResolveWindow();
+  bool ResolveLiveWindow();
+  bool ParseInterval();
+  bool StoreFilter();
+  // Archives: prints the sample time (and `gap`); live sources print none.
+  void PrintStamp(const TimeSpec& t, const char* gap);
+  // Waits one interval between live samples (or archive samples with -d).
+  void Pause() const;
   // Fills the instance columns (first: before any fetch); false on error.
   bool LoadColumns(bool first);
   absl::Status AddInstancesNow();
   absl::Status AddArchiveInstances();
   void PrintHeader();
   void PrintSemantics();
+  void PrintFooter();
   void PrintEvents(const Sample& smp);
   std::string UnitsLine() const;
   std::string Stamp(const TimeSpec& t) const;
@@ -114,6 +131,7 @@ class Report {
   bool Rates() const { return !s_.raw_counter && desc_.sem == pmapi::kSemCounter; }
 
   const Settings& s_;
+  bool live_ = false;         // a host or local context
   bool raw_archive_ = false;  // -U, or an event metric: records as logged
   bool events_ = false;
   std::unique_ptr<EventPrinter> event_printer_;
@@ -148,6 +166,15 @@ std::string Report::Stamp(const TimeSpec& t) const {
   return text.ok() ? *text : std::string("??:??:??.???");
 }
 
+void Report::PrintStamp(const TimeSpec& t, const char* gap) {
+  if (!live_) std::printf("%s%s", Stamp(t).c_str(), gap);
+}
+
+void Report::Pause() const {
+  if (!live_ && !s_.delay) return;
+  absl::SleepFor(absl::Nanoseconds(Nanos(interval_)));
+}
+
 bool Report::LookupMetric() {
   absl::StatusOr<pmapi::PmID> id = ctx_.LookupName(spec_.metric);
   if (!id.ok()) {
@@ -165,7 +192,8 @@ bool Report::LookupMetric() {
   desc_ = *desc;
   if (desc_.type == pmapi::kTypeEvent || desc_.type == pmapi::kTypeHighResEvent) {
     // Event records are replayed as logged, never interpolated.
-    events_ = raw_archive_ = true;
+    events_ = true;
+    raw_archive_ = !live_;
     event_printer_ = std::make_unique<EventPrinter>(&ctx_, spec_.metric, desc_);
   }
   if (desc_.indom == pmapi::kInDomNull && !spec_.instances.empty()) {
@@ -235,7 +263,24 @@ const Column* MatchInstance(const std::vector<Column>& all, const std::string& n
 bool Report::LoadColumns(bool first) {
   if (first) columns_.clear();
   if (desc_.indom == pmapi::kInDomNull) return true;
-  if (!all_instances_) {
+  if (!all_instances_ && live_) {
+    for (const std::string& name : wanted_) {
+      absl::StatusOr<int32_t> id = ctx_.LookupInDom(desc_.indom, name);
+      if (!id.ok()) {
+        std::fprintf(stderr, "pmval: instance %s not available\n", name.c_str());
+        return false;
+      }
+      columns_.push_back({*id, name});
+    }
+    std::vector<int32_t> ids;
+    for (const Column& c : columns_) ids.push_back(c.id);
+    (void)ctx_.DelProfile(desc_.indom, {});
+    absl::Status st = ctx_.AddProfile(desc_.indom, ids);
+    if (!st.ok()) {
+      std::fprintf(stderr, "pmval: pmAddProfile: %s\n", pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
+      return false;
+    }
+  } else if (!all_instances_) {
     (void)AddArchiveInstances();
     const std::vector<Column> all = std::move(columns_);
     columns_.clear();
@@ -252,7 +297,7 @@ bool Report::LoadColumns(bool first) {
     (void)ctx_.DelProfile(desc_.indom, {});
     (void)ctx_.AddProfile(desc_.indom, ids);
   } else {
-    absl::Status st = first ? AddArchiveInstances() : AddInstancesNow();
+    absl::Status st = first && !live_ ? AddArchiveInstances() : AddInstancesNow();
     if (!st.ok()) {
       std::fprintf(stderr, "pmval: pmGetInDom(%s): %s\n", pmapi::InDomStr(desc_.indom).c_str(),
                    pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
@@ -297,6 +342,12 @@ void Report::PrintSemantics() {
 
 void Report::PrintHeader() {
   if (!events_) std::printf("metric:    %s\n", spec_.metric.c_str());
+  if (live_) {
+    std::printf("host:      %s\n", hostname_.c_str());
+    if (!events_) PrintSemantics();
+    PrintFooter();
+    return;
+  }
   std::printf("archive:   %s\n", s_.archives.front().c_str());
   std::printf("host:      %s\n", hostname_.c_str());
   auto date = [&](const TimeSpec& t) {
@@ -306,12 +357,16 @@ void Report::PrintHeader() {
   std::printf("start:     %s", date(origin_).c_str());
   if (finish_.sec != pmapi::kUnboundedEnd) std::printf("end:       %s", date(finish_).c_str());
   if (!events_) PrintSemantics();
+  PrintFooter();
+}
+
+void Report::PrintFooter() {
   if (samples_ < 0) {
     std::printf("samples:   all\n");
   } else {
     std::printf("samples:   %d\n", samples_);
   }
-  if (samples_ > 1 && !raw_archive_) std::printf("interval:  %1.2f sec\n", Real(interval_));
+  if (samples_ > 1 && (live_ || !raw_archive_)) std::printf("interval:  %1.2f sec\n", Real(interval_));
 }
 
 int Report::FetchRaw(pmapi::Result* r) {
@@ -354,6 +409,7 @@ int Report::Fetch(Sample* out) {
     absl::StatusOr<pmapi::Result> got = ctx_.Fetch(ids);
     stamp = position_;
     Advance(&position_, interval_);
+    if (live_ && got.ok()) stamp = FromNanos(got->timestamp_ns());
     if (!got.ok()) {
       const int code = pmapi::PcpCode(got.status());
       done_ = true;
@@ -368,7 +424,16 @@ int Report::Fetch(Sample* out) {
   if (Real(stamp) > Real(finish_)) return -1;
   const pmapi::ValueSet& vs = out->result.sets()[set];
   if (vs.numval == 0) {
-    std::printf("%s  %s", Stamp(stamp).c_str(), events_ ? "" : "No values available\n");
+    PrintStamp(stamp, "  ");
+    if (!events_) {
+      std::printf("No values available\n");
+    } else if (s_.verbose) {
+      std::printf("%s: No values available\n", spec_.metric.c_str());
+    }
+    return 0;
+  }
+  if (vs.numval < 0 && events_ && vs.numval == pmapi::kErrNotconn) {
+    done_ = true;
     return 0;
   }
   if (vs.numval < 0) {
@@ -407,7 +472,7 @@ void Report::PrintLabels() {
   }
   std::string line = "\n";
   for (size_t i = 0; i < columns_.size(); ++i) {
-    if (i == 0) line += std::string(s_.timestamp_detail > 1 ? 34 : s_.timestamp_detail == 1 ? 31 : 12, ' ');
+    if (i == 0 && !live_) line += std::string(s_.timestamp_detail > 1 ? 34 : s_.timestamp_detail == 1 ? 31 : 12, ' ');
     const std::string& name = columns_[i].name;
     if (!Rates() || label_style_ != 0 || s_.fixed != -1) {
       line += absl::StrFormat("%*.*s ", width_, width_, name);
@@ -510,7 +575,7 @@ void Report::PrintRates(const Sample& cur, const Sample& prev) {
 }
 
 void Report::PrintEvents(const Sample& smp) {
-  std::string out = Stamp(smp.stamp) + "  ";
+  std::string out = live_ ? "" : Stamp(smp.stamp) + "  ";
   for (const pmapi::ValueView& v : smp.values) {
     std::optional<std::string> name;
     if (v.inst != pmapi::kInNull) {
@@ -541,7 +606,7 @@ void Report::PrintSample(const Sample& cur, const Sample* prev) {
   if (events_) {
     PrintEvents(cur);
   } else {
-    std::fputs(Stamp(cur.stamp).c_str(), stdout);
+    PrintStamp(cur.stamp, "");
     if (prev != nullptr) {
       PrintRates(cur, *prev);
     } else {
@@ -564,7 +629,8 @@ int Report::FirstSample(Sample* prev, bool* no_values) {
     return 2;
   }
   if (*no_values || reporting_) {
-    std::printf("%s  No values available\n", Stamp(prev->stamp).c_str());
+    PrintStamp(prev->stamp, "  ");
+    std::printf("No values available\n");
   }
   *no_values = false;
   return 1;
@@ -580,8 +646,10 @@ void Report::Loop() {
       const int first = FirstSample(&prev, &no_values);
       if (first < 0) break;
       have_prev = first > 0;
-      if (first != 1) continue;  // nothing yet, or already reported
+      if (first == 2) continue;  // already reported; wait before the next
     }
+    Pause();
+    if (!have_prev) continue;  // keep trying for a first sample
     const int got = Fetch(&cur);
     if (done_ || got < 0) break;
     if (got == 0) {
@@ -636,6 +704,10 @@ bool Report::ResolveWindow() {
   if (!w->warning.empty()) std::fputs(w->warning.c_str(), stderr);
   origin_ = w->origin;
   finish_ = w->end;
+  return ParseInterval();
+}
+
+bool Report::ParseInterval() {
   if (s_.interval) {
     absl::StatusOr<TimeSpec> t = pmapi::ParseHighResInterval(*s_.interval);
     if (!t.ok()) {
@@ -646,6 +718,74 @@ bool Report::ResolveWindow() {
     interval_ = *t;
   }
   if (interval_.sec == 0 && interval_.nsec == 0) interval_ = {1, 0};
+  return true;
+}
+
+// A live window starts now and is open-ended. Only -T may be given (the
+// others are refused before the context opens): "+2sec", "2" or a date
+// end the sampling there; an offset back from the open end ("-1sec")
+// lies before now, so nothing is sampled, as with PCP.
+bool Report::ResolveLiveWindow() {
+  const TimeSpec now = FromNanos(absl::ToUnixNanos(absl::Now()));
+  label_start_ = now;
+  origin_ = now;
+  finish_ = {pmapi::kUnboundedEnd, 0};
+  if (s_.window.end) {
+    pmapi::TimeWindowArgs only_end;
+    only_end.end = s_.window.end;
+    pmapi::TimeParser parser(zone_);
+    absl::StatusOr<pmapi::TimeWindow> w = parser.ParseWindow(only_end, now, finish_);
+    if (!w.ok() && s_.window.end->starts_with('-')) {
+      pmapi::TimeParser from_now(zone_);
+      w = from_now.ParseWindow(only_end, now, now);
+    }
+    if (!w.ok()) {
+      std::fprintf(stderr, "pmval: invalid time window.\n%s\n",
+                   std::string(w.status().message()).c_str());
+      return false;
+    }
+    finish_ = w->end;
+  }
+  return ParseInterval();
+}
+
+// -x: the filter value is stored to the metric's instances before the
+// first fetch (pmcd hosts only, as in PCP); event metrics take it as a
+// string.
+bool Report::StoreFilter() {
+  if (!s_.filter || ctx_.kind() != pmapi::kContextHost) return true;
+  const int type = events_ ? pmapi::kTypeString : desc_.type;
+  pmapi::AtomValue atom;
+  if (events_) {
+    atom.bytes = *s_.filter;
+  } else {
+    pmstore::ParsedValue v = pmstore::ParseValue(*s_.filter, type);
+    if (v.error == pmstore::ValueError::kIncompatible) {
+      std::fprintf(stderr, "pmval: filter \"%s\" incompatible with metric type (PM_TYPE_%s)\n",
+                   s_.filter->c_str(), pmapi::TypeStr(type).c_str());
+      return false;
+    }
+    if (v.error == pmstore::ValueError::kOutOfRange) {
+      std::fprintf(stderr,
+                   "pmval: filter value \"%s\" is out of range for metric data type "
+                   "(PM_TYPE_%s)\n",
+                   s_.filter->c_str(), pmapi::TypeStr(type).c_str());
+      return false;
+    }
+    atom = v.atom;
+  }
+  pmapi::Result store;
+  const size_t n = columns_.empty() ? 1 : columns_.size();
+  store.AddSet(pmid_, static_cast<int>(n), pmstore::StoredFormat(type));
+  for (size_t i = 0; i < n; ++i) {
+    pmstore::AppendValue(atom, type, columns_.empty() ? pmapi::kInNull : columns_[i].id, &store);
+  }
+  absl::Status st = ctx_.Store(store);
+  if (!st.ok()) {
+    std::fprintf(stderr, "pmval: store value \"%s\" failed: %s\n", s_.filter->c_str(),
+                 pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
+    return false;
+  }
   return true;
 }
 
@@ -665,7 +805,12 @@ void CountSamples(const std::optional<std::string>& given, bool raw_archive, boo
 
 bool Report::Setup() {
   hostname_ = ctx_.HostName();
+  if (hostname_.empty()) {
+    std::fprintf(stderr, "pmval: Cannot evaluate context host name: %s\n", pmapi::ErrStr(0).c_str());
+    return false;
+  }
   if (!LookupMetric()) return false;
+  if (live_) return SetupLive();
   if (!ResolveWindow()) return false;
   samples_ = -1;
   CountSamples(s_.samples, raw_archive_, finish_.sec != pmapi::kUnboundedEnd, Real(finish_) - Real(origin_), Real(interval_),
@@ -683,15 +828,34 @@ bool Report::Setup() {
   return LoadColumns(true);
 }
 
+bool Report::SetupLive() {
+  if (!ResolveLiveWindow()) return false;
+  samples_ = -1;
+  CountSamples(s_.samples, events_, finish_.sec != pmapi::kUnboundedEnd,
+               Real(finish_) - Real(origin_), Real(interval_), &samples_);
+  all_instances_ = spec_.instances.empty() && !s_.instances_given;
+  wanted_ = spec_.instances.empty() ? s_.instances : spec_.instances;
+  return LoadColumns(true) && StoreFilter();
+}
+
 int Report::Execute() {
-  absl::StatusOr<pmapi::MetricSpec> spec =
-      pmapi::ParseMetricSpec(s_.metric, pmapi::kSpecArchive, s_.archives.front());
+  int spec_kind = pmapi::kSpecArchive;
+  std::string source = live_ ? "" : s_.archives.front();
+  if (ctx_.kind() == pmapi::kContextHost) {
+    spec_kind = pmapi::kSpecHost;
+    source = s_.hosts.front();
+  } else if (ctx_.kind() == pmapi::kContextLocal) {
+    spec_kind = pmapi::kSpecLocal;
+  }
+  absl::StatusOr<pmapi::MetricSpec> spec = pmapi::ParseMetricSpec(s_.metric, spec_kind, source);
   if (!spec.ok()) {
     std::fputs(std::string(spec.status().message()).c_str(), stderr);
     return 1;
   }
   spec_ = *spec;
   if (!Setup()) return 1;
+  // PCP prints the blank line before it checks the column width.
+  if (!s_.hostzone && !s_.timezone && !events_) std::printf("\n");
   width_ = s_.width > 0 ? s_.width : ColumnWidth(desc_.type);
   if (width_ < 0) {
     std::fprintf(stderr, "pmval: unknown performance metric value type %s\n",
@@ -702,7 +866,6 @@ int Report::Execute() {
     std::fprintf(stderr, "pmval: -f %d too large for column width %d\n", s_.fixed, width_);
     return 1;
   }
-  if (!s_.hostzone && !s_.timezone && !events_) std::printf("\n");
   PrintHeader();
   Loop();
   std::fflush(stdout);
@@ -733,39 +896,136 @@ std::vector<std::string> SplitInstances(const std::string& text) {
   return names;
 }
 
-// Returns the archive to read: -a or -U, else one the metric spec names;
-// empty when the source is a host or a local context.
-std::string ArchiveSource(const Settings& settings) {
-  if (!settings.archives.empty()) return settings.archives.front();
-  absl::StatusOr<pmapi::MetricSpec> spec =
-      pmapi::ParseMetricSpec(settings.metric, pmapi::kSpecHost, "local:");
-  if (spec.ok() && spec->isarch == pmapi::kSpecArchive) return spec->source;
-  return "";
+namespace {
+
+// Where the metrics come from, chosen as PCP's pmval does: -a or -U, else
+// -L, else -h, else the source the metric specification names, else
+// "local:" (pmcd on this machine).
+struct Source {
+  int kind = pmapi::kContextHost;
+  std::string name;
+};
+
+Source ChooseSource(const Settings& s) {
+  if (!s.archives.empty()) return {pmapi::kContextArchive, s.archives.front()};
+  const std::string host = s.hosts.empty() ? "local:" : s.hosts.front();
+  absl::StatusOr<pmapi::MetricSpec> spec = pmapi::ParseMetricSpec(
+      s.metric, s.local ? pmapi::kSpecLocal : pmapi::kSpecHost, s.local ? "" : host);
+  if (spec.ok() && spec->isarch == pmapi::kSpecArchive) {
+    return {pmapi::kContextArchive, spec->source};
+  }
+  if (s.local || (spec.ok() && spec->isarch == pmapi::kSpecLocal)) {
+    return {pmapi::kContextLocal, ""};
+  }
+  if (s.hosts.empty() && spec.ok()) return {pmapi::kContextHost, spec->source};
+  return {pmapi::kContextHost, host};
 }
+
+absl::StatusOr<pmapi::Context> OpenSource(const Source& src) {
+  absl::StatusOr<pmapi::Context> ctx;
+  if (src.kind == pmapi::kContextArchive) {
+    ctx = pmapi::Context::OpenArchive(src.name);
+    if (!ctx.ok()) {
+      std::fprintf(stderr, "pmval: Cannot open archive \"%s\": %s\n", src.name.c_str(),
+                   pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
+    }
+  } else if (src.kind == pmapi::kContextLocal) {
+    ctx = pmapi::OpenLocalContext();
+    if (!ctx.ok()) {
+      std::fprintf(stderr, "pmval: Cannot establish local context: %s\n",
+                   pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
+    }
+  } else {
+    ctx = pmapi::OpenHostContext(src.name);
+    if (!ctx.ok()) {
+      std::fprintf(stderr, "pmval: Cannot connect to PMCD on host \"%s\": %s\n",
+                   src.name.c_str(), pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
+    }
+  }
+  return ctx;
+}
+
+// Returns pmcd.timezone from a host, "" when it cannot be had.
+std::string HostTimezone(pmapi::Context* ctx) {
+  absl::StatusOr<pmapi::PmID> id = ctx->LookupName("pmcd.timezone");
+  if (!id.ok()) return "";
+  const pmapi::PmID ids[1] = {*id};
+  absl::StatusOr<pmapi::Result> r = ctx->Fetch(ids);
+  if (!r.ok() || r->sets().empty() || r->sets()[0].numval != 1) return "";
+  const pmapi::ValueSet& vs = r->sets()[0];
+  absl::StatusOr<pmapi::AtomValue> a =
+      pmapi::ExtractValue(vs.valfmt, r->value(vs, 0), pmapi::kTypeString, pmapi::kTypeString);
+  return a.ok() ? a->bytes : "";
+}
+
+// The source's zone, as pmNewContextZone finds it: the archive label's,
+// or pmcd.timezone for a host.
+pmapi::ZoneSource SourceZone(pmapi::Context* ctx) {
+  pmapi::ZoneSource zs;
+  if (ctx->kind() == pmapi::kContextArchive) {
+    zs.is_archive = true;
+    absl::StatusOr<pmapi::ArchiveLabel> label = ctx->GetArchiveLabel();
+    if (label.ok()) {
+      zs.hostname = label->hostname;
+      zs.timezone = label->timezone;
+    }
+    return zs;
+  }
+  zs.hostname = ctx->HostName();
+  // (-z is refused for a local context before it is opened.)
+  if (ctx->kind() == pmapi::kContextHost) zs.timezone = HostTimezone(ctx);
+  return zs;
+}
+
+// -S -A -O, -U and -d need an archive, and -z a host or an archive; PCP
+// reports each, then the usage.
+bool LiveOptionsValid(const Settings& s, int kind) {
+  bool ok = true;
+  if (s.window.start || s.window.align || s.window.origin) {
+    std::fprintf(stderr, "pmval: time window options are supported for archives only\n");
+    ok = false;
+  }
+  if (s.hostzone && kind == pmapi::kContextLocal) {
+    std::fprintf(stderr, "pmval: use of timezone from metric source requires a source\n");
+    ok = false;
+  }
+  if (s.raw_archive) {
+    std::fprintf(stderr, "pmval: uninterpolated mode can only be used with archives");
+    ok = false;
+  }
+  if (s.delay) {
+    std::fprintf(stderr, "pmval: delay can only be used with archives\n");
+    ok = false;
+  }
+  if (!ok) std::fputs(s.usage.c_str(), stderr);
+  return ok;
+}
+
+}  // namespace
 
 int Run(const Settings& given) {
   Settings settings = given;
-  const std::string source = ArchiveSource(settings);
-  if (source.empty()) {
-    std::fprintf(stderr, "pmval: only archives are supported as metrics sources\n");
-    return 1;
+  const Source src = ChooseSource(settings);
+  if (src.kind == pmapi::kContextArchive) {
+    if (settings.archives.empty()) settings.archives.push_back(src.name);
+  } else {
+    // Line by line, as PCP's pmval writes: live samples show as they are
+    // taken, even through a pipe. (Archive reports keep full buffering.)
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    if (!LiveOptionsValid(settings, src.kind)) return 1;
+    settings.hosts = {src.name};
   }
-  if (settings.archives.empty()) settings.archives.push_back(source);
-  absl::StatusOr<pmapi::Context> ctx = pmapi::Context::OpenArchive(source);
-  if (!ctx.ok()) {
-    std::fprintf(stderr, "pmval: Cannot open archive \"%s\": %s\n", source.c_str(),
-                 pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
-    return 1;
-  }
+  absl::StatusOr<pmapi::Context> ctx = OpenSource(src);
+  if (!ctx.ok()) return 1;
   pmapi::ZoneChoice choice = pmapi::ZoneChoice::kLocal;
   if (settings.timezone) choice = pmapi::ZoneChoice::kUser;
   else if (settings.hostzone) choice = pmapi::ZoneChoice::kSource;
-  pmapi::ZoneSource zs;
-  zs.is_archive = true;
-  absl::StatusOr<pmapi::ArchiveLabel> label = ctx->GetArchiveLabel();
-  if (label.ok()) {
-    zs.hostname = label->hostname;
-    zs.timezone = label->timezone;
+  pmapi::ZoneSource zs = SourceZone(&*ctx);
+  std::string note;
+  if (choice == pmapi::ZoneChoice::kSource && zs.timezone.empty() && !zs.is_archive) {
+    // A host without pmcd.timezone: take this machine's zone.
+    choice = pmapi::ZoneChoice::kLocal;
+    note = "Note: timezone set to local timezone of host \"" + zs.hostname + "\"\n\n";
   }
   std::optional<std::string_view> user_tz;
   if (settings.timezone) user_tz = *settings.timezone;
@@ -774,7 +1034,7 @@ int Run(const Settings& given) {
     std::fprintf(stderr, "pmval: %s\n", std::string(zone.status().message()).c_str());
     return 1;
   }
-  std::fputs(zone->note.c_str(), stdout);
+  std::fputs((note.empty() ? zone->note : note).c_str(), stdout);
   Report report(settings, std::move(*ctx), zone->zone);
   return report.Execute();
 }

@@ -1,5 +1,6 @@
-// tools/pmval/pmval.h: PCP's pmval for archives: reports one metric's values
-// (counters as rates, time counters as utilisation) at a sampling interval
+// tools/pmval/pmval.h: PCP's pmval: reports one metric's values (counters
+// as rates, time counters as utilisation) from a pmcd host or a local
+// context as they are sampled, or from an archive at a sampling interval
 // or, with -U, as recorded, in PCP 6.0.3's layout.
 //
 // Example:
@@ -20,6 +21,11 @@ namespace pmval {
 
 struct Settings {
   std::vector<std::string> archives;  // -a, and -U (which also sets raw_archive)
+  std::vector<std::string> hosts;     // -h
+  bool local = false;                 // -L
+  bool delay = false;                 // -d: pause between archive samples
+  bool verbose = false;               // -v
+  std::optional<std::string> filter;  // -x: stored to the metric first
   bool raw_archive = false;           // -U: replay records, no interpolation
   pmapi::TimeWindowArgs window;       // -S -T -A -O
   std::optional<std::string> interval;  // -t

@@ -265,6 +265,9 @@ class Pmda {
 
  private:
   std::vector<PmdaInstid> InstancesOf(const PmdaIndom* table, InDom indom) const;
+  // Appends the instances of `indom` the profile admits to *out; false if
+  // the indom is unknown.
+  bool AdmittedInstances(InDom indom, std::vector<int32_t>* out) const;
   void ChooseLookup();
   void LoadHelp();
   // Appends the value set of one metric to *result.
