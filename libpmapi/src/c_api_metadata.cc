@@ -194,6 +194,16 @@ int pmTraversePMNS(const char* name, void (*func)(const char*)) {
   return pmTraversePMNS_r(name, CallPlain, reinterpret_cast<void*>(func));
 }
 
+int pmGetPMNSLocation(void) {
+  return WithContext([](CContext& e) {
+    switch (e.type) {
+      case PM_CONTEXT_HOST: return PMNS_REMOTE;
+      case PM_CONTEXT_ARCHIVE: return PMNS_ARCHIVE;
+      default: return PMNS_LOCAL;
+    }
+  });
+}
+
 // ---- Descriptors ----
 
 int pmLookupDesc(pmID pmid, pmDesc* desc) {

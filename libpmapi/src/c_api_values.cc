@@ -7,6 +7,7 @@
 #include "c_api_internal.h"
 #include "pmapi/events.h"
 #include "pmapi/extract.h"
+#include "pmapi/labels.h"
 #include "pmapi/strings.h"
 #include "pmapi/units.h"
 
@@ -407,6 +408,57 @@ void pmFreeLabelSets(pmLabelSet* sets, int nsets) {
     std::free(sets[i].labels);
   }
   std::free(sets);
+}
+
+// Merged label JSON into buf: its length, or PM_ERR_TOOSMALL if it does
+// not fit.
+static int MergeInto(const std::vector<const LabelSet*>& sets, char* buf, int buflen) {
+  std::string merged = MergeLabelSets(sets);
+  if (buf == nullptr || buflen <= 0 || merged.size() >= static_cast<size_t>(buflen)) {
+    return PM_ERR_TOOSMALL;
+  }
+  CopyOut(merged, buf, buflen);
+  return static_cast<int>(merged.size());
+}
+
+int pmMergeLabels(char** labels, int nlabels, char* buf, int buflen) {
+  std::vector<LabelSet> parsed;
+  for (int i = 0; i < nlabels; ++i) {
+    if (labels[i] == nullptr) continue;
+    absl::StatusOr<LabelSet> set = ParseLabelSet(labels[i]);
+    if (!set.ok()) return Code(set.status());
+    parsed.push_back(std::move(*set));
+  }
+  std::vector<const LabelSet*> sets;
+  for (const LabelSet& s : parsed) sets.push_back(&s);
+  return MergeInto(sets, buf, buflen);
+}
+
+int pmMergeLabelSets(pmLabelSet** sets, int nsets, char* buf, int buflen,
+                     int (*filter)(const pmLabel*, const char*, void*), void* arg) {
+  std::vector<LabelSet> kept;
+  for (int i = 0; i < nsets; ++i) {
+    const pmLabelSet* c = sets[i];
+    if (c == nullptr || c->json == nullptr || c->nlabels <= 0) continue;
+    LabelSet s;
+    s.inst = static_cast<int32_t>(c->inst);
+    s.json.assign(c->json, c->jsonlen);
+    for (int k = 0; k < c->nlabels; ++k) {
+      const pmLabel& l = c->labels[k];
+      if (filter != nullptr && filter(&l, c->json, arg) == 0) continue;
+      LabelEntry e;
+      e.name = static_cast<uint16_t>(l.name);
+      e.namelen = static_cast<uint8_t>(l.namelen);
+      e.flags = static_cast<uint8_t>(l.flags);
+      e.value = static_cast<uint16_t>(l.value);
+      e.valuelen = static_cast<uint16_t>(l.valuelen);
+      s.labels.push_back(e);
+    }
+    kept.push_back(std::move(s));
+  }
+  std::vector<const LabelSet*> ptrs;
+  for (const LabelSet& s : kept) ptrs.push_back(&s);
+  return MergeInto(ptrs, buf, buflen);
 }
 
 int pmUnpackEventRecords(pmValueSet* vsp, int idx, pmResult*** records) {
