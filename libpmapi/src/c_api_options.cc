@@ -63,21 +63,67 @@ int ChangeDebug(const char* spec, int value) {
 }
 
 // The standard option letters pmGetOptions handles itself.
-bool IsStandard(int c) { return c != 0 && std::strchr("AaDghLnOpSsTtVZz?", c) != nullptr; }
+bool IsStandard(int c) { return c > 0 && std::strchr("AaDgHhLNnOpSsTtVZz?", c) != nullptr; }
 
 void UsageError(pmOptions* opts) {
   opts->errors++;
   opts->flags |= PM_OPTFLAG_USAGE_ERR;
 }
 
-void AddSource(char*** list, int* count, const char* value) {
-  std::vector<std::string> parts = absl::StrSplit(value, ',', absl::SkipEmpty());
-  for (const std::string& p : parts) {
-    char** grown = static_cast<char**>(std::realloc(*list, (*count + 1) * sizeof(char*)));
-    if (grown == nullptr) return;
-    *list = grown;
-    (*list)[(*count)++] = pmapi::capi::Dup(p);
+void AddTo(char*** list, int* count, const std::string& value) {
+  char** grown = static_cast<char**>(std::realloc(*list, (*count + 1) * sizeof(char*)));
+  if (grown == nullptr) return;
+  *list = grown;
+  (*list)[(*count)++] = pmapi::capi::Dup(value);
+}
+
+// -a: each comma-separated name joins the archive set.
+void AddArchives(pmOptions* opts, const char* value) {
+  if (opts->nhosts > 0 && !(opts->flags & PM_OPTFLAG_MIXED)) {
+    pmprintf("%s: only one host or archive allowed\n", pmGetProgname());
+    UsageError(opts);
+    return;
   }
+  std::vector<std::string> parts = absl::StrSplit(value, ',', absl::SkipEmpty());
+  for (const std::string& p : parts) AddTo(&opts->archives, &opts->narchives, p);
+  opts->context = PM_CONTEXT_ARCHIVE;
+}
+
+// -h (and each host of -H's file): one host unless PM_OPTFLAG_MULTI.
+void AddHost(pmOptions* opts, const std::string& host, bool from_file) {
+  if (opts->narchives > 0 && !(opts->flags & PM_OPTFLAG_MIXED)) {
+    pmprintf(from_file ? "%s: only one of hosts or archives allowed\n"
+                       : "%s: only one host or archive allowed\n",
+             pmGetProgname());
+    UsageError(opts);
+    return;
+  }
+  if (opts->nhosts > 0 && !(opts->flags & PM_OPTFLAG_MULTI)) {
+    pmprintf("%s: too many hosts requested: %s\n", pmGetProgname(), host.c_str());
+    UsageError(opts);
+    return;
+  }
+  AddTo(&opts->hosts, &opts->nhosts, host);
+  opts->context = PM_CONTEXT_HOST;
+}
+
+// -H FILE: the hosts named in a file, one or more per line, '#' comments.
+void AddHostsFile(pmOptions* opts, const char* path) {
+  FILE* f = std::fopen(path, "r");
+  if (f == nullptr) {
+    pmprintf("%s: cannot open hosts file %s: %s\n", pmGetProgname(), path, std::strerror(errno));
+    opts->errors++;
+    opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
+    return;
+  }
+  char line[1024];
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    std::string text(line);
+    text = text.substr(0, text.find('#'));
+    std::vector<std::string> words = absl::StrSplit(text, absl::ByAnyChar(" \t\r\n"), absl::SkipEmpty());
+    for (const std::string& w : words) AddHost(opts, w, true);
+  }
+  std::fclose(f);
 }
 
 // The times of a pmOptions: this library is built with the version 2
@@ -104,7 +150,7 @@ void SetInterval(pmOptions* opts, const char* arg) {
   struct timespec interval;
   int sts = pmParseHighResInterval(arg, &interval, &err);
   if (sts < 0) {
-    pmprintf("%s: -t argument not in %s(3) format:\n%s", pmGetProgname(),
+    pmprintf("%s: -t argument not in %s(3) format:\n%s\n", pmGetProgname(),
              V3Times(opts) != nullptr ? "pmParseHighResInterval" : "pmParseInterval",
              err == nullptr ? "" : err);
     UsageError(opts);
@@ -121,10 +167,7 @@ void Standard(int c, pmOptions* opts) {
   const char* arg = opts->optarg;
   switch (c) {
     case 'A': opts->align_optarg = opts->optarg; break;
-    case 'a':
-      AddSource(&opts->archives, &opts->narchives, arg);
-      opts->context = PM_CONTEXT_ARCHIVE;
-      break;
+    case 'a': AddArchives(opts, arg); break;
     case 'D':
       if (pmSetDebug(arg) < 0) {
         pmprintf("%s: unrecognized debug options specification (%s)\n", pmGetProgname(), arg);
@@ -132,14 +175,13 @@ void Standard(int c, pmOptions* opts) {
       }
       break;
     case 'g': opts->guiflag = 1; break;
-    case 'h':
-      AddSource(&opts->hosts, &opts->nhosts, arg);
-      opts->context = PM_CONTEXT_HOST;
-      break;
+    case 'H': AddHostsFile(opts, arg); break;
+    case 'h': AddHost(opts, arg, false); break;
     case 'L':
       opts->Lflag = 1;
       opts->context = PM_CONTEXT_LOCAL;
       break;
+    case 'N':
     case 'n': opts->nsflag = 1; break;
     case 'O': opts->origin_optarg = opts->optarg; break;
     case 'p':
@@ -151,7 +193,7 @@ void Standard(int c, pmOptions* opts) {
       char* end = nullptr;
       long n = std::strtol(arg, &end, 10);
       if (end == arg || *end != '\0' || n < 0) {
-        pmprintf("%s: -s requires numeric argument\n", pmGetProgname());
+        pmprintf("%s: -s requires a positive numeric argument\n", pmGetProgname());
         UsageError(opts);
       } else {
         opts->samples = static_cast<int>(n);
@@ -161,19 +203,13 @@ void Standard(int c, pmOptions* opts) {
     case 'T': opts->finish_optarg = opts->optarg; break;
     case 't': SetInterval(opts, arg); break;
     case 'V':
-      std::printf("%s version %s\n", pmGetProgname(), PMAPI_VERSION_STRING);
+      pmprintf("%s version %s\n", pmGetProgname(), PMAPI_VERSION_STRING);
       opts->flags |= PM_OPTFLAG_EXIT;
       break;
     case 'Z': opts->timezone = opts->optarg; break;
     case 'z': opts->tzflag = 1; break;
-    case '?':
-      // -? / --help asks for the usage message; getopt's own '?' is a bad option.
-      if (opts->optopt != 0 && opts->optopt != '?') {
-        UsageError(opts);
-      } else {
-        opts->flags |= PM_OPTFLAG_EXIT;
-        UsageError(opts);
-      }
+    case '?':  // -?, --help, or a bad option: the caller shows the usage
+      UsageError(opts);
       break;
   }
 }
@@ -181,15 +217,14 @@ void Standard(int c, pmOptions* opts) {
 // Cross-checks once every option is in.
 void Finish(pmOptions* opts) {
   opts->flags |= PM_OPTFLAG_DONE;
-  bool multi = (opts->flags & PM_OPTFLAG_MULTI) != 0;
-  bool mixed = (opts->flags & PM_OPTFLAG_MIXED) != 0;
-  if ((!mixed && opts->nhosts > 0 && opts->narchives > 0) ||
-      (!multi && (opts->nhosts > 1 || opts->narchives > 1))) {
-    pmprintf("%s: only one host or archive allowed\n", pmGetProgname());
+  if (opts->context != PM_CONTEXT_ARCHIVE &&
+      (opts->start_optarg != nullptr || opts->align_optarg != nullptr ||
+       opts->origin_optarg != nullptr)) {
+    pmprintf("%s: time window options are supported for archives only\n", pmGetProgname());
     UsageError(opts);
   }
   if (opts->tzflag && opts->timezone != nullptr) {
-    pmprintf("%s: at most one of -Z and/or -z allowed\n", pmGetProgname());
+    pmprintf("%s: at most one of -Z and -z allowed\n", pmGetProgname());
     UsageError(opts);
   }
   if (opts->Lflag && (opts->nhosts > 0 || opts->narchives > 0)) {
@@ -232,6 +267,61 @@ std::string OptionText(const pmLongOptions& o) {
 }
 
 constexpr size_t kHelpColumn = 24;
+
+// The argument getopt just looked at.
+const char* LastToken(char* const* argv) { return ::optind > 0 ? argv[::optind - 1] : ""; }
+
+bool IsLongToken(const char* token) { return token != nullptr && std::strncmp(token, "--", 2) == 0; }
+
+// True when getopt's '?' is the -? option itself rather than a mistake: a
+// short option with no error recorded.
+bool IsHelpRequest(char* const* argv) { return ::optopt == 0 && !IsLongToken(LastToken(argv)); }
+
+// The name part of a long option token ("--arch=x" -> "arch").
+std::string LongName(const char* token) {
+  std::string name(token + 2);
+  return name.substr(0, name.find('='));
+}
+
+// The long options whose names start with `prefix`.
+std::vector<const pmLongOptions*> Matches(const pmLongOptions* longopts, const std::string& prefix) {
+  std::vector<const pmLongOptions*> out;
+  for (const pmLongOptions* o = longopts; o != nullptr && o->long_opt != nullptr; ++o) {
+    if (o->long_opt[0] == '\0') continue;
+    if (std::strncmp(o->long_opt, prefix.c_str(), prefix.size()) == 0) {
+      if (o->long_opt == prefix) return {o};
+      out.push_back(o);
+    }
+  }
+  return out;
+}
+
+// Reports a command-line mistake in getopt's words.
+void Diagnose(int c, char* const* argv, const pmLongOptions* longopts) {
+  const char* prog = pmGetProgname();
+  const char* token = LastToken(argv);
+  if (!IsLongToken(token)) {
+    if (c == ':') {
+      pmprintf("%s: option requires an argument -- '%c'\n", prog, ::optopt);
+    } else {
+      pmprintf("%s: invalid option -- '%c'\n", prog, ::optopt);
+    }
+    return;
+  }
+  std::string name = LongName(token);
+  std::vector<const pmLongOptions*> found = Matches(longopts, name);
+  if (found.size() > 1) {
+    pmprintf("%s: option '--%s' is ambiguous; possibilities:", prog, name.c_str());
+    for (const pmLongOptions* o : found) pmprintf(" '--%s'", o->long_opt);
+    pmprintf("\n");
+  } else if (found.empty()) {
+    pmprintf("%s: unrecognized option '%s'\n", prog, token);
+  } else if (c == ':') {
+    pmprintf("%s: option '--%s' requires an argument\n", prog, found[0]->long_opt);
+  } else {
+    pmprintf("%s: option '--%s' doesn't allow an argument\n", prog, found[0]->long_opt);
+  }
+}
 
 }  // namespace
 
@@ -336,13 +426,24 @@ int pmgetopt_r(int argc, char* const* argv, pmOptions* opts) {
     opts->flags |= PM_OPTFLAG_INIT;
     ::optind = 0;  // makes glibc's getopt start afresh
   }
-  std::string shortopts = (opts->flags & PM_OPTFLAG_POSIX) ? "+" : "";
-  if (opts->flags & PM_OPTFLAG_QUIET) shortopts += ":";
-  shortopts += opts->short_options != nullptr ? opts->short_options : "";
+  std::string shortopts = opts->short_options != nullptr ? opts->short_options : "";
+  if (opts->flags & PM_OPTFLAG_POSIX) shortopts = "+" + shortopts;
   std::vector<struct option> table = LongTable(opts->long_options);
-  ::opterr = (opts->flags & PM_OPTFLAG_QUIET) ? 0 : 1;
+  // Diagnostics go through pmprintf, as PCP's do, so they come out with
+  // the usage message.
+  ::opterr = 0;
   int index = -1;
-  int c = getopt_long(argc, argv, shortopts.c_str(), table.data(), &index);
+  ::optopt = 0;
+  int c = getopt_long(argc, const_cast<char**>(argv), (":" + shortopts).c_str(), table.data(), &index);
+  if (c == ':' || (c == '?' && !(::optopt == 0 && index >= 0) && !IsHelpRequest(argv))) {
+    if (!(opts->flags & PM_OPTFLAG_QUIET)) Diagnose(c, argv, opts->long_options);
+    c = '?';
+    opts->index = index;
+    opts->optind = ::optind;
+    opts->optarg = ::optarg;
+    opts->optopt = ::optopt;
+    return c;
+  }
   opts->index = index;
   opts->optind = ::optind;
   opts->optarg = ::optarg;
@@ -409,7 +510,7 @@ int pmGetContextOptions(int ctx, pmOptions* opts) {
                                      opts->origin_optarg, &first, archive ? &last : nullptr,
                                      &start, &finish, &origin, &err);
       if (sts < 0) {
-        pmprintf("%s: invalid time window: %s\n", pmGetProgname(), err == nullptr ? "" : err);
+        pmprintf("%s: invalid time window.\n%s\n", pmGetProgname(), err == nullptr ? "" : err);
         opts->errors++;
         opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
       } else {
