@@ -50,6 +50,11 @@ for prog in monitor fetchgroup api local layout; do
   "$cc" -Wall -Wextra -Werror "${cflags[@]}" -I"$prefix/include" -o "$work/bin/$prog" "$here/$prog.c" \
     -L"$libdir" -lpmapi -Wl,-rpath,"$libdir" -lpthread || fail "build $prog"
 done
+# The monitor again with PMAPI_VERSION 3 (high-resolution pmOptions); it
+# must print exactly what the version 2 build prints.
+"$cc" -Wall -Wextra -Werror "${cflags[@]}" -DPMAPI_VERSION=3 -I"$prefix/include" \
+  -o "$work/bin/monitor3" "$here/monitor.c" -L"$libdir" -lpmapi -Wl,-rpath,"$libdir" ||
+  fail "build monitor3"
 echo "ok: programs built"
 
 # run NAME PROGRAM ARGS...: the program's output must be expected/NAME.out.
@@ -71,6 +76,9 @@ run layout layout
 run monitor-hostzone monitor -a small-v3/small-v3 -t 2 -z
 run monitor-window monitor -a small-v3/small-v3 -S +4 -T +20 -t 3 -Z EST5EDT -r
 run monitor-v2 monitor -a small-v2/small-v2 -t 3 -s 5
+run monitor-hostzone monitor3 -a small-v3/small-v3 -t 2 -z
+run monitor-window monitor3 -a small-v3/small-v3 -S +4 -T +20 -t 3 -Z EST5EDT -r
+run monitor-v2 monitor3 -a small-v2/small-v2 -t 3 -s 5
 run monitor-compressed monitor -a compressed/compressed -t 4 -A 4
 run monitor-usage monitor --bogus
 run monitor-badwindow monitor -a small-v3/small-v3 -S @junk
