@@ -2,7 +2,8 @@
 # make_expected.sh: rewrites tests/compat/expected/*.out from PCP itself:
 # each program is built against PCP's <pcp/pmapi.h> and libpcp and run on
 # the same cases as compat_test.sh. Run by hand when a case changes (PCP
-# 6.0.3 and libpcp3-dev must be installed); local.out is not touched.
+# 6.0.3 and libpcp3-dev must be installed); local.out is not touched, and
+# host.out only with PMCD_PORT set (see the end).
 #
 # Usage: tests/compat/make_expected.sh
 set -euo pipefail
@@ -31,3 +32,10 @@ gen fetchgroup-v2 fetchgroup small-v2/small-v2 events-v3/events-v3
 gen fetchgroup-compressed fetchgroup compressed/compressed
 gen api api small-v3/small-v3 events/events
 gen api-v2 api small-v2/small-v2 events-v3/events-v3
+# host.out needs a pmcd with the sample agent: scripts/pmcd-private.sh
+# start, then run with PMCD_PORT set to its port.
+if [ -n "${PMCD_PORT:-}" ]; then
+  cc -Wall -Wextra -Werror -o "$work/host" "$here/host.c" -lpcp
+  { env TZ=UTC LC_ALL=C "$work/host" "localhost:$PMCD_PORT" 2>&1; echo "exit status $?"; } \
+    > "$here/expected/host.out" || true
+fi
