@@ -182,7 +182,13 @@ void Standard(int c, pmOptions* opts) {
       opts->context = PM_CONTEXT_LOCAL;
       break;
     case 'N':
-    case 'n': opts->nsflag = 1; break;
+    case 'n':
+      // Contexts always use their source's name space here.
+      opts->nsflag = 1;
+      pmprintf("%s: -%c: alternative name spaces are not supported\n", pmGetProgname(), c);
+      opts->errors++;
+      opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
+      break;
     case 'O': opts->origin_optarg = opts->optarg; break;
     case 'p':
       opts->guiport_optarg = opts->optarg;

@@ -137,7 +137,10 @@ static void metadata(void)
     } else {
         printf("pmLookupText(oneline): %s\n", pmErrStr(pmLookupText(ids[0], PM_TEXT_ONELINE, &text)));
     }
-    printf("pmLookupInDomText: %s\n", pmErrStr(pmLookupInDomText(descs[0].indom, PM_TEXT_HELP, &text)) );
+    n = pmLookupInDomText(descs[0].indom, PM_TEXT_HELP, &text);
+    printf("pmLookupInDomText: %s\n", pmErrStr(n));
+    if (n == 0)
+        free(text);
 }
 
 static void labels(void)
