@@ -7,12 +7,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "c_api_internal.h"
+#include "pmapi/local.h"
 
 static_assert(PMAPI_VERSION == PMAPI_VERSION_2, "the library reads pmOptions in the version 2 layout");
 
@@ -404,6 +407,39 @@ int pmGetVersion(void) {
   std::sscanf(PMAPI_VERSION_STRING, "%d.%d.%d", &major, &minor, &patch);
   return (major << 16) | (minor << 8) | patch;
 }
+
+// ---- Configuration ----
+// PCP reads these from pcp.conf; here the environment answers first, then
+// what this installation knows: where its agents' configuration lives.
+
+static std::optional<std::string> ConfigValue(const char* name) {
+  if (name == nullptr) return std::nullopt;
+  if (const char* env = std::getenv(name)) return std::string(env);
+  std::string conf = pmapi::DefaultLocalConfigPath();
+  if (std::strcmp(name, "PCP_PMCDCONF_PATH") == 0) return conf;
+  if (std::strcmp(name, "PCP_PMDAS_DIR") == 0) return conf.substr(0, conf.rfind('/'));
+  return std::nullopt;
+}
+
+// Values handed out stay valid for the life of the process.
+static char* Keep(const std::string& value) {
+  static std::mutex mu;
+  static std::set<std::string>* kept = new std::set<std::string>;
+  std::lock_guard<std::mutex> lock(mu);
+  return const_cast<char*>(kept->insert(value).first->c_str());
+}
+
+char* pmGetConfig(const char* name) {
+  std::optional<std::string> value = ConfigValue(name);
+  return Keep(value.value_or(""));
+}
+
+char* pmGetOptionalConfig(const char* name) {
+  std::optional<std::string> value = ConfigValue(name);
+  return value.has_value() ? Keep(*value) : nullptr;
+}
+
+int pmPathSeparator(void) { return '/'; }
 
 int pmSetDebug(const char* flags) { return ChangeDebug(flags, 1); }
 int pmClearDebug(const char* flags) { return ChangeDebug(flags, 0); }
