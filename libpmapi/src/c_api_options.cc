@@ -511,19 +511,15 @@ int pmGetOptions(int argc, char* const* argv, pmOptions* opts) {
   return EOF;
 }
 
-int pmGetContextOptions(int ctx, pmOptions* opts) {
-  std::shared_ptr<pmapi::capi::CContext> entry = pmapi::capi::FindHandle(ctx);
-  if (entry == nullptr) return PM_ERR_NOCONTEXT;
-  int old = pmWhichContext();
-  pmUseContext(ctx);
-  int sts = 0;
+// pmGetContextOptions' reporting zone: -z (the source's) or -Z.
+static int ContextZone(int ctx, bool archive, pmOptions* opts) {
   bool stdout_tz = (opts->flags & PM_OPTFLAG_STDOUT_TZ) != 0;
+  int sts = 0;
   if (opts->tzflag) {
     sts = pmNewContextZone();
     if (sts >= 0 && stdout_tz) {
       std::printf("Note: timezone set to local timezone of host \"%s\"%s\n\n",
-                  pmGetContextHostName(ctx),
-                  entry->type == PM_CONTEXT_ARCHIVE ? " from archive" : "");
+                  pmGetContextHostName(ctx), archive ? " from archive" : "");
     }
   } else if (opts->timezone != nullptr) {
     sts = pmNewZone(opts->timezone);
@@ -534,42 +530,53 @@ int pmGetContextOptions(int ctx, pmOptions* opts) {
     opts->errors++;
     opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
   }
-  if (sts >= 0 && (opts->flags & PM_OPTFLAG_BOUNDARIES)) {
-    struct timespec first = {0, 0}, last = {0, 0};
-    bool archive = entry->type == PM_CONTEXT_ARCHIVE;
-    if (archive) {
-      pmHighResLogLabel label;
-      sts = pmGetHighResArchiveLabel(&label);
-      if (sts >= 0) first = label.start;
-      if (sts >= 0) sts = pmGetHighResArchiveEnd(&last);
-    } else {
-      pmtimespecNow(&first);
-    }
-    char* err = nullptr;
-    struct timespec start, finish, origin;
-    if (sts >= 0) {
-      sts = pmParseHighResTimeWindow(opts->start_optarg, opts->finish_optarg, opts->align_optarg,
-                                     opts->origin_optarg, &first, archive ? &last : nullptr,
-                                     &start, &finish, &origin, &err);
-      if (sts < 0) {
-        pmprintf("%s: invalid time window.\n%s\n", pmGetProgname(), err == nullptr ? "" : err);
-        opts->errors++;
-        opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
-      } else {
-        if (HighResTimes* t = V3Times(opts)) {
-          t->start = start;
-          t->finish = finish;
-          t->origin = origin;
-        } else {
-          opts->start = ToTimeval(start);
-          opts->finish = ToTimeval(finish);
-          opts->origin = ToTimeval(origin);
-        }
-        sts = 0;
-      }
-      std::free(err);
-    }
+  return sts;
+}
+
+// pmGetContextOptions' time window (PM_OPTFLAG_BOUNDARIES): an archive's
+// bounds, or from now on for live sources.
+static int ContextWindow(bool archive, pmOptions* opts) {
+  struct timespec first = {0, 0}, last = {0, 0};
+  int sts = 0;
+  if (archive) {
+    pmHighResLogLabel label;
+    sts = pmGetHighResArchiveLabel(&label);
+    if (sts >= 0) first = label.start;
+    if (sts >= 0) sts = pmGetHighResArchiveEnd(&last);
+    if (sts < 0) return sts;
+  } else {
+    pmtimespecNow(&first);
   }
+  char* err = nullptr;
+  struct timespec start, finish, origin;
+  sts = pmParseHighResTimeWindow(opts->start_optarg, opts->finish_optarg, opts->align_optarg,
+                                 opts->origin_optarg, &first, archive ? &last : nullptr, &start,
+                                 &finish, &origin, &err);
+  if (sts < 0) {
+    pmprintf("%s: invalid time window.\n%s\n", pmGetProgname(), err == nullptr ? "" : err);
+    opts->errors++;
+    opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
+  } else if (HighResTimes* t = V3Times(opts)) {
+    t->start = start;
+    t->finish = finish;
+    t->origin = origin;
+  } else {
+    opts->start = ToTimeval(start);
+    opts->finish = ToTimeval(finish);
+    opts->origin = ToTimeval(origin);
+  }
+  std::free(err);
+  return sts < 0 ? sts : 0;
+}
+
+int pmGetContextOptions(int ctx, pmOptions* opts) {
+  std::shared_ptr<pmapi::capi::CContext> entry = pmapi::capi::FindHandle(ctx);
+  if (entry == nullptr) return PM_ERR_NOCONTEXT;
+  int old = pmWhichContext();
+  pmUseContext(ctx);
+  bool archive = entry->type == PM_CONTEXT_ARCHIVE;
+  int sts = ContextZone(ctx, archive, opts);
+  if (sts >= 0 && (opts->flags & PM_OPTFLAG_BOUNDARIES)) sts = ContextWindow(archive, opts);
   if (old >= 0) pmUseContext(old);
   return sts < 0 ? sts : 0;
 }
