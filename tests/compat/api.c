@@ -42,6 +42,11 @@ static void names(void)
     printf("\n");
     printf("pmLookupName(no.such.metric): %s\n", pmErrStr(pmLookupName(1, &list[1], ids)));
     printf("pmLookupName(sample): %s\n", pmErrStr(pmLookupName(1, &list[3], ids)));
+    {
+        const char *bad[] = { "no.such", "also.not" };
+        printf("pmLookupName(2 unknown): %d, (0 names): %s\n", pmLookupName(2, bad, ids),
+               pmErrStr(pmLookupName(0, bad, ids)));
+    }
 
     n = pmGetChildrenStatus("sample.dupnames", &kids, &status);
     printf("pmGetChildrenStatus(sample.dupnames): %d:", n);
