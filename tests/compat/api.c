@@ -459,6 +459,24 @@ static void strings(void)
     printf("pmSemStr: %s %s\n", pmSemStr(PM_SEM_COUNTER), pmSemStr(PM_SEM_DISCRETE));
     printf("pmEventFlagsStr: %s\n", pmEventFlagsStr(PM_EVENT_FLAG_START | PM_EVENT_FLAG_ID));
     printf("pmNumberStr: [%s] [%s]\n", pmNumberStr(0.5), pmNumberStr(12345678901.0));
+    {
+        /* pmPrintDesc over every type, odd semantics and units included. */
+        int types[] = { -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 255 };
+        pmDesc d;
+        memset(&d, 0, sizeof d);
+        for (i = 0; i < sizeof types / sizeof types[0]; i++) {
+            d.type = types[i];
+            d.indom = i % 2 ? PM_INDOM_NULL : pmInDom_build(29, i);
+            d.sem = (int)(i % 6);
+            d.units.dimSpace = i % 3;
+            d.units.dimTime = -(int)(i % 2);
+            d.units.scaleSpace = i % 4;
+            d.units.scaleTime = i % 5;
+            d.units.dimCount = i == 5;
+            d.units.scaleCount = i == 5 ? 3 : 0;
+            pmPrintDesc(stdout, &d);
+        }
+    }
 }
 
 static void zones(void)

@@ -580,6 +580,8 @@ PCP_CALL extern int pmGetHighResArchiveEnd(struct timespec *end);
  * ===================================================================== */
 
 /* The plain forms share one buffer per function and thread. */
+/* The two descriptor lines pminfo -d prints. */
+PCP_CALL extern void pmPrintDesc(FILE *f, const pmDesc *desc);
 PCP_CALL extern const char *pmIDStr(pmID pmid);
 PCP_CALL extern char *pmIDStr_r(pmID pmid, char *buf, int buflen);
 PCP_CALL extern const char *pmInDomStr(pmInDom indom);
