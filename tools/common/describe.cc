@@ -42,7 +42,7 @@ std::string TypeLongName(int type) {
     case pmapi::kTypeAggregate:
       return "aggregate";
     case pmapi::kTypeAggregateStatic:
-      return "aggregate static";
+      return "static aggregate";
     case pmapi::kTypeEvent:
       return "event record array";
     case pmapi::kTypeHighResEvent:
