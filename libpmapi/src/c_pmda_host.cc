@@ -23,6 +23,7 @@ std::atomic<int> next_context{1};
 struct CAgent {
   pmdaInterface dp;
   int context = 0;
+  bool hosted = false;  // answering requests: the end callback is due
   uint64_t profile_generation = ~uint64_t{0};
   pmProfile profile{};
   std::vector<pmInDomProfile> profile_entries;
@@ -45,7 +46,7 @@ struct CAgent {
 CAgent::~CAgent() {
   pmdaExt* e = ext();
   if (e == nullptr) return;
-  if (interface() >= PMDA_INTERFACE_5 && e->e_endCallBack != nullptr) {
+  if (hosted && interface() >= PMDA_INTERFACE_5 && e->e_endCallBack != nullptr) {
     SetCPmdaContext(context);
     e->e_endCallBack(context);
   }
@@ -360,6 +361,7 @@ absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const Help
   pmdaExt* ext = agent->ext();
   pmda->Dso(interface, ext->e_name ? ext->e_name : init_name, "");
   Route(agent, pmda);
+  agent->hosted = true;
   return absl::OkStatus();
 }
 
