@@ -235,6 +235,82 @@ TEST(CAgentLoadTest, MissingInitFunctionLeavesTheAgentOut) {
   EXPECT_EQ(PcpCode(ctx->LookupDesc(MakePmID(254, 0, 0)).status()), kErrNoagent);
 }
 
+// ---- dyn.c: names the agent serves, event records, client contexts ----
+
+std::string DynLine() {
+  return "dyn\t249\tdso\tdyn_init\t" + kAgents + "/pmda_dyn.so\tpmns=" + kAgents + "/root_dyn\n";
+}
+
+TEST(DynAgentTest, NamesBelowTheDynamicNodeComeFromTheAgent) {
+  std::vector<std::string> warnings;
+  absl::StatusOr<Context> ctx = OpenWith(testing::TempDir(), DynLine(), &warnings);
+  ASSERT_TRUE(ctx.ok());
+  // the set-up diagnostic PCP logs for an agent without help text
+  EXPECT_EQ(warnings, std::vector<std::string>{
+                          "agent \"dyn\": pmdaInit: PMDA dyn DSO: No help text file specified for pmdaText"});
+  EXPECT_EQ(*ctx->LookupName("dyn.sub.b"), MakePmID(249, 1, 1));
+  EXPECT_EQ(PcpCode(ctx->LookupName("dyn.sub.c").status()), kErrName);
+  EXPECT_EQ(*ctx->NameAll(MakePmID(249, 1, 0)), std::vector<std::string>{"dyn.sub.a"});
+  EXPECT_EQ(PcpCode(ctx->NameAll(MakePmID(249, 1, 9)).status()), kErrPmid);
+  absl::StatusOr<std::vector<PmnsChild>> kids = ctx->Children("dyn.sub");
+  ASSERT_TRUE(kids.ok());
+  ASSERT_EQ(kids->size(), 2u);
+  EXPECT_EQ((*kids)[1].name, "b");
+  EXPECT_EQ((*kids)[1].status, kPmnsLeafStatus);
+  std::vector<std::string> leaves;
+  ASSERT_TRUE(ctx->Traverse("dyn", [&](const std::string& n) { leaves.push_back(n); }).ok());
+  EXPECT_EQ(leaves, (std::vector<std::string>{"dyn.events", "dyn.context", "dyn.sub.a", "dyn.sub.b"}));
+  PmID b = MakePmID(249, 1, 1);
+  absl::StatusOr<Result> r = ctx->Fetch({&b, 1});
+  ASSERT_TRUE(r.ok());
+  ValueView v = r->value(r->sets()[0], 0);
+  EXPECT_EQ(std::string(v.payload.begin(), v.payload.end()), std::string("from a dynamic name\0", 20));
+}
+
+TEST(DynAgentTest, EventRecordsReachTheClient) {
+  std::vector<std::string> warnings;
+  absl::StatusOr<Context> ctx = OpenWith(testing::TempDir(), DynLine(), &warnings);
+  ASSERT_TRUE(ctx.ok());
+  PmID events = *ctx->LookupName("dyn.events");
+  absl::StatusOr<Result> r = ctx->Fetch({&events, 1});
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->sets()[0].numval, 1);
+  absl::StatusOr<std::vector<Result>> records = UnpackEventRecords(r->value(r->sets()[0], 0));
+  ASSERT_TRUE(records.ok()) << records.status();
+  ASSERT_EQ(records->size(), 1u);
+  const Result& rec = (*records)[0];
+  EXPECT_EQ(rec.timestamp_ns(), 1700000000000500000);
+  ASSERT_EQ(rec.numpmid(), 3);
+  EXPECT_EQ(rec.sets()[1].pmid, MakePmID(249, 1, 0));
+  EXPECT_EQ(rec.value(rec.sets()[1], 0).lval, 7);
+  ValueView s = rec.value(rec.sets()[2], 0);
+  EXPECT_EQ(std::string(s.payload.begin(), s.payload.end()), "hello");
+}
+
+TEST(DynAgentTest, EachContextIsAClientContextAndIsEnded) {
+  const std::string ends = testing::TempDir() + "/dyn-ends";
+  std::remove(ends.c_str());
+  setenv("DYN_END_FILE", ends.c_str(), 1);
+  std::vector<std::string> warnings;
+  uint32_t first = 0, second = 0;
+  {
+    absl::StatusOr<Context> a = OpenWith(testing::TempDir(), DynLine(), &warnings);
+    absl::StatusOr<Context> b = OpenWith(testing::TempDir(), DynLine(), &warnings);
+    ASSERT_TRUE(a.ok() && b.ok());
+    PmID id = MakePmID(249, 0, 1);
+    first = static_cast<uint32_t>(a->Fetch({&id, 1})->value(a->Fetch({&id, 1})->sets()[0], 0).lval);
+    absl::StatusOr<Result> rb = b->Fetch({&id, 1});
+    second = static_cast<uint32_t>(rb->value(rb->sets()[0], 0).lval);
+    EXPECT_NE(first, second);
+    EXPECT_GT(first, 0u);
+  }
+  unsetenv("DYN_END_FILE");
+  std::ifstream in(ends);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("end " + std::to_string(first) + "\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("end " + std::to_string(second) + "\n"), std::string::npos) << text;
+}
+
 // ---- The C functions called directly, with no host ----
 
 pmdaInstid kMinutes[] = {{1, const_cast<char*>("1 minute")}, {5, const_cast<char*>("5 minute")},
