@@ -280,7 +280,6 @@ PCP_CALL extern int pmUseContext(int handle);
 PCP_CALL extern int pmWhichContext(void);
 PCP_CALL extern int pmDestroyContext(int handle);
 PCP_CALL extern int pmReconnectContext(int handle);
-PCP_CALL extern int pmGetHostName(int handle, char *buf, int buflen);
 PCP_CALL extern const char *pmGetContextHostName(int handle);
 PCP_CALL extern char *pmGetContextHostName_r(int handle, char *buf, int buflen);
 
@@ -295,11 +294,7 @@ PCP_CALL extern char *pmGetContextHostName_r(int handle, char *buf, int buflen);
 #define PMNS_LEAF_STATUS    0
 #define PMNS_NONLEAF_STATUS 1
 
-PCP_CALL extern int pmLoadNameSpace(const char *file);
-PCP_CALL extern int pmLoadASCIINameSpace(const char *file, int dupok);
-PCP_CALL extern void pmUnloadNameSpace(void);
 PCP_CALL extern int pmGetPMNSLocation(void);
-PCP_CALL extern int pmTrimNameSpace(void);
 PCP_CALL extern int pmLookupName(int numpmid, const char **names, pmID *pmids);
 PCP_CALL extern int pmGetChildren(const char *name, char ***offspring);
 PCP_CALL extern int pmGetChildrenStatus(const char *name, char ***offspring, int **status);
@@ -527,8 +522,6 @@ PCP_CALL extern int pmMergeLabelSets(pmLabelSet **sets, int nsets, char *buf, in
                                      int (*filter)(const pmLabel *, const char *, void *),
                                      void *arg);
 PCP_CALL extern void pmFreeLabelSets(pmLabelSet *sets, int nsets);
-PCP_CALL extern void pmPrintLabelSets(FILE *f, int ident, int type, pmLabelSet *sets,
-                                      int nsets);
 
 /* =====================================================================
  * Times and archive labels
@@ -603,7 +596,6 @@ PCP_CALL extern const char *pmNumberStr(double value);
 PCP_CALL extern char *pmNumberStr_r(double value, char *buf, int buflen);
 PCP_CALL extern const char *pmEventFlagsStr(int flags);
 PCP_CALL extern char *pmEventFlagsStr_r(int flags, char *buf, int buflen);
-PCP_CALL extern void pmPrintDesc(FILE *f, const pmDesc *desc);
 
 PCP_CALL extern int pmParseInterval(const char *spec, struct timeval *result, char **errmsg);
 PCP_CALL extern int pmParseHighResInterval(const char *spec, struct timespec *result,
@@ -973,8 +965,6 @@ PCP_CALL extern char *pmGetProgname(void);
 PCP_CALL extern int pmGetVersion(void);
 PCP_CALL extern int pmSetDebug(const char *flags);
 PCP_CALL extern int pmClearDebug(const char *flags);
-PCP_CALL extern char *pmGetConfig(const char *name);
-PCP_CALL extern char *pmGetOptionalConfig(const char *name);
 
 #define PM_FATAL_ERR 1
 #define PM_RECOV_ERR 0

@@ -1,0 +1,189 @@
+// c_api_context.cc: the C layer's contexts: the handle table, each thread's
+// current context, and pmNewContext and its companions.
+#include <map>
+#include <mutex>
+
+#include "c_api_internal.h"
+#include "pmapi/fetchgroup.h"
+#include "pmapi/host.h"
+#include "pmapi/local.h"
+#include "pmapi/profile.h"
+
+namespace pmapi::capi {
+namespace {
+
+struct HandleTable {
+  std::mutex mu;
+  std::map<int, std::shared_ptr<CContext>> entries;
+  int next = 0;
+};
+
+HandleTable& Table() {
+  static HandleTable* table = new HandleTable;
+  return *table;
+}
+
+thread_local int current_handle = PM_CONTEXT_UNDEF;
+
+// Makes `to` admit what `from` admits.
+void CopyProfile(const Profile& from, Context& to) {
+  if (!from.include_all()) (void)to.DelProfile(kInDomNull, {});
+  for (const Profile::Entry& e : from.entries()) {
+    if (e.include_listed) {
+      (void)to.DelProfile(e.indom, {});
+      (void)to.AddProfile(e.indom, e.insts);
+    } else {
+      (void)to.AddProfile(e.indom, {});
+      (void)to.DelProfile(e.indom, e.insts);
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Context>> OpenContext(int type, const char* name) {
+  absl::StatusOr<Context> ctx = PcpError(kErrNocontext);
+  switch (type & PM_CONTEXT_TYPEMASK) {
+    case PM_CONTEXT_HOST:
+      ctx = OpenHostContext(name == nullptr ? "" : name);
+      break;
+    case PM_CONTEXT_ARCHIVE:
+      if (name == nullptr) return PcpError(kErrLogfile);
+      ctx = Context::OpenArchive(name);
+      break;
+    case PM_CONTEXT_LOCAL:
+      ctx = OpenLocalContext();
+      break;
+    default:
+      return PcpError(kErrNocontext);
+  }
+  if (!ctx.ok()) return ctx.status();
+  return std::make_unique<Context>(std::move(*ctx));
+}
+
+int AddHandle(std::shared_ptr<CContext> entry) {
+  HandleTable& t = Table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  int handle = t.next++;
+  t.entries[handle] = std::move(entry);
+  return handle;
+}
+
+std::shared_ptr<CContext> FindHandle(int handle) {
+  HandleTable& t = Table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  auto it = t.entries.find(handle);
+  return it == t.entries.end() ? nullptr : it->second;
+}
+
+bool RemoveHandle(int handle) {
+  HandleTable& t = Table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return t.entries.erase(handle) > 0;
+}
+
+int CurrentHandle() { return current_handle; }
+void SetCurrentHandle(int handle) { current_handle = handle; }
+
+std::shared_ptr<CContext> Current() {
+  if (current_handle < 0) return nullptr;
+  return FindHandle(current_handle);
+}
+
+absl::Status SetEntryMode(CContext& entry, int mode, absl::Time when, absl::Duration delta) {
+  absl::Status st = entry.fetchgroup != nullptr ? entry.fetchgroup->SetMode(mode, when, delta)
+                                                : entry.ctx->SetMode(mode, when, delta);
+  if (st.ok()) {
+    entry.mode_set = true;
+    entry.mode = mode;
+    entry.when = when;
+    entry.delta = delta;
+  }
+  return st;
+}
+
+}  // namespace pmapi::capi
+
+using namespace pmapi;
+using namespace pmapi::capi;
+
+extern "C" {
+
+int pmNewContext(int type, const char* name) {
+  absl::StatusOr<std::unique_ptr<Context>> ctx = OpenContext(type, name);
+  if (!ctx.ok()) return Code(ctx.status());
+  auto entry = std::make_shared<CContext>();
+  entry->ctx = ctx->get();
+  entry->owned = std::move(*ctx);
+  entry->type = type & PM_CONTEXT_TYPEMASK;
+  entry->name = name == nullptr ? "" : name;
+  int handle = AddHandle(std::move(entry));
+  SetCurrentHandle(handle);
+  return handle;
+}
+
+int pmDupContext(void) {
+  std::shared_ptr<CContext> cur = Current();
+  if (cur == nullptr) return PM_ERR_NOCONTEXT;
+  absl::StatusOr<std::unique_ptr<Context>> ctx = OpenContext(cur->type, cur->name.c_str());
+  if (!ctx.ok()) return Code(ctx.status());
+  auto entry = std::make_shared<CContext>();
+  entry->ctx = ctx->get();
+  entry->owned = std::move(*ctx);
+  entry->type = cur->type;
+  entry->name = cur->name;
+  CopyProfile(cur->ctx->profile(), *entry->ctx);
+  if (cur->mode_set) {
+    absl::Status st = SetEntryMode(*entry, cur->mode, cur->when, cur->delta);
+    if (!st.ok()) return Code(st);
+  }
+  int handle = AddHandle(std::move(entry));
+  SetCurrentHandle(handle);
+  return handle;
+}
+
+int pmUseContext(int handle) {
+  if (FindHandle(handle) == nullptr) return PM_ERR_NOCONTEXT;
+  SetCurrentHandle(handle);
+  return 0;
+}
+
+int pmWhichContext(void) {
+  int handle = CurrentHandle();
+  if (handle < 0 || FindHandle(handle) == nullptr) return PM_ERR_NOCONTEXT;
+  return handle;
+}
+
+int pmDestroyContext(int handle) {
+  std::shared_ptr<CContext> entry = FindHandle(handle);
+  if (entry == nullptr) return PM_ERR_NOCONTEXT;
+  // A fetchgroup's context goes with its fetchgroup (pmDestroyFetchGroup).
+  if (entry->fetchgroup != nullptr) return -EPERM;
+  RemoveHandle(handle);
+  if (CurrentHandle() == handle) SetCurrentHandle(PM_CONTEXT_UNDEF);
+  return 0;
+}
+
+int pmReconnectContext(int handle) {
+  std::shared_ptr<CContext> entry = FindHandle(handle);
+  if (entry == nullptr) return PM_ERR_NOCONTEXT;
+  if (entry->type != PM_CONTEXT_HOST || entry->owned == nullptr) return handle;
+  absl::StatusOr<std::unique_ptr<Context>> ctx = OpenContext(entry->type, entry->name.c_str());
+  if (!ctx.ok()) return Code(ctx.status());
+  CopyProfile(entry->ctx->profile(), **ctx);
+  entry->ctx = ctx->get();
+  entry->owned = std::move(*ctx);
+  return handle;
+}
+
+char* pmGetContextHostName_r(int handle, char* buf, int buflen) {
+  std::shared_ptr<CContext> entry = FindHandle(handle);
+  return CopyOut(entry == nullptr ? "" : entry->ctx->HostName(), buf, buflen);
+}
+
+const char* pmGetContextHostName(int handle) {
+  static thread_local char buf[PM_MAX_HOSTNAMELEN];
+  return pmGetContextHostName_r(handle, buf, sizeof buf);
+}
+
+}  // extern "C"

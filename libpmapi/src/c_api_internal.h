@@ -1,0 +1,110 @@
+// c_api_internal.h: what the sources of the C layer (<pcp/pmapi.h>) share:
+// the table of context handles with each thread's current context, the
+// conversions between the C structures and the C++ core's types, and the
+// helpers that hand results to C callers in malloc'd memory.
+#ifndef PMAPI_C_API_INTERNAL_H_
+#define PMAPI_C_API_INTERNAL_H_
+
+#include <pcp/pmapi.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "pmapi/archive.h"
+#include "pmapi/context.h"
+#include "pmapi/errors.h"
+#include "pmapi/label_set.h"
+#include "pmapi/result.h"
+#include "pmapi/timezone.h"
+#include "pmapi/types.h"
+
+namespace pmapi {
+class FetchGroup;
+}
+
+namespace pmapi::capi {
+
+// One entry of the handle table. The context is owned here, or (for the
+// context of a fetchgroup) by the fetchgroup, which then also takes mode
+// changes so that it remembers them.
+struct CContext {
+  std::unique_ptr<Context> owned;
+  Context* ctx = nullptr;
+  FetchGroup* fetchgroup = nullptr;
+  int type = 0;       // PM_CONTEXT_HOST, _ARCHIVE or _LOCAL
+  std::string name;   // as given to pmNewContext
+  // The last mode set, for pmDupContext and for pmSetMode(..., NULL, ...).
+  bool mode_set = false;
+  int mode = PM_MODE_LIVE;
+  absl::Time when = absl::UnixEpoch();
+  absl::Duration delta;
+  // The archives of an archive context, opened on first use by the
+  // *Archive instance functions.
+  std::vector<std::unique_ptr<Archive>> archives;
+  bool archives_opened = false;
+};
+
+// Opens a context of `type` (flags in the upper bits are ignored) on
+// `name`. Errors carry PCP's code.
+absl::StatusOr<std::unique_ptr<Context>> OpenContext(int type, const char* name);
+
+// Adds a context to the table and returns its handle (not made current).
+int AddHandle(std::shared_ptr<CContext> entry);
+// Returns the entry of `handle`, or null.
+std::shared_ptr<CContext> FindHandle(int handle);
+// Removes `handle`; returns false if it was not there.
+bool RemoveHandle(int handle);
+// The calling thread's current context handle (PM_CONTEXT_UNDEF if none).
+int CurrentHandle();
+void SetCurrentHandle(int handle);
+// Returns the current context's entry, or null (PM_ERR_NOCONTEXT).
+std::shared_ptr<CContext> Current();
+
+// Sets the collection mode of an entry, through its fetchgroup if it has one.
+absl::Status SetEntryMode(CContext& entry, int mode, absl::Time when, absl::Duration delta);
+
+// The PCP code of a status (0 for OK).
+inline int Code(const absl::Status& s) { return PcpCode(s); }
+
+// Conversions between the C structures and the core's types.
+pmUnits ToC(const Units& u);
+Units FromC(const pmUnits& u);
+pmDesc ToC(const Desc& d);
+
+// A malloc'd copy of `s` (NUL terminated), or null when out of memory.
+char* Dup(std::string_view s);
+// A single malloc'd block holding an array of `names.size()` pointers
+// followed by the strings they point to, as pmNameAll and pmGetInDom hand
+// out (one free() releases it). Null when out of memory.
+char** PackNames(const std::vector<std::string>& names);
+// Copies `s` into buf[buflen] (truncating, always NUL terminated when
+// buflen > 0) and returns buf.
+char* CopyOut(std::string_view s, char* buf, int buflen);
+
+// Results in C form (malloc'd as pmFreeResult / pmFreeHighResResult expect).
+// Null when out of memory.
+pmResult* ToCResult(const Result& r);
+pmHighResResult* ToCHighResResult(const Result& r);
+// A core Result holding the values of a C result's value sets.
+Result FromCValueSets(pmValueSet* const* vset, int numpmid, int64_t timestamp_ns);
+// A view of one C value (valfmt of its set). False if a value block is
+// malformed (shorter than its header).
+bool ViewOf(int valfmt, const pmValue& v, ValueView* out);
+
+// Converts pmLabelSets: a malloc'd array of `sets` (pmFreeLabelSets frees
+// it). Returns the count, or -ENOMEM.
+int ToCLabelSets(const std::vector<LabelSet>& sets, pmLabelSet** out);
+
+// The reporting zone of the process (pmNewZone / pmUseZone), the local zone
+// until one is chosen.
+TimeZone CurrentZone();
+
+}  // namespace pmapi::capi
+
+#endif  // PMAPI_C_API_INTERNAL_H_

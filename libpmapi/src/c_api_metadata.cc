@@ -1,0 +1,377 @@
+// c_api_metadata.cc: the C layer's name space, descriptor, instance,
+// help text, label and profile functions, each on the calling thread's
+// current context.
+#include <cstdlib>
+#include <span>
+
+#include "absl/strings/str_split.h"
+#include "c_api_internal.h"
+
+using namespace pmapi;
+using namespace pmapi::capi;
+
+namespace {
+
+// Runs `body` on the current context, or returns PM_ERR_NOCONTEXT.
+template <typename F>
+int WithContext(F body) {
+  std::shared_ptr<CContext> entry = Current();
+  if (entry == nullptr) return PM_ERR_NOCONTEXT;
+  return body(*entry);
+}
+
+// Opens the archives of an archive context for the *Archive functions.
+int EnsureArchives(CContext& entry) {
+  if (entry.type != PM_CONTEXT_ARCHIVE) return PM_ERR_NOTARCHIVE;
+  if (entry.archives_opened) return entry.archives.empty() ? PM_ERR_NOTARCHIVE : 0;
+  entry.archives_opened = true;
+  std::vector<std::string> names = absl::StrSplit(entry.name, ',', absl::SkipEmpty());
+  for (const std::string& name : names) {
+    absl::StatusOr<std::unique_ptr<Archive>> a = Archive::Open(name);
+    if (!a.ok()) return Code(a.status());
+    entry.archives.push_back(std::move(*a));
+  }
+  return entry.archives.empty() ? PM_ERR_NOTARCHIVE : 0;
+}
+
+// Every instance an archive context's archives ever give `indom`, newest
+// membership first, each with the name it last had.
+std::vector<Instance> ArchiveInstances(CContext& entry, InDom indom) {
+  std::vector<Instance> out;
+  for (auto a = entry.archives.rbegin(); a != entry.archives.rend(); ++a) {
+    const std::vector<InDomSnapshot>* h = (*a)->InDomHistory(indom);
+    if (h == nullptr) continue;
+    for (auto s = h->rbegin(); s != h->rend(); ++s) {
+      for (size_t i = 0; i < s->insts.size(); ++i) {
+        bool seen = false;
+        for (const Instance& known : out) seen = seen || known.id == s->insts[i];
+        if (!seen) out.push_back({s->insts[i], i < s->names.size() ? s->names[i] : ""});
+      }
+    }
+  }
+  return out;
+}
+
+// Hands out instance lists as pmGetInDom does: two malloc'd arrays.
+int HandOutInstances(const std::vector<Instance>& insts, int** instlist, char*** namelist) {
+  *instlist = nullptr;
+  *namelist = nullptr;
+  if (insts.empty()) return 0;
+  std::vector<std::string> names;
+  int* ids = static_cast<int*>(std::malloc(insts.size() * sizeof(int)));
+  if (ids == nullptr) return -ENOMEM;
+  for (size_t i = 0; i < insts.size(); ++i) {
+    ids[i] = insts[i].id;
+    names.push_back(insts[i].name);
+  }
+  char** packed = PackNames(names);
+  if (packed == nullptr) {
+    std::free(ids);
+    return -ENOMEM;
+  }
+  *instlist = ids;
+  *namelist = packed;
+  return static_cast<int>(insts.size());
+}
+
+// Returns pmGetChildrenStatus's answer for `name`.
+int Children(const char* name, char*** offspring, int** status) {
+  *offspring = nullptr;
+  if (status != nullptr) *status = nullptr;
+  return WithContext([&](CContext& e) {
+    absl::StatusOr<std::vector<PmnsChild>> kids = e.ctx->Children(name == nullptr ? "" : name);
+    if (!kids.ok()) return Code(kids.status());
+    if (kids->empty()) return 0;
+    std::vector<std::string> names;
+    for (const PmnsChild& k : *kids) names.push_back(k.name);
+    char** packed = PackNames(names);
+    if (packed == nullptr) return -ENOMEM;
+    if (status != nullptr) {
+      int* st = static_cast<int*>(std::malloc(kids->size() * sizeof(int)));
+      if (st == nullptr) {
+        std::free(packed);
+        return -ENOMEM;
+      }
+      for (size_t i = 0; i < kids->size(); ++i) st[i] = (*kids)[i].status;
+      *status = st;
+    }
+    *offspring = packed;
+    return static_cast<int>(kids->size());
+  });
+}
+
+// The label sets of one level for `ident`, handed out.
+int Labels(int level, uint32_t ident, pmLabelSet** sets) {
+  *sets = nullptr;
+  return WithContext([&](CContext& e) {
+    absl::StatusOr<std::vector<LabelSet>> got = e.ctx->LookupLabels(level, ident);
+    if (!got.ok()) return Code(got.status());
+    return ToCLabelSets(*got, sets);
+  });
+}
+
+int Text(uint32_t ident, int level, char** buffer, bool indom) {
+  *buffer = nullptr;
+  return WithContext([&](CContext& e) {
+    int kind = level & (PM_TEXT_ONELINE | PM_TEXT_HELP);
+    absl::StatusOr<std::string> text =
+        indom ? e.ctx->LookupInDomText(ident, kind) : e.ctx->LookupText(ident, kind);
+    if (!text.ok()) return Code(text.status());
+    *buffer = Dup(*text);
+    return *buffer == nullptr ? -ENOMEM : 0;
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- Name space ----
+
+int pmLookupName(int numpmid, const char** names, pmID* pmids) {
+  if (numpmid < 1) return PM_ERR_TOOSMALL;
+  return WithContext([&](CContext& e) {
+    int found = 0;
+    int first_error = 0;
+    for (int i = 0; i < numpmid; ++i) {
+      absl::StatusOr<PmID> id = e.ctx->LookupName(names[i] == nullptr ? "" : names[i]);
+      pmids[i] = id.ok() ? *id : PM_ID_NULL;
+      if (id.ok()) {
+        ++found;
+      } else if (first_error == 0) {
+        first_error = Code(id.status());
+      }
+    }
+    // A single name that fails reports why; otherwise the count found.
+    return numpmid == 1 && found == 0 ? first_error : found;
+  });
+}
+
+int pmNameID(pmID pmid, char** name) {
+  *name = nullptr;
+  return WithContext([&](CContext& e) {
+    absl::StatusOr<std::vector<std::string>> names = e.ctx->NameAll(pmid);
+    if (!names.ok()) return Code(names.status());
+    if (names->empty()) return PM_ERR_PMID;
+    *name = Dup(names->front());
+    return *name == nullptr ? -ENOMEM : 0;
+  });
+}
+
+int pmNameAll(pmID pmid, char*** names) {
+  *names = nullptr;
+  return WithContext([&](CContext& e) {
+    absl::StatusOr<std::vector<std::string>> all = e.ctx->NameAll(pmid);
+    if (!all.ok()) return Code(all.status());
+    if (all->empty()) return PM_ERR_PMID;
+    *names = PackNames(*all);
+    return *names == nullptr ? -ENOMEM : static_cast<int>(all->size());
+  });
+}
+
+int pmGetChildren(const char* name, char*** offspring) { return Children(name, offspring, nullptr); }
+
+int pmGetChildrenStatus(const char* name, char*** offspring, int** status) {
+  return Children(name, offspring, status);
+}
+
+int pmTraversePMNS_r(const char* name, void (*func)(const char*, void*), void* closure) {
+  return WithContext([&](CContext& e) {
+    int count = 0;
+    absl::Status st = e.ctx->Traverse(name == nullptr ? "" : name, [&](const std::string& leaf) {
+      ++count;
+      func(leaf.c_str(), closure);
+    });
+    return st.ok() ? count : Code(st);
+  });
+}
+
+static void CallPlain(const char* name, void* closure) {
+  reinterpret_cast<void (*)(const char*)>(closure)(name);
+}
+
+int pmTraversePMNS(const char* name, void (*func)(const char*)) {
+  return pmTraversePMNS_r(name, CallPlain, reinterpret_cast<void*>(func));
+}
+
+int pmGetPMNSLocation(void) {
+  return WithContext([](CContext& e) {
+    switch (e.type) {
+      case PM_CONTEXT_HOST: return PMNS_REMOTE;
+      case PM_CONTEXT_ARCHIVE: return PMNS_ARCHIVE;
+      default: return PMNS_LOCAL;
+    }
+  });
+}
+
+// ---- Descriptors ----
+
+int pmLookupDesc(pmID pmid, pmDesc* desc) {
+  return WithContext([&](CContext& e) {
+    absl::StatusOr<Desc> d = e.ctx->LookupDesc(pmid);
+    if (!d.ok()) return Code(d.status());
+    *desc = ToC(*d);
+    return 0;
+  });
+}
+
+int pmLookupDescs(int numpmid, pmID* pmids, pmDesc* descs) {
+  if (numpmid < 1) return PM_ERR_TOOSMALL;
+  return WithContext([&](CContext& e) {
+    int found = 0;
+    int first_error = 0;
+    for (int i = 0; i < numpmid; ++i) {
+      absl::StatusOr<Desc> d = e.ctx->LookupDesc(pmids[i]);
+      if (d.ok()) {
+        descs[i] = ToC(*d);
+        ++found;
+      } else {
+        std::memset(&descs[i], 0, sizeof descs[i]);
+        descs[i].pmid = PM_ID_NULL;
+        if (first_error == 0) first_error = Code(d.status());
+      }
+    }
+    return numpmid == 1 && found == 0 ? first_error : found;
+  });
+}
+
+// ---- Instance domains ----
+
+int pmGetInDom(pmInDom indom, int** instlist, char*** namelist) {
+  *instlist = nullptr;
+  *namelist = nullptr;
+  return WithContext([&](CContext& e) {
+    absl::StatusOr<std::vector<Instance>> insts = e.ctx->GetInDom(indom);
+    if (!insts.ok()) return Code(insts.status());
+    return HandOutInstances(*insts, instlist, namelist);
+  });
+}
+
+int pmLookupInDom(pmInDom indom, const char* name) {
+  return WithContext([&](CContext& e) {
+    absl::StatusOr<int32_t> inst = e.ctx->LookupInDom(indom, name == nullptr ? "" : name);
+    return inst.ok() ? static_cast<int>(*inst) : Code(inst.status());
+  });
+}
+
+int pmNameInDom(pmInDom indom, int inst, char** name) {
+  *name = nullptr;
+  return WithContext([&](CContext& e) {
+    absl::StatusOr<std::string> n = e.ctx->NameInDom(indom, inst);
+    if (!n.ok()) return Code(n.status());
+    *name = Dup(*n);
+    return *name == nullptr ? -ENOMEM : 0;
+  });
+}
+
+int pmGetInDomArchive(pmInDom indom, int** instlist, char*** namelist) {
+  *instlist = nullptr;
+  *namelist = nullptr;
+  return WithContext([&](CContext& e) {
+    int st = EnsureArchives(e);
+    if (st < 0) return st;
+    std::vector<Instance> all = ArchiveInstances(e, indom);
+    if (all.empty()) return PM_ERR_INDOM_LOG;
+    return HandOutInstances(all, instlist, namelist);
+  });
+}
+
+int pmLookupInDomArchive(pmInDom indom, const char* name) {
+  return WithContext([&](CContext& e) {
+    int st = EnsureArchives(e);
+    if (st < 0) return st;
+    std::vector<Instance> all = ArchiveInstances(e, indom);
+    if (all.empty()) return PM_ERR_INDOM_LOG;
+    std::string_view want = name == nullptr ? "" : name;
+    for (const Instance& i : all) {
+      if (i.name == want) return static_cast<int>(i.id);
+    }
+    // As with live instance names, the part before the first space matches.
+    for (const Instance& i : all) {
+      if (std::string_view(i.name).substr(0, i.name.find(' ')) == want) return static_cast<int>(i.id);
+    }
+    return PM_ERR_INST_LOG;
+  });
+}
+
+int pmNameInDomArchive(pmInDom indom, int inst, char** name) {
+  *name = nullptr;
+  return WithContext([&](CContext& e) {
+    int st = EnsureArchives(e);
+    if (st < 0) return st;
+    std::vector<Instance> all = ArchiveInstances(e, indom);
+    if (all.empty()) return PM_ERR_INDOM_LOG;
+    for (const Instance& i : all) {
+      if (i.id == inst) {
+        *name = Dup(i.name);
+        return *name == nullptr ? -ENOMEM : 0;
+      }
+    }
+    return PM_ERR_INST_LOG;
+  });
+}
+
+// ---- Help text ----
+
+int pmLookupText(pmID pmid, int level, char** buffer) { return Text(pmid, level, buffer, false); }
+
+int pmLookupInDomText(pmInDom indom, int level, char** buffer) {
+  return Text(indom, level, buffer, true);
+}
+
+// ---- Labels ----
+
+int pmGetContextLabels(pmLabelSet** sets) { return Labels(PM_LABEL_CONTEXT, PM_ID_NULL, sets); }
+int pmGetDomainLabels(int domain, pmLabelSet** sets) {
+  return Labels(PM_LABEL_DOMAIN, pmID_build(domain, 0, 0), sets);
+}
+int pmGetInDomLabels(pmInDom indom, pmLabelSet** sets) { return Labels(PM_LABEL_INDOM, indom, sets); }
+int pmGetClusterLabels(pmID pmid, pmLabelSet** sets) { return Labels(PM_LABEL_CLUSTER, pmid, sets); }
+int pmGetItemLabels(pmID pmid, pmLabelSet** sets) { return Labels(PM_LABEL_ITEM, pmid, sets); }
+int pmGetInstancesLabels(pmInDom indom, pmLabelSet** sets) {
+  return Labels(PM_LABEL_INSTANCES, indom, sets);
+}
+
+// Every level for a metric: context, domain, indom, cluster, item, then
+// the instances' own sets.
+int pmLookupLabels(pmID pmid, pmLabelSet** sets) {
+  *sets = nullptr;
+  return WithContext([&](CContext& e) {
+    absl::StatusOr<Desc> d = e.ctx->LookupDesc(pmid);
+    if (!d.ok()) return Code(d.status());
+    std::vector<LabelSet> all;
+    auto add = [&](int level, uint32_t ident) {
+      absl::StatusOr<std::vector<LabelSet>> got = e.ctx->LookupLabels(level, ident);
+      if (got.ok()) all.insert(all.end(), got->begin(), got->end());
+    };
+    add(PM_LABEL_CONTEXT, PM_ID_NULL);
+    add(PM_LABEL_DOMAIN, pmid);
+    if (d->indom != kInDomNull) add(PM_LABEL_INDOM, d->indom);
+    add(PM_LABEL_CLUSTER, pmid);
+    add(PM_LABEL_ITEM, pmid);
+    if (d->indom != kInDomNull) add(PM_LABEL_INSTANCES, d->indom);
+    return ToCLabelSets(all, sets);
+  });
+}
+
+// ---- The instance profile ----
+
+int pmAddProfile(pmInDom indom, int numinst, int* instlist) {
+  if (indom == PM_INDOM_NULL && numinst > 0) return PM_ERR_PROFILESPEC;
+  return WithContext([&](CContext& e) {
+    std::span<const int32_t> insts;
+    if (numinst > 0 && instlist != nullptr) insts = {instlist, static_cast<size_t>(numinst)};
+    return Code(e.ctx->AddProfile(indom, insts));
+  });
+}
+
+int pmDelProfile(pmInDom indom, int numinst, int* instlist) {
+  if (indom == PM_INDOM_NULL && numinst > 0) return PM_ERR_PROFILESPEC;
+  return WithContext([&](CContext& e) {
+    std::span<const int32_t> insts;
+    if (numinst > 0 && instlist != nullptr) insts = {instlist, static_cast<size_t>(numinst)};
+    return Code(e.ctx->DelProfile(indom, insts));
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,484 @@
+// c_api_values.cc: the C layer's value functions (pmExtractValue,
+// pmConvScale, the *Str formatters, pmPrintValue, event unpacking) and the
+// conversions between C results and the core's.
+#include <cstdlib>
+#include <cstring>
+
+#include "c_api_internal.h"
+#include "pmapi/events.h"
+#include "pmapi/extract.h"
+#include "pmapi/labels.h"
+#include "pmapi/strings.h"
+#include "pmapi/units.h"
+
+namespace pmapi::capi {
+
+pmUnits ToC(const Units& u) {
+  pmUnits c;
+  std::memset(&c, 0, sizeof c);
+  c.dimSpace = u.dim_space;
+  c.dimTime = u.dim_time;
+  c.dimCount = u.dim_count;
+  c.scaleSpace = u.scale_space;
+  c.scaleTime = u.scale_time;
+  c.scaleCount = u.scale_count;
+  return c;
+}
+
+Units FromC(const pmUnits& c) {
+  Units u;
+  u.dim_space = static_cast<int8_t>(c.dimSpace);
+  u.dim_time = static_cast<int8_t>(c.dimTime);
+  u.dim_count = static_cast<int8_t>(c.dimCount);
+  u.scale_space = static_cast<uint8_t>(c.scaleSpace);
+  u.scale_time = static_cast<uint8_t>(c.scaleTime);
+  u.scale_count = static_cast<int8_t>(c.scaleCount);
+  return u;
+}
+
+pmDesc ToC(const Desc& d) {
+  pmDesc c;
+  std::memset(&c, 0, sizeof c);
+  c.pmid = d.pmid;
+  c.type = d.type;
+  c.indom = d.indom;
+  c.sem = d.sem;
+  c.units = ToC(d.units);
+  return c;
+}
+
+char* Dup(std::string_view s) {
+  char* out = static_cast<char*>(std::malloc(s.size() + 1));
+  if (out == nullptr) return nullptr;
+  std::memcpy(out, s.data(), s.size());
+  out[s.size()] = '\0';
+  return out;
+}
+
+char** PackNames(const std::vector<std::string>& names) {
+  size_t bytes = names.size() * sizeof(char*);
+  for (const std::string& n : names) bytes += n.size() + 1;
+  char** out = static_cast<char**>(std::malloc(bytes == 0 ? 1 : bytes));
+  if (out == nullptr) return nullptr;
+  char* text = reinterpret_cast<char*>(out + names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    out[i] = text;
+    std::memcpy(text, names[i].c_str(), names[i].size() + 1);
+    text += names[i].size() + 1;
+  }
+  return out;
+}
+
+char* CopyOut(std::string_view s, char* buf, int buflen) {
+  if (buf == nullptr || buflen <= 0) return buf;
+  size_t n = std::min(s.size(), static_cast<size_t>(buflen - 1));
+  std::memcpy(buf, s.data(), n);
+  buf[n] = '\0';
+  return buf;
+}
+
+namespace {
+
+// A malloc'd value block of `vtype` holding `payload`.
+pmValueBlock* MakeBlock(int vtype, std::span<const uint8_t> payload) {
+  size_t vlen = PM_VAL_HDR_SIZE + payload.size();
+  pmValueBlock* b = static_cast<pmValueBlock*>(std::malloc(std::max(vlen, sizeof(pmValueBlock))));
+  if (b == nullptr) return nullptr;
+  b->vtype = static_cast<unsigned>(vtype);
+  b->vlen = static_cast<unsigned>(vlen);
+  if (!payload.empty()) std::memcpy(b->vbuf, payload.data(), payload.size());
+  return b;
+}
+
+void FreeSet(pmValueSet* vs) {
+  if (vs == nullptr) return;
+  if (vs->valfmt == PM_VAL_DPTR) {
+    for (int j = 0; j < vs->numval; ++j) std::free(vs->vlist[j].value.pval);
+  }
+  std::free(vs);
+}
+
+pmValueSet* MakeSet(const Result& r, const ValueSet& vs) {
+  int n = vs.numval > 0 ? vs.numval : 0;
+  size_t bytes = sizeof(pmValueSet) + (n > 1 ? (n - 1) * sizeof(pmValue) : 0);
+  pmValueSet* out = static_cast<pmValueSet*>(std::calloc(1, bytes));
+  if (out == nullptr) return nullptr;
+  out->pmid = vs.pmid;
+  out->numval = vs.numval;
+  out->valfmt = n > 0 && vs.valfmt != kValInsitu ? PM_VAL_DPTR : PM_VAL_INSITU;
+  for (int j = 0; j < n; ++j) {
+    ValueView v = r.value(vs, j);
+    out->vlist[j].inst = v.inst;
+    if (out->valfmt == PM_VAL_INSITU) {
+      out->vlist[j].value.lval = v.lval;
+      continue;
+    }
+    out->vlist[j].value.pval = MakeBlock(v.vtype, v.payload);
+    if (out->vlist[j].value.pval == nullptr) {
+      out->numval = j;
+      FreeSet(out);
+      return nullptr;
+    }
+  }
+  return out;
+}
+
+// Allocates an R (pmResult or pmHighResResult) with r's value sets.
+template <typename R>
+R* MakeResult(const Result& r) {
+  int n = r.numpmid();
+  size_t bytes = sizeof(R) + (n > 1 ? (n - 1) * sizeof(pmValueSet*) : 0);
+  R* out = static_cast<R*>(std::calloc(1, bytes));
+  if (out == nullptr) return nullptr;
+  out->numpmid = n;
+  for (int i = 0; i < n; ++i) {
+    out->vset[i] = MakeSet(r, r.sets()[i]);
+    if (out->vset[i] == nullptr) {
+      for (int k = 0; k < i; ++k) FreeSet(out->vset[k]);
+      std::free(out);
+      return nullptr;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+pmResult* ToCResult(const Result& r) {
+  pmResult* out = MakeResult<pmResult>(r);
+  if (out == nullptr) return nullptr;
+  int64_t ns = r.timestamp_ns();
+  out->timestamp.tv_sec = ns / 1000000000;
+  out->timestamp.tv_usec = (ns % 1000000000) / 1000;
+  return out;
+}
+
+pmHighResResult* ToCHighResResult(const Result& r) {
+  pmHighResResult* out = MakeResult<pmHighResResult>(r);
+  if (out == nullptr) return nullptr;
+  int64_t ns = r.timestamp_ns();
+  out->timestamp.tv_sec = ns / 1000000000;
+  out->timestamp.tv_nsec = ns % 1000000000;
+  return out;
+}
+
+bool ViewOf(int valfmt, const pmValue& v, ValueView* out) {
+  out->inst = v.inst;
+  out->lval = 0;
+  out->payload = {};
+  out->vtype = kTypeUnknown;
+  if (valfmt == PM_VAL_INSITU) {
+    out->lval = v.value.lval;
+    return true;
+  }
+  const pmValueBlock* b = v.value.pval;
+  if (b == nullptr || b->vlen < PM_VAL_HDR_SIZE) return false;
+  out->vtype = static_cast<int>(b->vtype);
+  out->payload = {reinterpret_cast<const uint8_t*>(b->vbuf), static_cast<size_t>(b->vlen - PM_VAL_HDR_SIZE)};
+  return true;
+}
+
+Result FromCValueSets(pmValueSet* const* vset, int numpmid, int64_t timestamp_ns) {
+  Result r;
+  r.set_timestamp_ns(timestamp_ns);
+  for (int i = 0; i < numpmid; ++i) {
+    const pmValueSet* vs = vset[i];
+    bool insitu = vs->valfmt == PM_VAL_INSITU;
+    r.AddSet(vs->pmid, vs->numval, insitu ? kValInsitu : kValDptr);
+    for (int j = 0; j < vs->numval; ++j) {
+      ValueView v;
+      ViewOf(vs->valfmt, vs->vlist[j], &v);
+      if (insitu) {
+        r.AddInsitu(v.inst, v.lval);
+      } else {
+        r.AddBlock(v.inst, v.vtype, v.payload);
+      }
+    }
+  }
+  return r;
+}
+
+int ToCLabelSets(const std::vector<LabelSet>& sets, pmLabelSet** out) {
+  *out = nullptr;
+  if (sets.empty()) return 0;
+  pmLabelSet* all = static_cast<pmLabelSet*>(std::calloc(sets.size(), sizeof(pmLabelSet)));
+  if (all == nullptr) return -ENOMEM;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    const LabelSet& s = sets[i];
+    pmLabelSet& c = all[i];
+    c.inst = static_cast<unsigned int>(s.inst);
+    c.nlabels = static_cast<int>(s.labels.size());
+    c.json = Dup(s.json);
+    c.jsonlen = static_cast<unsigned>(s.json.size());
+    if (!s.labels.empty()) {
+      c.labels = static_cast<pmLabel*>(std::calloc(s.labels.size(), sizeof(pmLabel)));
+    }
+    if (c.json == nullptr || (!s.labels.empty() && c.labels == nullptr)) {
+      pmFreeLabelSets(all, static_cast<int>(i + 1));
+      return -ENOMEM;
+    }
+    for (size_t k = 0; k < s.labels.size(); ++k) {
+      const LabelEntry& l = s.labels[k];
+      c.labels[k].name = l.name;
+      c.labels[k].namelen = l.namelen;
+      c.labels[k].flags = l.flags;
+      c.labels[k].value = l.value;
+      c.labels[k].valuelen = l.valuelen;
+      if (l.namelen > 0 && s.json.find('.', l.name) < static_cast<size_t>(l.name) + l.namelen) {
+        c.labels[k].flags |= PM_LABEL_COMPOUND;
+        c.compound = 1;
+      }
+    }
+  }
+  *out = all;
+  return static_cast<int>(sets.size());
+}
+
+}  // namespace pmapi::capi
+
+using namespace pmapi;
+using namespace pmapi::capi;
+
+namespace {
+
+// The core's view of a C atom of `type`. Strings and aggregates are copied.
+AtomValue FromCAtom(const pmAtomValue* a, int type, int* block_vtype) {
+  AtomValue v;
+  *block_vtype = type;
+  switch (type) {
+    case PM_TYPE_32: v.l = a->l; break;
+    case PM_TYPE_U32: v.ul = a->ul; break;
+    case PM_TYPE_64: v.ll = a->ll; break;
+    case PM_TYPE_U64: v.ull = a->ull; break;
+    case PM_TYPE_FLOAT: v.f = a->f; break;
+    case PM_TYPE_DOUBLE: v.d = a->d; break;
+    case PM_TYPE_STRING:
+      if (a->cp != nullptr) v.bytes = a->cp;
+      break;
+    case PM_TYPE_AGGREGATE:
+    case PM_TYPE_AGGREGATE_STATIC:
+    case PM_TYPE_EVENT:
+    case PM_TYPE_HIGHRES_EVENT:
+      if (a->vbp != nullptr && a->vbp->vlen >= PM_VAL_HDR_SIZE) {
+        v.bytes.assign(a->vbp->vbuf, a->vbp->vlen - PM_VAL_HDR_SIZE);
+        *block_vtype = static_cast<int>(a->vbp->vtype);
+      }
+      break;
+    default:
+      v.ull = a->ull;
+  }
+  return v;
+}
+
+// Stores `v` of `type` in a C atom; strings and aggregates are malloc'd.
+int ToCAtom(const AtomValue& v, int type, pmAtomValue* out) {
+  switch (type) {
+    case PM_TYPE_32: out->l = v.l; break;
+    case PM_TYPE_U32: out->ul = v.ul; break;
+    case PM_TYPE_64: out->ll = v.ll; break;
+    case PM_TYPE_U64: out->ull = v.ull; break;
+    case PM_TYPE_FLOAT: out->f = v.f; break;
+    case PM_TYPE_DOUBLE: out->d = v.d; break;
+    case PM_TYPE_STRING:
+      out->cp = Dup(v.bytes);
+      if (out->cp == nullptr) return -ENOMEM;
+      break;
+    default:
+      out->vbp = MakeBlock(type, {reinterpret_cast<const uint8_t*>(v.bytes.data()), v.bytes.size()});
+      if (out->vbp == nullptr) return -ENOMEM;
+  }
+  return 0;
+}
+
+// Returns a thread's buffer for the plain (non _r) formatters.
+char* Buffer(int which) {
+  static thread_local char bufs[8][160];
+  return bufs[which];
+}
+
+constexpr int kBufLen = 160;
+
+template <typename R>
+int Unpack(pmValueSet* vsp, int idx, R*** records, bool highres, R* (*convert)(const Result&),
+           void (*release)(R*)) {
+  *records = nullptr;
+  if (vsp == nullptr || idx < 0 || idx >= vsp->numval) return PM_ERR_INST;
+  if (vsp->valfmt == PM_VAL_INSITU) return PM_ERR_CONV;
+  ValueView v;
+  if (!ViewOf(vsp->valfmt, vsp->vlist[idx], &v)) return PM_ERR_TOOSMALL;
+  absl::StatusOr<std::vector<Result>> got =
+      highres ? UnpackHighResEventRecords(v, vsp->valfmt) : UnpackEventRecords(v, vsp->valfmt);
+  if (!got.ok()) return Code(got.status());
+  R** out = static_cast<R**>(std::calloc(got->size() + 1, sizeof(R*)));
+  if (out == nullptr) return -ENOMEM;
+  for (size_t i = 0; i < got->size(); ++i) {
+    out[i] = convert((*got)[i]);
+    if (out[i] == nullptr) {
+      for (size_t k = 0; k < i; ++k) release(out[k]);
+      std::free(out);
+      return -ENOMEM;
+    }
+  }
+  *records = out;
+  return static_cast<int>(got->size());
+}
+
+}  // namespace
+
+extern "C" {
+
+pmID pmID_build(unsigned int domain, unsigned int cluster, unsigned int item) {
+  return MakePmID(domain, cluster, item);
+}
+unsigned int pmID_domain(pmID id) { return PmIDDomain(id); }
+unsigned int pmID_cluster(pmID id) { return PmIDCluster(id); }
+unsigned int pmID_item(pmID id) { return PmIDItem(id); }
+pmInDom pmInDom_build(unsigned int domain, unsigned int serial) { return MakeInDom(domain, serial); }
+unsigned int pmInDom_domain(pmInDom indom) { return InDomDomain(indom); }
+unsigned int pmInDom_serial(pmInDom indom) { return InDomSerial(indom); }
+
+char* pmErrStr_r(int code, char* buf, int buflen) { return CopyOut(ErrStr(code), buf, buflen); }
+char* pmErrStr(int code) {
+  static thread_local char buf[PM_MAXERRMSGLEN];
+  return pmErrStr_r(code, buf, sizeof buf);
+}
+
+int pmExtractValue(int valfmt, const pmValue* ival, int itype, pmAtomValue* oval, int otype) {
+  if (ival == nullptr || oval == nullptr) return PM_ERR_CONV;
+  ValueView v;
+  if (!ViewOf(valfmt, *ival, &v)) return PM_ERR_CONV;
+  if (valfmt != PM_VAL_INSITU && valfmt != PM_VAL_DPTR && valfmt != PM_VAL_SPTR) return PM_ERR_CONV;
+  absl::StatusOr<AtomValue> a = ExtractValue(valfmt, v, itype, otype);
+  if (!a.ok()) return Code(a.status());
+  return ToCAtom(*a, otype, oval);
+}
+
+int pmConvScale(int type, const pmAtomValue* ival, const pmUnits* iunit, pmAtomValue* oval,
+                const pmUnits* ounit) {
+  if (type < PM_TYPE_32 || type > PM_TYPE_DOUBLE) return PM_ERR_CONV;
+  int unused;
+  absl::StatusOr<AtomValue> a = ConvScale(type, FromCAtom(ival, type, &unused), FromC(*iunit),
+                                          FromC(*ounit));
+  if (!a.ok()) return Code(a.status());
+  return ToCAtom(*a, type, oval);
+}
+
+char* pmIDStr_r(pmID pmid, char* buf, int buflen) { return CopyOut(IDStr(pmid), buf, buflen); }
+const char* pmIDStr(pmID pmid) { return pmIDStr_r(pmid, Buffer(0), kBufLen); }
+char* pmInDomStr_r(pmInDom indom, char* buf, int buflen) {
+  return CopyOut(InDomStr(indom), buf, buflen);
+}
+const char* pmInDomStr(pmInDom indom) { return pmInDomStr_r(indom, Buffer(1), kBufLen); }
+char* pmTypeStr_r(int type, char* buf, int buflen) { return CopyOut(TypeStr(type), buf, buflen); }
+const char* pmTypeStr(int type) { return pmTypeStr_r(type, Buffer(2), kBufLen); }
+char* pmSemStr_r(int sem, char* buf, int buflen) { return CopyOut(SemStr(sem), buf, buflen); }
+const char* pmSemStr(int sem) { return pmSemStr_r(sem, Buffer(3), kBufLen); }
+char* pmUnitsStr_r(const pmUnits* units, char* buf, int buflen) {
+  return CopyOut(UnitsStr(FromC(*units)), buf, buflen);
+}
+const char* pmUnitsStr(const pmUnits* units) { return pmUnitsStr_r(units, Buffer(4), kBufLen); }
+char* pmAtomStr_r(const pmAtomValue* atom, int type, char* buf, int buflen) {
+  int block_vtype;
+  AtomValue v = FromCAtom(atom, type, &block_vtype);
+  return CopyOut(AtomStr(v, type, block_vtype), buf, buflen);
+}
+const char* pmAtomStr(const pmAtomValue* atom, int type) {
+  return pmAtomStr_r(atom, type, Buffer(5), kBufLen);
+}
+char* pmNumberStr_r(double value, char* buf, int buflen) {
+  return CopyOut(NumberStr(value), buf, buflen);
+}
+const char* pmNumberStr(double value) { return pmNumberStr_r(value, Buffer(6), kBufLen); }
+char* pmEventFlagsStr_r(int flags, char* buf, int buflen) {
+  return CopyOut(EventFlagsStr(flags), buf, buflen);
+}
+const char* pmEventFlagsStr(int flags) { return pmEventFlagsStr_r(flags, Buffer(7), kBufLen); }
+
+void pmPrintValue(FILE* f, int valfmt, int type, const pmValue* val, int minwidth) {
+  ValueView v;
+  if (f == nullptr || val == nullptr || !ViewOf(valfmt, *val, &v)) return;
+  std::string text = FormatValue(valfmt, type, v, minwidth);
+  std::fputs(text.c_str(), f);
+}
+
+void pmFreeLabelSets(pmLabelSet* sets, int nsets) {
+  if (sets == nullptr) return;
+  for (int i = 0; i < nsets; ++i) {
+    std::free(sets[i].json);
+    std::free(sets[i].labels);
+  }
+  std::free(sets);
+}
+
+// Merged label JSON into buf: its length, or PM_ERR_TOOSMALL if it does
+// not fit.
+static int MergeInto(const std::vector<const LabelSet*>& sets, char* buf, int buflen) {
+  std::string merged = MergeLabelSets(sets);
+  if (buf == nullptr || buflen <= 0 || merged.size() >= static_cast<size_t>(buflen)) {
+    return PM_ERR_TOOSMALL;
+  }
+  CopyOut(merged, buf, buflen);
+  return static_cast<int>(merged.size());
+}
+
+int pmMergeLabels(char** labels, int nlabels, char* buf, int buflen) {
+  std::vector<LabelSet> parsed;
+  for (int i = 0; i < nlabels; ++i) {
+    if (labels[i] == nullptr) continue;
+    absl::StatusOr<LabelSet> set = ParseLabelSet(labels[i]);
+    if (!set.ok()) return Code(set.status());
+    parsed.push_back(std::move(*set));
+  }
+  std::vector<const LabelSet*> sets;
+  for (const LabelSet& s : parsed) sets.push_back(&s);
+  return MergeInto(sets, buf, buflen);
+}
+
+int pmMergeLabelSets(pmLabelSet** sets, int nsets, char* buf, int buflen,
+                     int (*filter)(const pmLabel*, const char*, void*), void* arg) {
+  std::vector<LabelSet> kept;
+  for (int i = 0; i < nsets; ++i) {
+    const pmLabelSet* c = sets[i];
+    if (c == nullptr || c->json == nullptr || c->nlabels <= 0) continue;
+    LabelSet s;
+    s.inst = static_cast<int32_t>(c->inst);
+    s.json.assign(c->json, c->jsonlen);
+    for (int k = 0; k < c->nlabels; ++k) {
+      const pmLabel& l = c->labels[k];
+      if (filter != nullptr && filter(&l, c->json, arg) == 0) continue;
+      LabelEntry e;
+      e.name = static_cast<uint16_t>(l.name);
+      e.namelen = static_cast<uint8_t>(l.namelen);
+      e.flags = static_cast<uint8_t>(l.flags);
+      e.value = static_cast<uint16_t>(l.value);
+      e.valuelen = static_cast<uint16_t>(l.valuelen);
+      s.labels.push_back(e);
+    }
+    kept.push_back(std::move(s));
+  }
+  std::vector<const LabelSet*> ptrs;
+  for (const LabelSet& s : kept) ptrs.push_back(&s);
+  return MergeInto(ptrs, buf, buflen);
+}
+
+int pmUnpackEventRecords(pmValueSet* vsp, int idx, pmResult*** records) {
+  return Unpack(vsp, idx, records, false, ToCResult, pmFreeResult);
+}
+
+int pmUnpackHighResEventRecords(pmValueSet* vsp, int idx, pmHighResResult*** records) {
+  return Unpack(vsp, idx, records, true, ToCHighResResult, pmFreeHighResResult);
+}
+
+void pmFreeEventResult(pmResult** records) {
+  if (records == nullptr) return;
+  for (pmResult** r = records; *r != nullptr; ++r) pmFreeResult(*r);
+  std::free(records);
+}
+
+void pmFreeHighResEventResult(pmHighResResult** records) {
+  if (records == nullptr) return;
+  for (pmHighResResult** r = records; *r != nullptr; ++r) pmFreeHighResResult(*r);
+  std::free(records);
+}
+
+}  // extern "C"
