@@ -19,8 +19,9 @@ check() {  # check NAME EXPECTED ACTUAL
 }
 
 rm -rf "$work" && mkdir -p "$work" || exit 1
-cp "$src"/simple.help "$src"/trivial.help "$src"/simple.conf "$src"/root_simple "$src"/root_trivial "$work"/ || exit 1
-for agent in simple trivial; do
+cp "$src"/simple.help "$src"/trivial.help "$src"/simple.conf "$src"/root_simple "$src"/root_trivial \
+   "$src"/root_dyn "$work"/ || exit 1
+for agent in simple trivial dyn; do
     $CC -std=c99 -Wall -Wextra -Werror -shared -fPIC -I"$inc" "$src/$agent.c" \
         -o "$work/pmda_$agent.so" -L"$lib" -lpmapi -Wl,-rpath,"$lib" -ldl || { echo "FAIL: cc $agent.c"; exit 1; }
 done
@@ -28,7 +29,11 @@ cat > "$work/pmcd.conf" <<CONF
 # Name	Id	IPC	IPC Params	File/Cmd
 simple	254	dso	simple_init	pmda_simple.so	pmns=root_simple
 trivial	253	dso	trivial_init	\$AGENTS/pmda_trivial.so	pmns=root_trivial
+dyn	249	dso	dyn_init	pmda_dyn.so	pmns=root_dyn
 CONF
+# a client of the agents written against the C PMAPI
+$CC -std=c99 -Wall -Wextra -Werror -I"$inc" "$src/agent_client.c" -o "$work/agent_client" \
+    -L"$lib" -lpmapi -Wl,-rpath,"$lib" || { echo "FAIL: cc agent_client.c"; exit 1; }
 PCP_PMCDCONF_PATH=$work/pmcd.conf AGENTS=$work TZ=UTC LC_ALL=C
 export PCP_PMCDCONF_PATH AGENTS TZ LC_ALL
 
@@ -116,6 +121,33 @@ check "store into a read-only metric: PM_ERR_PERMISSION" "1 simple.time.user: ne
 out=$("$pmstore" -L trivial.time 3 2>&1); rc=$?
 check "default pmdaStore: PM_ERR_PERMISSION" "1 trivial.time: new value=\"3\" pmStore: No permission to perform requested operation" "$rc $out"
 check "store numfetch" "simple.numfetch old value=1 new value=1000" "$("$pmstore" -L simple.numfetch 1000 2>&1)"
+
+check "a C client of the C agents" 'simple.numfetch 254.0.0
+simple.color 254.0.1
+simple.now 254.2.4
+dyn.events 249.0.0
+dyn.sub.b 249.1.1
+simple.now indom 254.1
+  instance 0 "sec"
+  instance 1 "min"
+  instance 2 "hour"
+  labels of 0: {"units":"sec"}
+  labels of 1: {"units":"min"}
+  labels of 2: {"units":"hour"}
+simple.color indom: The three colours
+simple.numfetch: 1
+simple.color: [0] 1 [1] 101 [2] 201
+store green=7: 0
+simple.color: [0] 2 [1] 8 [2] 202
+store numfetch=-1: Negative value in conversion to unsigned
+store red=300: Impossible value or scale conversion
+store purple=1: Unknown or illegal instance identifier
+dyn.events: 1 record(s)
+  record at 1700000000.000500, 3 value set(s)
+    511.0.1 1
+    249.1.0 7
+    249.1.1 "hello"
+dyn.sub.b: "from a dynamic name"' "$("$work/agent_client" 2>&1; echo "exit $?" | grep -v 'exit 0')"
 
 # an agent whose init function is missing is left out with a warning
 printf 'broken\t252\tdso\tno_such_init\tpmda_simple.so\tpmns=root_simple\n' > "$work/broken.conf"
