@@ -201,6 +201,9 @@ typedef struct pmdaInterface {
         } seven;
     } version;
 } pmdaInterface;
+#undef __PMDA_HANDLERS_2
+#undef __PMDA_HANDLERS_4
+#undef __PMDA_HANDLERS_6
 
 /* pmdaInterface.comm.flags bits. */
 #define PMDA_FLAG_AUTHORIZE (1 << 2)
