@@ -1,8 +1,9 @@
 #!/bin/sh
-# Builds PCP's "simple" and "trivial" example agents with plain cc against
-# <pcp/pmapi.h> and <pcp/pmda.h> and libpmapi only, loads them in a local
-# context from a configuration file (PCP_PMCDCONF_PATH), and checks what
-# pminfo -L and pmstore -L get from them.
+# Builds PCP's "simple" and "trivial" example agents (and dyn.c, and a C
+# PMAPI client of them) with plain cc against <pcp/pmapi.h>, <pcp/pmda.h>
+# and libpmapi only (CTest passes an installed prefix), loads them in a
+# local context from a configuration file (PCP_PMCDCONF_PATH), and checks
+# what pminfo -L, pmstore -L and the client get from them.
 #
 # usage: agents_test.sh SRCDIR INCLUDEDIR LIBDIR PMINFO PMSTORE WORKDIR
 set -u
@@ -35,7 +36,9 @@ CONF
 $CC -std=c99 -Wall -Wextra -Werror -I"$inc" "$src/agent_client.c" -o "$work/agent_client" \
     -L"$lib" -lpmapi -Wl,-rpath,"$lib" || { echo "FAIL: cc agent_client.c"; exit 1; }
 PCP_PMCDCONF_PATH=$work/pmcd.conf AGENTS=$work TZ=UTC LC_ALL=C
-export PCP_PMCDCONF_PATH AGENTS TZ LC_ALL
+# tools installed in a scratch prefix find the library there
+LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PCP_PMCDCONF_PATH AGENTS TZ LC_ALL LD_LIBRARY_PATH
 
 check "descriptors" "
 simple.numfetch PMID: 254.0.0

@@ -44,7 +44,7 @@ pcp() {  # stdout and exit status of a PCP tool on PCP's agent
 ours() {
     tool=$1; shift
     case $tool in pminfo) bin=$pminfo ;; pmstore) bin=$pmstore ;; esac
-    out=$(PCP_PMCDCONF_PATH=$work/ours/pmcd.conf "$bin" "$@" 2>/dev/null)
+    out=$(PCP_PMCDCONF_PATH=$work/ours/pmcd.conf LD_LIBRARY_PATH=$lib "$bin" "$@" 2>/dev/null)
     echo "$out"; echo "exit $?"
 }
 fail=0
