@@ -477,6 +477,20 @@ TEST_F(DirectTest, PrivateDataAndFlags) {
   EXPECT_EQ(CPmdaStateOf(dp_.version.any.ext)->state_changes, PMCD_NAMES_CHANGE);
 }
 
+TEST_F(DirectTest, RehashReplacesTheMetricTable) {
+  InitAll();
+  pmdaExt* ext = dp_.version.any.ext;
+  static pmdaMetric more[] = {
+      {nullptr, {PMDA_PMID(2, 5), PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, PMDA_PMUNITS(0, 0, 0, 0, 0, 0)}},
+  };
+  pmdaRehash(ext, more, 1);
+  pmDesc d;
+  EXPECT_EQ(pmdaDesc(MakePmID(29, 2, 5), &d, ext), 0);
+  EXPECT_EQ(d.type, PM_TYPE_U64);
+  EXPECT_EQ(pmdaDesc(MakePmID(29, 0, 1), &d, ext), PM_ERR_PMID);
+  EXPECT_EQ(ext->e_direct, 0);
+}
+
 TEST(CLabelTest, AddLabelsMergesAndNotesAreOptional) {
   pmLabelSet* set = nullptr;
   EXPECT_EQ(pmdaAddLabels(&set, "{\"b\":%d}", 2), 1);
@@ -526,6 +540,35 @@ TEST(CCacheTest, StoreLookupWalkAndCull) {
   EXPECT_EQ(inst, k);
   EXPECT_STREQ(name, "keyed");
   EXPECT_EQ(pmdaCacheResize(indom, -1), PM_ERR_SIGN);
+}
+
+TEST(CCacheTest, SaveLoadAndPurgeThroughTheCFunctions) {
+  namespace fs = std::filesystem;
+  const std::string var = testing::TempDir() + "/c-cache-var";
+  fs::remove_all(var);
+  fs::create_directories(var + "/config");
+  setenv("PCP_VAR_DIR", var.c_str(), 1);
+  const pmInDom indom = MakeInDom(29, 78);
+  EXPECT_EQ(pmdaCacheStore(indom, PMDA_CACHE_ADD, "disk0", nullptr), 0);
+  EXPECT_EQ(pmdaCacheStore(indom, PMDA_CACHE_ADD, "disk1", nullptr), 1);
+  EXPECT_EQ(pmdaCacheOp(indom, PMDA_CACHE_SAVE), 2);
+  EXPECT_TRUE(fs::exists(var + "/config/pmda/29.78"));
+  EXPECT_EQ(pmdaCacheOp(indom, PMDA_CACHE_SAVE), 0);  // nothing changed
+  // entries saved while active more than `recent` seconds ago are culled
+  EXPECT_EQ(pmdaCachePurge(indom, 1000), 0);
+  EXPECT_EQ(pmdaCachePurge(indom, -1), 2);
+  int released = 0;
+  static int* counter = nullptr;
+  counter = &released;
+  int payload = 1;
+  EXPECT_EQ(pmdaCacheStore(indom, PMDA_CACHE_ADD, "disk2", &payload), 2);
+  EXPECT_EQ(pmdaCacheOp(indom, PMDA_CACHE_SAVE), 1);  // the one entry not culled
+  // culled entries are counted again, as PCP does; the release callback
+  // gets the one private pointer
+  EXPECT_EQ(pmdaCachePurgeCallback(indom, -100, [](void*) { ++*counter; }), 3);
+  EXPECT_EQ(released, 1);
+  EXPECT_EQ(pmdaCacheOp(indom, PMDA_CACHE_SIZE_ACTIVE), 0);
+  unsetenv("PCP_VAR_DIR");
 }
 
 // An event array built with the C functions, handed out by a fetch of an
