@@ -338,7 +338,10 @@ absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const Help
   auto agent = std::make_shared<CAgent>();
   agent->context = next_context.fetch_add(1);
   agent->dp.domain = pmda->domain();
-  agent->dp.comm.pmapi_version = PMAPI_VERSION_2;
+  // PCP's challenge: an agent that never calls pmdaDSO leaves these as
+  // they are, and is refused below
+  agent->dp.comm.pmda_interface = 0xff;
+  agent->dp.comm.pmapi_version = ~static_cast<unsigned>(PMAPI_VERSION_2) & 0xff;
   std::vector<std::string> diagnostics;
   CPmdaLoadContext load;
   load.domain = pmda->domain();

@@ -183,7 +183,8 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
         for (const std::string& d : agent->pmda->diagnostics()) warn(d);
       }
       if (!s.ok()) {
-        warn(absl::StrCat("initialization routine \"", spec.init, "\" failed: ", s.message()));
+        warn(absl::StrCat("initialization routine \"", spec.init, "\" failed in DSO \"", spec.path, "\": ",
+                          s.message()));
         return;
       }
       agents_.push_back(std::move(agent));

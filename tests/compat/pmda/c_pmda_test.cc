@@ -267,6 +267,34 @@ TEST(DynAgentTest, NamesBelowTheDynamicNodeComeFromTheAgent) {
   EXPECT_EQ(std::string(v.payload.begin(), v.payload.end()), std::string("from a dynamic name\0", 20));
 }
 
+TEST(DynAgentTest, FailedInitLeavesTheAgentOut) {
+  const std::string so = kAgents + "/pmda_dyn.so";
+  struct Case {
+    const char* init;
+    std::vector<std::string> warnings;
+  } cases[] = {
+      {"dyn_silent_init",
+       {"agent \"dyn\": initialization routine \"dyn_silent_init\" failed in DSO \"" + so +
+        "\": unsupported PMDA interface version 255: Generic error, already reported above"}},
+      {"dyn_failing_init",
+       {"agent \"dyn\": initialization routine \"dyn_failing_init\" failed in DSO \"" + so +
+            "\": No permission to perform requested operation"}},
+      {"dyn_old_init",
+       {"agent \"dyn\": pmdaDSO: dyn DSO PMDA: interface version 1 not supported (domain=249)",
+        "agent \"dyn\": initialization routine \"dyn_old_init\" failed in DSO \"" + so +
+            "\": Generic error, already reported above"}},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> warnings;
+    absl::StatusOr<Context> ctx = OpenWith(
+        testing::TempDir(), std::string("dyn\t249\tdso\t") + c.init + "\t" + so + "\tpmns=" + kAgents + "/root_dyn\n",
+        &warnings);
+    ASSERT_TRUE(ctx.ok());
+    EXPECT_EQ(warnings, c.warnings) << c.init;
+    EXPECT_EQ(PcpCode(ctx->LookupDesc(MakePmID(249, 0, 1)).status()), kErrNoagent) << c.init;
+  }
+}
+
 TEST(DynAgentTest, EventRecordsReachTheClient) {
   std::vector<std::string> warnings;
   absl::StatusOr<Context> ctx = OpenWith(testing::TempDir(), DynLine(), &warnings);

@@ -154,3 +154,15 @@ void dyn_init(pmdaInterface *dp)
     pmdaSetEndContextCallBack(dp, dyn_end);
     pmdaInit(dp, NULL, 0, metrictab, sizeof(metrictab) / sizeof(metrictab[0]));
 }
+
+/* Init functions for the loader's error paths: one that never calls
+ * pmdaDSO, one whose set-up fails, one asking for interface 1. */
+void dyn_silent_init(pmdaInterface *dp) { (void)dp; }
+
+void dyn_failing_init(pmdaInterface *dp)
+{
+    pmdaDSO(dp, PMDA_INTERFACE_7, "dyn DSO", NULL);
+    dp->status = PM_ERR_PERMISSION;
+}
+
+void dyn_old_init(pmdaInterface *dp) { pmdaDSO(dp, 1, "dyn DSO", NULL); }
