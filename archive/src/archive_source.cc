@@ -143,6 +143,8 @@ absl::StatusOr<std::vector<Instance>> ArchiveSource::GetInDom(InDom indom) {
 absl::StatusOr<std::string> ArchiveSource::NameInDom(InDom indom, int32_t inst) {
   const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
   if (h == nullptr) return PcpError(kErrIndomLog);
+  // Before the domain's first record it is unknown, as in PCP.
+  if (InDomAt(indom) == nullptr) return PcpError(kErrIndomLog);
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
     if (t < it->stamp) continue;
@@ -156,6 +158,8 @@ absl::StatusOr<std::string> ArchiveSource::NameInDom(InDom indom, int32_t inst) 
 absl::StatusOr<int32_t> ArchiveSource::LookupInDom(InDom indom, std::string_view name) {
   const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
   if (h == nullptr) return PcpError(kErrIndomLog);
+  // Before the domain's first record it is unknown, as in PCP.
+  if (InDomAt(indom) == nullptr) return PcpError(kErrIndomLog);
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
     if (t < it->stamp) continue;

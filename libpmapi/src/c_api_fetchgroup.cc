@@ -159,6 +159,11 @@ int pmExtendFetchGroup_timestamp(pmFG pmfg, struct timeval* out_value) {
   return 0;
 }
 
+// PCP 6 also exports the timeval form under this name.
+int pmExtendFetchGroup_timeval(pmFG pmfg, struct timeval* out_value) {
+  return pmExtendFetchGroup_timestamp(pmfg, out_value);
+}
+
 int pmExtendFetchGroup_timespec(pmFG pmfg, struct timespec* out_value) {
   if (pmfg == nullptr) return -EINVAL;
   const FetchGroupTimestamp* src = pmfg->group->AddTimestamp();

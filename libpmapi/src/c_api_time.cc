@@ -224,7 +224,10 @@ void pmFreeMetricSpec(pmMetricSpec* spec) {
 int pmNewZone(const char* tz) {
   absl::StatusOr<TimeZone> zone = TimeZone::ForPcpZone(tz == nullptr ? "" : tz);
   if (!zone.ok()) return Code(zone.status());
-  return AddZone(std::move(*zone), tz == nullptr ? "" : tz);
+  // As PCP, a bare 3-letter zone name is taken as that name at UTC+0.
+  std::string name = tz == nullptr ? "" : tz;
+  if (name.size() == 3) name += "+0";
+  return AddZone(std::move(*zone), name);
 }
 
 // The zone of the current context's source: an archive's label zone, or

@@ -3,6 +3,8 @@
 // conversions between C results and the core's.
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
 
 #include "c_api_internal.h"
 #include "pmapi/events.h"
@@ -370,9 +372,17 @@ char* pmInDomStr_r(pmInDom indom, char* buf, int buflen) {
 }
 const char* pmInDomStr(pmInDom indom) { return pmInDomStr_r(indom, Buffer(1), kBufLen); }
 char* pmTypeStr_r(int type, char* buf, int buflen) { return CopyOut(TypeStr(type), buf, buflen); }
-const char* pmTypeStr(int type) { return pmTypeStr_r(type, Buffer(2), kBufLen); }
+// Type and semantics names are constant strings in PCP, so several may be
+// used in one statement; the few distinct answers are kept for good.
+static const char* Interned(const std::string& s) {
+  static std::mutex mu;
+  static std::set<std::string>* all = new std::set<std::string>;
+  std::lock_guard<std::mutex> lock(mu);
+  return all->insert(s).first->c_str();
+}
+const char* pmTypeStr(int type) { return Interned(TypeStr(type)); }
 char* pmSemStr_r(int sem, char* buf, int buflen) { return CopyOut(SemStr(sem), buf, buflen); }
-const char* pmSemStr(int sem) { return pmSemStr_r(sem, Buffer(3), kBufLen); }
+const char* pmSemStr(int sem) { return Interned(SemStr(sem)); }
 char* pmUnitsStr_r(const pmUnits* units, char* buf, int buflen) {
   return CopyOut(UnitsStr(FromC(*units)), buf, buflen);
 }

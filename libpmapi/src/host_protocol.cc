@@ -21,7 +21,8 @@ InstanceProfile WireProfile(const Profile& profile) {
   for (const Profile::Entry& e : profile.entries()) {
     InDomProfile ip;
     ip.indom = e.indom;
-    ip.state = e.include_listed ? kProfileInclude : kProfileExclude;
+    // PM_PROFILE_INCLUDE is "all but the listed ones", EXCLUDE "only those".
+    ip.state = e.include_listed ? kProfileExclude : kProfileInclude;
     ip.insts = e.insts;
     p.indoms.push_back(std::move(ip));
   }

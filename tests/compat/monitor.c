@@ -6,6 +6,9 @@
  * command line (pmGetOptions), time window and reporting zone
  * (pmGetContextOptions).
  *
+ * Built with -DPMAPI_VERSION=3 it takes the high-resolution pmOptions
+ * times and sets the mode with pmSetModeHighRes; the output is the same.
+ *
  * It reports, every interval: the 1-minute load average, the CPU time
  * spent in user and system mode (as a percentage of the elapsed time and
  * of the CPUs), free memory in Mbyte and disk reads per second.
@@ -53,6 +56,7 @@ static pmLongOptions longopts[] = {
 };
 
 static pmOptions opts = {
+    .version = PMAPI_VERSION,
     .flags = PM_OPTFLAG_STDOUT_TZ | PM_OPTFLAG_BOUNDARIES,
     .short_options = PMAPI_OPTIONS "Lr",
     .long_options = longopts,
@@ -213,11 +217,19 @@ int main(int argc, char **argv)
     }
 
     if (opts.context == PM_CONTEXT_ARCHIVE) {
+#if PMAPI_VERSION == PMAPI_VERSION_3
+        struct timespec step = opts.interval;
+        if (step.tv_sec == 0 && step.tv_nsec == 0)
+            step.tv_sec = 1;
+        if ((sts = pmSetModeHighRes(PM_MODE_INTERP, &opts.origin, &step)) < 0)
+            fail("pmSetModeHighRes", sts);
+#else
         int msec = (int)(opts.interval.tv_sec * 1000 + opts.interval.tv_usec / 1000);
         if (msec == 0)
             msec = 1000;
         if ((sts = pmSetMode(PM_MODE_INTERP, &opts.origin, msec)) < 0)
             fail("pmSetMode", sts);
+#endif
     }
 
     if ((sts = pmFetch(1, init_ids, &rp)) < 0)
@@ -237,7 +249,11 @@ int main(int argc, char **argv)
     print_header();
     while (samples == -1 || samples-- > 0) {
         if (opts.context != PM_CONTEXT_ARCHIVE) {
+#if PMAPI_VERSION == PMAPI_VERSION_3
+            struct timespec pause = opts.interval;
+#else
             struct timespec pause = { opts.interval.tv_sec, opts.interval.tv_usec * 1000 };
+#endif
             if (pause.tv_sec == 0 && pause.tv_nsec == 0)
                 pause.tv_sec = 1;
             nanosleep(&pause, NULL);

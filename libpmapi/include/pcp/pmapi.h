@@ -752,6 +752,7 @@ PCP_CALL extern int pmExtendFetchGroup_event(pmFG pmfg, const char *metric,
                                              int out_stss[], unsigned int out_maxnum,
                                              unsigned int *out_num, int *out_sts);
 PCP_CALL extern int pmExtendFetchGroup_timestamp(pmFG pmfg, struct timeval *out_value);
+PCP_CALL extern int pmExtendFetchGroup_timeval(pmFG pmfg, struct timeval *out_value);
 PCP_CALL extern int pmExtendFetchGroup_timespec(pmFG pmfg, struct timespec *out_value);
 PCP_CALL extern int pmFetchGroup(pmFG pmfg);
 PCP_CALL extern int pmClearFetchGroup(pmFG pmfg);
