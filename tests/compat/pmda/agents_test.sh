@@ -5,10 +5,14 @@
 # local context from a configuration file (PCP_PMCDCONF_PATH), and checks
 # what pminfo -L, pmstore -L and the client get from them.
 #
-# usage: agents_test.sh SRCDIR INCLUDEDIR LIBDIR PMINFO PMSTORE WORKDIR
+# usage: agents_test.sh SRCDIR INCLUDEDIR LIBDIR PMINFO PMSTORE WORKDIR [CFLAGS]
+# CFLAGS is added to every build (a sanitized library's flags).
 set -u
-src=$1 inc=$2 lib=$3 pminfo=$4 pmstore=$5 work=$6
+src=$1 inc=$2 lib=$3 pminfo=$4 pmstore=$5 work=$6 cflags=${7:-}
 CC=${CC:-cc}
+# C programs leave some memory to the exit
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+export ASAN_OPTIONS
 fail=0
 check() {  # check NAME EXPECTED ACTUAL
     if [ "$2" = "$3" ]; then
@@ -23,7 +27,7 @@ rm -rf "$work" && mkdir -p "$work" || exit 1
 cp "$src"/simple.help "$src"/trivial.help "$src"/simple.conf "$src"/root_simple "$src"/root_trivial \
    "$src"/root_dyn "$work"/ || exit 1
 for agent in simple trivial dyn; do
-    $CC -std=c99 -Wall -Wextra -Werror -shared -fPIC -I"$inc" "$src/$agent.c" \
+    $CC -std=c99 -Wall -Wextra -Werror $cflags -shared -fPIC -I"$inc" "$src/$agent.c" \
         -o "$work/pmda_$agent.so" -L"$lib" -lpmapi -Wl,-rpath,"$lib" -ldl || { echo "FAIL: cc $agent.c"; exit 1; }
 done
 cat > "$work/pmcd.conf" <<CONF
@@ -33,7 +37,7 @@ trivial	253	dso	trivial_init	\$AGENTS/pmda_trivial.so	pmns=root_trivial
 dyn	249	dso	dyn_init	pmda_dyn.so	pmns=root_dyn
 CONF
 # a client of the agents written against the C PMAPI
-$CC -std=c99 -Wall -Wextra -Werror -I"$inc" "$src/agent_client.c" -o "$work/agent_client" \
+$CC -std=c99 -Wall -Wextra -Werror $cflags -I"$inc" "$src/agent_client.c" -o "$work/agent_client" \
     -L"$lib" -lpmapi -Wl,-rpath,"$lib" || { echo "FAIL: cc agent_client.c"; exit 1; }
 PCP_PMCDCONF_PATH=$work/pmcd.conf AGENTS=$work TZ=UTC LC_ALL=C
 # tools installed in a scratch prefix find the library there

@@ -10,9 +10,10 @@
 # errors, where PCP's agent returns PM_ERR_BADSTORE and the Guide's (ours)
 # PM_ERR_SIGN / PM_ERR_CONV.
 #
-# usage: pcp_simple_oracle.sh SRCDIR INCLUDEDIR LIBDIR PMINFO PMSTORE WORKDIR
+# usage: pcp_simple_oracle.sh SRCDIR INCLUDEDIR LIBDIR PMINFO PMSTORE WORKDIR [CFLAGS]
+# CFLAGS is added to the build of our agent (a sanitized library's flags).
 set -u
-src=$1 inc=$2 lib=$3 pminfo=$4 pmstore=$5 work=$6
+src=$1 inc=$2 lib=$3 pminfo=$4 pmstore=$5 work=$6 cflags=${7:-}
 CC=${CC:-cc}
 pcp_src=/var/lib/pcp/pmdas/simple/simple.c
 for need in "$pcp_src" /usr/bin/pminfo /usr/bin/pmstore /usr/include/pcp/pmda.h; do
@@ -31,7 +32,7 @@ PMNS
 
 # ours
 cp "$src"/simple.help "$src"/simple.conf "$src"/root_simple "$work/ours/" || exit 1
-$CC -std=c99 -Wall -Wextra -Werror -shared -fPIC -I"$inc" "$src/simple.c" -o "$work/ours/pmda_simple.so" \
+$CC -std=c99 -Wall -Wextra -Werror $cflags -shared -fPIC -I"$inc" "$src/simple.c" -o "$work/ours/pmda_simple.so" \
     -L"$lib" -lpmapi -Wl,-rpath,"$lib" -ldl || { echo "FAIL: building our simple"; exit 1; }
 printf 'simple\t254\tdso\tsimple_init\t%s/ours/pmda_simple.so\tpmns=root_simple\n' "$work" > "$work/ours/pmcd.conf"
 
