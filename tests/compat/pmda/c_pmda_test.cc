@@ -7,6 +7,7 @@
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <utime.h>
 
 #include <cstring>
@@ -29,7 +30,10 @@ const std::string kAgents = PMAPI_C_AGENT_DIR;
 
 absl::StatusOr<Context> OpenWith(const std::string& dir, const std::string& lines,
                                  std::vector<std::string>* warnings) {
-  std::string path = dir + "/pmcd-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".conf";
+  // one file per test and process: CTest runs the tests in parallel
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string path = dir + "/pmcd-" + test->test_suite_name() + "." + test->name() + "." +
+                     std::to_string(getpid()) + ".conf";
   std::ofstream(path) << lines;
   LocalOptions opts;
   opts.config_path = path;
