@@ -195,7 +195,7 @@ TEST_F(SimpleAgentTest, TrivialTimeIsNow) {
 // changes, hiding the fields no longer named.
 TEST(SimpleNowTest, InstancesFollowTheConfigFile) {
   namespace fs = std::filesystem;
-  const std::string dir = testing::TempDir() + "/simple-now";
+  const std::string dir = testing::TempDir() + "/simple-now-" + std::to_string(getpid());
   fs::remove_all(dir);
   fs::create_directories(dir);
   for (const char* f : {"pmda_simple.so", "simple.help", "root_simple"})
@@ -320,7 +320,7 @@ TEST(DynAgentTest, EventRecordsReachTheClient) {
 }
 
 TEST(DynAgentTest, EachContextIsAClientContextAndIsEnded) {
-  const std::string ends = testing::TempDir() + "/dyn-ends";
+  const std::string ends = testing::TempDir() + "/dyn-ends-" + std::to_string(getpid());
   std::remove(ends.c_str());
   setenv("DYN_END_FILE", ends.c_str(), 1);
   std::vector<std::string> warnings;
@@ -576,7 +576,7 @@ TEST(CCacheTest, StoreLookupWalkAndCull) {
 
 TEST(CCacheTest, SaveLoadAndPurgeThroughTheCFunctions) {
   namespace fs = std::filesystem;
-  const std::string var = testing::TempDir() + "/c-cache-var";
+  const std::string var = testing::TempDir() + "/c-cache-var-" + std::to_string(getpid());
   fs::remove_all(var);
   fs::create_directories(var + "/config");
   setenv("PCP_VAR_DIR", var.c_str(), 1);
