@@ -38,7 +38,9 @@ absl::StatusOr<Context> OpenWith(const std::string& dir, const std::string& line
   LocalOptions opts;
   opts.config_path = path;
   opts.warnings = warnings;
-  return OpenLocalContext(opts);
+  absl::StatusOr<Context> ctx = OpenLocalContext(opts);
+  std::remove(path.c_str());  // read at open
+  return ctx;
 }
 
 std::string SimpleLine(const std::string& dir) {
@@ -225,6 +227,8 @@ TEST(SimpleNowTest, InstancesFollowTheConfigFile) {
   // "hour" is now inactive: known to the cache, but not an instance
   EXPECT_EQ(PcpCode(ctx->NameInDom(indom, hour).status()), kErrInst);
   EXPECT_EQ(PcpCode(ctx->LookupInDom(indom, "hour").status()), kErrInst);
+  ctx = absl::UnavailableError("closed");  // the agent goes before its directory
+  fs::remove_all(dir);
 }
 
 TEST(CAgentLoadTest, MissingInitFunctionLeavesTheAgentOut) {
@@ -341,6 +345,7 @@ TEST(DynAgentTest, EachContextIsAClientContextAndIsEnded) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("end " + std::to_string(first) + "\n"), std::string::npos) << text;
   EXPECT_NE(text.find("end " + std::to_string(second) + "\n"), std::string::npos) << text;
+  std::remove(ends.c_str());
 }
 
 // ---- The C functions called directly, with no host ----
@@ -601,6 +606,7 @@ TEST(CCacheTest, SaveLoadAndPurgeThroughTheCFunctions) {
   EXPECT_EQ(released, 1);
   EXPECT_EQ(pmdaCacheOp(indom, PMDA_CACHE_SIZE_ACTIVE), 0);
   unsetenv("PCP_VAR_DIR");
+  fs::remove_all(var);
 }
 
 // An event array built with the C functions, handed out by a fetch of an
