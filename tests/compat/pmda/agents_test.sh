@@ -26,6 +26,12 @@ check() {  # check NAME EXPECTED ACTUAL
 rm -rf "$work" && mkdir -p "$work" || exit 1
 cp "$src"/simple.help "$src"/trivial.help "$src"/simple.conf "$src"/root_simple "$src"/root_trivial \
    "$src"/root_dyn "$work"/ || exit 1
+# the header on its own, as strict C99 and as C++
+printf '#include <pcp/pmapi.h>\n#include <pcp/pmda.h>\nint main(void) { pmdaInterface dp; dp.domain = 1; return dp.domain == 0; }\n' > "$work/hdr.c"
+$CC -std=c99 -pedantic -Wall -Wextra -Werror -I"$inc" -c "$work/hdr.c" -o "$work/hdr.o"
+check "<pcp/pmda.h> as C99" 0 $?
+${CXX:-c++} -std=c++17 -Wall -Wextra -Werror -x c++ -I"$inc" -c "$work/hdr.c" -o "$work/hdrxx.o"
+check "<pcp/pmda.h> as C++" 0 $?
 for agent in simple trivial dyn; do
     $CC -std=c99 -Wall -Wextra -Werror $cflags -shared -fPIC -I"$inc" "$src/$agent.c" \
         -o "$work/pmda_$agent.so" -L"$lib" -lpmapi -Wl,-rpath,"$lib" -ldl || { echo "FAIL: cc $agent.c"; exit 1; }
