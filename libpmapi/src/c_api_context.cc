@@ -42,6 +42,9 @@ void CopyProfile(const Profile& from, Context& to) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Context>> OpenContext(int type, const char* name) {
+  // Encrypted connections are not implemented: refuse rather than connect
+  // in the clear to a caller who asked for TLS.
+  if (type & PM_CTXFLAG_SECURE) return PcpError(-EOPNOTSUPP);
   absl::StatusOr<Context> ctx = PcpError(kErrNocontext);
   switch (type & PM_CONTEXT_TYPEMASK) {
     case PM_CONTEXT_HOST:
@@ -61,11 +64,21 @@ absl::StatusOr<std::unique_ptr<Context>> OpenContext(int type, const char* name)
   return std::make_unique<Context>(std::move(*ctx));
 }
 
-int AddHandle(std::shared_ptr<CContext> entry) {
+int ReserveHandle() {
   HandleTable& t = Table();
   std::lock_guard<std::mutex> lock(t.mu);
-  int handle = t.next++;
+  return t.next++;
+}
+
+void AddHandleAt(int handle, std::shared_ptr<CContext> entry) {
+  HandleTable& t = Table();
+  std::lock_guard<std::mutex> lock(t.mu);
   t.entries[handle] = std::move(entry);
+}
+
+int AddHandle(std::shared_ptr<CContext> entry) {
+  int handle = ReserveHandle();
+  AddHandleAt(handle, std::move(entry));
   return handle;
 }
 
@@ -110,6 +123,9 @@ using namespace pmapi::capi;
 extern "C" {
 
 int pmNewContext(int type, const char* name) {
+  // As in PCP, the handle is taken before the source is opened, so a
+  // failed attempt uses up its number.
+  int handle = ReserveHandle();
   absl::StatusOr<std::unique_ptr<Context>> ctx = OpenContext(type, name);
   if (!ctx.ok()) return Code(ctx.status());
   auto entry = std::make_shared<CContext>();
@@ -117,7 +133,7 @@ int pmNewContext(int type, const char* name) {
   entry->owned = std::move(*ctx);
   entry->type = type & PM_CONTEXT_TYPEMASK;
   entry->name = name == nullptr ? "" : name;
-  int handle = AddHandle(std::move(entry));
+  AddHandleAt(handle, std::move(entry));
   SetCurrentHandle(handle);
   return handle;
 }

@@ -56,6 +56,9 @@ absl::StatusOr<std::unique_ptr<Context>> OpenContext(int type, const char* name)
 
 // Adds a context to the table and returns its handle (not made current).
 int AddHandle(std::shared_ptr<CContext> entry);
+// Takes the next handle number, to be filled by AddHandleAt.
+int ReserveHandle();
+void AddHandleAt(int handle, std::shared_ptr<CContext> entry);
 // Returns the entry of `handle`, or null.
 std::shared_ptr<CContext> FindHandle(int handle);
 // Removes `handle`; returns false if it was not there.

@@ -52,6 +52,18 @@ std::vector<Instance> ArchiveInstances(CContext& entry, InDom indom) {
   return out;
 }
 
+// The cluster labels an archive context's archives record for pmid's
+// cluster: the earliest record of them.
+std::vector<LabelSet> ArchiveClusterLabels(CContext& entry, PmID pmid) {
+  const uint32_t ident = MakePmID(PmIDDomain(pmid), PmIDCluster(pmid), 0);
+  for (const std::unique_ptr<Archive>& a : entry.archives) {
+    for (const LabelRecord& r : a->label_records()) {
+      if (r.type == PM_LABEL_CLUSTER && r.ident == ident) return r.sets;
+    }
+  }
+  return {};
+}
+
 // Hands out instance lists as pmGetInDom does: two malloc'd arrays.
 int HandOutInstances(const std::vector<Instance>& insts, int** instlist, char*** namelist) {
   *instlist = nullptr;
@@ -332,8 +344,8 @@ int pmGetInstancesLabels(pmInDom indom, pmLabelSet** sets) {
   return Labels(PM_LABEL_INSTANCES, indom, sets);
 }
 
-// Every level for a metric: context, domain, indom, cluster, item, then
-// the instances' own sets.
+// Every level for a metric, as PCP merges them: context, domain, indom,
+// cluster and item.
 int pmLookupLabels(pmID pmid, pmLabelSet** sets) {
   *sets = nullptr;
   return WithContext([&](CContext& e) {
@@ -347,9 +359,24 @@ int pmLookupLabels(pmID pmid, pmLabelSet** sets) {
     add(PM_LABEL_CONTEXT, PM_ID_NULL);
     add(PM_LABEL_DOMAIN, pmid);
     if (d->indom != kInDomNull) add(PM_LABEL_INDOM, d->indom);
-    add(PM_LABEL_CLUSTER, pmid);
+    if (e.type == PM_CONTEXT_ARCHIVE) {
+      // The per-level lookup leaves an archive's cluster labels out, as
+      // PCP's pmGetClusterLabels does; pmLookupLabels finds them once they
+      // are in force. pmlogger records a metric's domain and cluster labels
+      // together, so they are in force when its domain labels are.
+      absl::StatusOr<std::vector<LabelSet>> domain = e.ctx->LookupLabels(PM_LABEL_DOMAIN, pmid);
+      bool in_force = domain.ok() && !domain->empty();
+      if (in_force && EnsureArchives(e) == 0) {
+        std::vector<LabelSet> cluster = ArchiveClusterLabels(e, pmid);
+        all.insert(all.end(), cluster.begin(), cluster.end());
+      }
+    } else {
+      add(PM_LABEL_CLUSTER, pmid);
+    }
     add(PM_LABEL_ITEM, pmid);
-    if (d->indom != kInDomNull) add(PM_LABEL_INSTANCES, d->indom);
+    // Instance labels are not part of the answer (pmGetInstancesLabels).
+    // Levels with no labels are left out.
+    std::erase_if(all, [](const LabelSet& set) { return set.labels.empty(); });
     return ToCLabelSets(all, sets);
   });
 }

@@ -7,12 +7,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "c_api_internal.h"
+#include "pmapi/local.h"
 
 static_assert(PMAPI_VERSION == PMAPI_VERSION_2, "the library reads pmOptions in the version 2 layout");
 
@@ -182,7 +185,13 @@ void Standard(int c, pmOptions* opts) {
       opts->context = PM_CONTEXT_LOCAL;
       break;
     case 'N':
-    case 'n': opts->nsflag = 1; break;
+    case 'n':
+      // Contexts always use their source's name space here.
+      opts->nsflag = 1;
+      pmprintf("%s: -%c: alternative name spaces are not supported\n", pmGetProgname(), c);
+      opts->errors++;
+      opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
+      break;
     case 'O': opts->origin_optarg = opts->optarg; break;
     case 'p':
       opts->guiport_optarg = opts->optarg;
@@ -399,6 +408,39 @@ int pmGetVersion(void) {
   return (major << 16) | (minor << 8) | patch;
 }
 
+// ---- Configuration ----
+// PCP reads these from pcp.conf; here the environment answers first, then
+// what this installation knows: where its agents' configuration lives.
+
+static std::optional<std::string> ConfigValue(const char* name) {
+  if (name == nullptr) return std::nullopt;
+  if (const char* env = std::getenv(name)) return std::string(env);
+  std::string conf = pmapi::DefaultLocalConfigPath();
+  if (std::strcmp(name, "PCP_PMCDCONF_PATH") == 0) return conf;
+  if (std::strcmp(name, "PCP_PMDAS_DIR") == 0) return conf.substr(0, conf.rfind('/'));
+  return std::nullopt;
+}
+
+// Values handed out stay valid for the life of the process.
+static char* Keep(const std::string& value) {
+  static std::mutex mu;
+  static std::set<std::string>* kept = new std::set<std::string>;
+  std::lock_guard<std::mutex> lock(mu);
+  return const_cast<char*>(kept->insert(value).first->c_str());
+}
+
+char* pmGetConfig(const char* name) {
+  std::optional<std::string> value = ConfigValue(name);
+  return Keep(value.value_or(""));
+}
+
+char* pmGetOptionalConfig(const char* name) {
+  std::optional<std::string> value = ConfigValue(name);
+  return value.has_value() ? Keep(*value) : nullptr;
+}
+
+int pmPathSeparator(void) { return '/'; }
+
 int pmSetDebug(const char* flags) { return ChangeDebug(flags, 1); }
 int pmClearDebug(const char* flags) { return ChangeDebug(flags, 0); }
 
@@ -469,19 +511,15 @@ int pmGetOptions(int argc, char* const* argv, pmOptions* opts) {
   return EOF;
 }
 
-int pmGetContextOptions(int ctx, pmOptions* opts) {
-  std::shared_ptr<pmapi::capi::CContext> entry = pmapi::capi::FindHandle(ctx);
-  if (entry == nullptr) return PM_ERR_NOCONTEXT;
-  int old = pmWhichContext();
-  pmUseContext(ctx);
-  int sts = 0;
+// pmGetContextOptions' reporting zone: -z (the source's) or -Z.
+static int ContextZone(int ctx, bool archive, pmOptions* opts) {
   bool stdout_tz = (opts->flags & PM_OPTFLAG_STDOUT_TZ) != 0;
+  int sts = 0;
   if (opts->tzflag) {
     sts = pmNewContextZone();
     if (sts >= 0 && stdout_tz) {
       std::printf("Note: timezone set to local timezone of host \"%s\"%s\n\n",
-                  pmGetContextHostName(ctx),
-                  entry->type == PM_CONTEXT_ARCHIVE ? " from archive" : "");
+                  pmGetContextHostName(ctx), archive ? " from archive" : "");
     }
   } else if (opts->timezone != nullptr) {
     sts = pmNewZone(opts->timezone);
@@ -492,42 +530,53 @@ int pmGetContextOptions(int ctx, pmOptions* opts) {
     opts->errors++;
     opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
   }
-  if (sts >= 0 && (opts->flags & PM_OPTFLAG_BOUNDARIES)) {
-    struct timespec first = {0, 0}, last = {0, 0};
-    bool archive = entry->type == PM_CONTEXT_ARCHIVE;
-    if (archive) {
-      pmHighResLogLabel label;
-      sts = pmGetHighResArchiveLabel(&label);
-      if (sts >= 0) first = label.start;
-      if (sts >= 0) sts = pmGetHighResArchiveEnd(&last);
-    } else {
-      pmtimespecNow(&first);
-    }
-    char* err = nullptr;
-    struct timespec start, finish, origin;
-    if (sts >= 0) {
-      sts = pmParseHighResTimeWindow(opts->start_optarg, opts->finish_optarg, opts->align_optarg,
-                                     opts->origin_optarg, &first, archive ? &last : nullptr,
-                                     &start, &finish, &origin, &err);
-      if (sts < 0) {
-        pmprintf("%s: invalid time window.\n%s\n", pmGetProgname(), err == nullptr ? "" : err);
-        opts->errors++;
-        opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
-      } else {
-        if (HighResTimes* t = V3Times(opts)) {
-          t->start = start;
-          t->finish = finish;
-          t->origin = origin;
-        } else {
-          opts->start = ToTimeval(start);
-          opts->finish = ToTimeval(finish);
-          opts->origin = ToTimeval(origin);
-        }
-        sts = 0;
-      }
-      std::free(err);
-    }
+  return sts;
+}
+
+// pmGetContextOptions' time window (PM_OPTFLAG_BOUNDARIES): an archive's
+// bounds, or from now on for live sources.
+static int ContextWindow(bool archive, pmOptions* opts) {
+  struct timespec first = {0, 0}, last = {0, 0};
+  int sts = 0;
+  if (archive) {
+    pmHighResLogLabel label;
+    sts = pmGetHighResArchiveLabel(&label);
+    if (sts >= 0) first = label.start;
+    if (sts >= 0) sts = pmGetHighResArchiveEnd(&last);
+    if (sts < 0) return sts;
+  } else {
+    pmtimespecNow(&first);
   }
+  char* err = nullptr;
+  struct timespec start, finish, origin;
+  sts = pmParseHighResTimeWindow(opts->start_optarg, opts->finish_optarg, opts->align_optarg,
+                                 opts->origin_optarg, &first, archive ? &last : nullptr, &start,
+                                 &finish, &origin, &err);
+  if (sts < 0) {
+    pmprintf("%s: invalid time window.\n%s\n", pmGetProgname(), err == nullptr ? "" : err);
+    opts->errors++;
+    opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
+  } else if (HighResTimes* t = V3Times(opts)) {
+    t->start = start;
+    t->finish = finish;
+    t->origin = origin;
+  } else {
+    opts->start = ToTimeval(start);
+    opts->finish = ToTimeval(finish);
+    opts->origin = ToTimeval(origin);
+  }
+  std::free(err);
+  return sts < 0 ? sts : 0;
+}
+
+int pmGetContextOptions(int ctx, pmOptions* opts) {
+  std::shared_ptr<pmapi::capi::CContext> entry = pmapi::capi::FindHandle(ctx);
+  if (entry == nullptr) return PM_ERR_NOCONTEXT;
+  int old = pmWhichContext();
+  pmUseContext(ctx);
+  bool archive = entry->type == PM_CONTEXT_ARCHIVE;
+  int sts = ContextZone(ctx, archive, opts);
+  if (sts >= 0 && (opts->flags & PM_OPTFLAG_BOUNDARIES)) sts = ContextWindow(archive, opts);
   if (old >= 0) pmUseContext(old);
   return sts < 0 ? sts : 0;
 }

@@ -210,12 +210,13 @@ int ToCLabelSets(const std::vector<LabelSet>& sets, pmLabelSet** out) {
     pmLabelSet& c = all[i];
     c.inst = static_cast<unsigned int>(s.inst);
     c.nlabels = static_cast<int>(s.labels.size());
-    c.json = Dup(s.json);
+    // A set with no labels has no JSON at all, as in PCP.
+    c.json = s.json.empty() ? nullptr : Dup(s.json);
     c.jsonlen = static_cast<unsigned>(s.json.size());
     if (!s.labels.empty()) {
       c.labels = static_cast<pmLabel*>(std::calloc(s.labels.size(), sizeof(pmLabel)));
     }
-    if (c.json == nullptr || (!s.labels.empty() && c.labels == nullptr)) {
+    if ((c.json == nullptr && !s.json.empty()) || (!s.labels.empty() && c.labels == nullptr)) {
       pmFreeLabelSets(all, static_cast<int>(i + 1));
       return -ENOMEM;
     }

@@ -42,6 +42,11 @@ static void names(void)
     printf("\n");
     printf("pmLookupName(no.such.metric): %s\n", pmErrStr(pmLookupName(1, &list[1], ids)));
     printf("pmLookupName(sample): %s\n", pmErrStr(pmLookupName(1, &list[3], ids)));
+    {
+        const char *bad[] = { "no.such", "also.not" };
+        printf("pmLookupName(2 unknown): %d, (0 names): %s\n", pmLookupName(2, bad, ids),
+               pmErrStr(pmLookupName(0, bad, ids)));
+    }
 
     n = pmGetChildrenStatus("sample.dupnames", &kids, &status);
     printf("pmGetChildrenStatus(sample.dupnames): %d:", n);
@@ -137,7 +142,10 @@ static void metadata(void)
     } else {
         printf("pmLookupText(oneline): %s\n", pmErrStr(pmLookupText(ids[0], PM_TEXT_ONELINE, &text)));
     }
-    printf("pmLookupInDomText: %s\n", pmErrStr(pmLookupInDomText(descs[0].indom, PM_TEXT_HELP, &text)) );
+    n = pmLookupInDomText(descs[0].indom, PM_TEXT_HELP, &text);
+    printf("pmLookupInDomText: %s\n", pmErrStr(n));
+    if (n == 0)
+        free(text);
 }
 
 static void labels(void)
@@ -347,6 +355,36 @@ static void unpack(const char *events_archive)
             pmFreeEventResult(records);
         }
         pmFreeResult(rp);
+    }
+    /* The high-resolution records, from the start again. */
+    name = "sample.event.highres_records";
+    if ((sts = pmLookupName(1, &name, &id)) < 0) {
+        printf("pmLookupName(%s): %s\n", name, pmErrStr(sts));
+    } else {
+        pmHighResResult **hrecords;
+        pmSetMode(PM_MODE_FORW, &label.ll_start, 0);
+        found = 0;
+        while (found < 2 && (sts = pmFetch(1, &id, &rp)) >= 0) {
+            pmValueSet *vs = rp->vset[0];
+            for (i = 0; i < vs->numval; i++) {
+                n = pmUnpackHighResEventRecords(vs, i, &hrecords);
+                if (n < 0) {
+                    printf("pmUnpackHighResEventRecords: %s\n", pmErrStr(n));
+                    continue;
+                }
+                found++;
+                printf("highres inst %d: %d record(s)\n", vs->vlist[i].inst, n);
+                for (j = 0; j < n; j++) {
+                    printf("  record at %ld.%09ld, %d parameter(s):", (long)hrecords[j]->timestamp.tv_sec,
+                           (long)hrecords[j]->timestamp.tv_nsec, hrecords[j]->numpmid);
+                    for (k = 0; k < hrecords[j]->numpmid; k++)
+                        printf(" %s", pmIDStr(hrecords[j]->vset[k]->pmid));
+                    printf("\n");
+                }
+                pmFreeHighResEventResult(hrecords);
+            }
+            pmFreeResult(rp);
+        }
     }
     pmDestroyContext(ctx);
 }

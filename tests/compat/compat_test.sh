@@ -46,7 +46,7 @@ grep -q "$prefix/include/pcp/pmapi.h" <<< "$deps" || fail "the compiler did not 
 echo "ok: header"
 
 # ---- 3. the programs ----
-for prog in monitor fetchgroup api local layout; do
+for prog in monitor fetchgroup api labels local layout; do
   "$cc" -Wall -Wextra -Werror "${cflags[@]}" -I"$prefix/include" -o "$work/bin/$prog" "$here/$prog.c" \
     -L"$libdir" -lpmapi -Wl,-rpath,"$libdir" -lpthread || fail "build $prog"
 done
@@ -88,6 +88,9 @@ run fetchgroup-v2 fetchgroup small-v2/small-v2 events-v3/events-v3
 run fetchgroup-compressed fetchgroup compressed/compressed
 run api api small-v3/small-v3 events/events
 run api-v2 api small-v2/small-v2 events-v3/events-v3
+run labels-ok-foo labels ../qa/ok-foo_v3/ok-foo_v3 sample.colour sample.bin sample.long.one sample.seconds
+run labels-sample-proc labels ../qa/sample-proc_v3/sample-proc_v3 sample.proc.ordinal pmcd.pid
+run labels-multivol labels multivol-v3/multivol-v3 sample.seconds sample.colour
 run local local
 
 # ---- 5. the monitor live, on a local context (values vary: check the shape) ----

@@ -124,6 +124,40 @@ int main(int argc, char **argv)
     }
     printf("store sample.write_me 2: %d\n", store_long("sample.write_me", 2));
     printf("store sample.long.one: %s\n", pmErrStr(store_long("sample.long.one", 5)));
+    {
+        /* A string value travels in a value block. */
+        const char *sw = "sample.string.write_me";
+        pmID id;
+        pmResult *orig;
+        if ((sts = pmLookupName(1, &sw, &id)) < 0 || (sts = pmFetch(1, &id, &orig)) < 0) {
+            printf("%s: %s\n", sw, pmErrStr(sts));
+        } else {
+            pmResult *rq;
+            pmValueBlock *vb = malloc(PM_VAL_HDR_SIZE + 6);
+            pmFetch(1, &id, &rq);
+            vb->vtype = PM_TYPE_STRING;
+            vb->vlen = PM_VAL_HDR_SIZE + 6;
+            memcpy(vb->vbuf, "hello", 6);
+            {
+                /* The fetched block belongs to the result: put it back
+                 * before the result is freed. */
+                pmValueBlock *fetched = rq->vset[0]->vlist[0].value.pval;
+                rq->vset[0]->vlist[0].value.pval = vb;
+                printf("store sample.string.write_me hello: %d\n", pmStore(rq));
+                rq->vset[0]->vlist[0].value.pval = fetched;
+                free(vb);
+            }
+            pmFreeResult(rq);
+            if (pmFetch(1, &id, &rq) == 0) {
+                printf("sample.string.write_me now ");
+                pmPrintValue(stdout, rq->vset[0]->valfmt, PM_TYPE_STRING, &rq->vset[0]->vlist[0], 1);
+                printf("\n");
+                pmFreeResult(rq);
+            }
+            printf("restore: %d\n", pmStore(orig));
+            pmFreeResult(orig);
+        }
+    }
 
     if ((sts = pmCreateFetchGroup(&fg, PM_CONTEXT_HOST, argv[1])) < 0)
         fail("pmCreateFetchGroup", sts);

@@ -90,6 +90,12 @@ int main(void)
         printf(" %d/%s=%s", codes[i], names[i], stss[i] < 0 ? pmErrStr(stss[i]) : vals[i].cp);
     printf("\n");
     pmDestroyFetchGroup(fg);
+
+    setenv("PCP_COMPAT_DIR", "/compat/dir", 1);
+    printf("pmGetConfig: [%s] [%s], optional %s, separator %c, agents dir set %d\n",
+           pmGetConfig("PCP_COMPAT_DIR"), pmGetConfig("PCP_NO_SUCH_VARIABLE"),
+           pmGetOptionalConfig("PCP_NO_SUCH_VARIABLE") == NULL ? "NULL" : "set",
+           pmPathSeparator(), pmGetConfig("PCP_PMDAS_DIR")[0] == '/');
     pmDestroyContext(ctx);
     return 0;
 }

@@ -10,7 +10,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for prog in monitor fetchgroup api layout; do
+for prog in monitor fetchgroup api labels layout; do
   cc -Wall -Wextra -Werror -DPCP_6_0_HEADER -o "$work/$prog" "$here/$prog.c" -lpcp -lpthread
 done
 gen() {
@@ -32,6 +32,9 @@ gen fetchgroup-v2 fetchgroup small-v2/small-v2 events-v3/events-v3
 gen fetchgroup-compressed fetchgroup compressed/compressed
 gen api api small-v3/small-v3 events/events
 gen api-v2 api small-v2/small-v2 events-v3/events-v3
+gen labels-ok-foo labels ../qa/ok-foo_v3/ok-foo_v3 sample.colour sample.bin sample.long.one sample.seconds
+gen labels-sample-proc labels ../qa/sample-proc_v3/sample-proc_v3 sample.proc.ordinal pmcd.pid
+gen labels-multivol labels multivol-v3/multivol-v3 sample.seconds sample.colour
 # host.out needs a pmcd with the sample agent: scripts/pmcd-private.sh
 # start, then run with PMCD_PORT set to its port.
 if [ -n "${PMCD_PORT:-}" ]; then

@@ -964,6 +964,12 @@ PCP_DATA extern pmdebugoptions_t pmDebugOptions;
 PCP_CALL extern void pmSetProgname(const char *name);
 PCP_CALL extern char *pmGetProgname(void);
 PCP_CALL extern int pmGetVersion(void);
+/* Configuration values: the environment, else what this installation
+ * knows (PCP_PMDAS_DIR, PCP_PMCDCONF_PATH); "" (pmGetConfig) or NULL
+ * (pmGetOptionalConfig) otherwise. */
+PCP_CALL extern char *pmGetConfig(const char *name);
+PCP_CALL extern char *pmGetOptionalConfig(const char *name);
+PCP_CALL extern int pmPathSeparator(void);
 PCP_CALL extern int pmSetDebug(const char *flags);
 PCP_CALL extern int pmClearDebug(const char *flags);
 
