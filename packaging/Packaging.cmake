@@ -114,6 +114,7 @@ install(FILES ${PROJECT_BINARY_DIR}/packaging/pmapi.pc
 # A tool's page is installed only with the tool, so a package never carries
 # the manual of a program it lacks.
 install(FILES ${PROJECT_SOURCE_DIR}/man/libpmapi.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
+install(FILES ${PROJECT_SOURCE_DIR}/man/pmda.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
 foreach(tool pminfo pmdumplog pmval pmstore)
   if(TARGET ${tool})
     install(FILES ${PROJECT_SOURCE_DIR}/man/${tool}.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)

@@ -19,6 +19,7 @@
 #include "pmapi/errors.h"
 #include "pmapi/labels.h"
 #include "pmapi/local.h"
+#include "c_pmda_host.h"
 #include "pmda_builtin.h"
 
 namespace pmapi {
@@ -134,13 +135,15 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
   auto agent = std::make_unique<Agent>();
   agent->name = spec.name;
   agent->pmda = std::make_unique<Pmda>(spec.domain);
-  agent->pmda->SetNameResolver([this](std::string_view n) -> absl::StatusOr<PmID> {
+  HelpFile::NameResolver resolve = [this](std::string_view n) -> absl::StatusOr<PmID> {
     NameTree::Match m = names_.Find(n);
     if (m.kind == NameTree::Kind::kLeaf) return m.node->pmid;
     return PcpError(kErrName);
-  });
+  };
+  agent->pmda->SetNameResolver(resolve);
   PmdaInitFunction builtin = nullptr;
   void (*dso_init)(Pmda*) = nullptr;
+  CPmdaInit c_init = nullptr;
   if (spec.dso) {
     absl::StatusOr<std::shared_ptr<DsoLibrary>> lib = OpenDso(spec.path);
     if (!lib.ok()) {
@@ -149,12 +152,18 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
     }
     agent->dso = *lib;
     const int* abi = static_cast<const int*>(dlsym(agent->dso->handle, "pmapi_pmda_abi"));
-    if (abi == nullptr || *abi != kPmdaAbiVersion) {
-      warn(absl::StrCat("\"", spec.path, "\" is not a pmapi agent (no matching pmapi_pmda_abi)"));
+    if (abi != nullptr && *abi != kPmdaAbiVersion) {
+      warn(absl::StrCat("\"", spec.path, "\" is a pmapi agent of another version (pmapi_pmda_abi ", *abi, ")"));
       return;
     }
-    dso_init = reinterpret_cast<void (*)(Pmda*)>(dlsym(agent->dso->handle, spec.init.c_str()));
-    if (dso_init == nullptr) {
+    void* sym = dlsym(agent->dso->handle, spec.init.c_str());
+    // without the marker, a C agent whose init function takes pmdaInterface*
+    if (abi == nullptr) {
+      c_init = reinterpret_cast<CPmdaInit>(sym);
+    } else {
+      dso_init = reinterpret_cast<void (*)(Pmda*)>(sym);
+    }
+    if (sym == nullptr) {
       warn(absl::StrCat("couldn't find init function \"", spec.init, "\" in DSO \"", spec.path, "\""));
       return;
     }
@@ -169,6 +178,19 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
   }
   {
     auto lock = agent->Lock();
+    if (c_init) {
+      absl::Status s = HostCAgent(c_init, spec.init, resolve, agent->pmda.get());
+      if (warnings) {
+        for (const std::string& d : agent->pmda->diagnostics()) warn(d);
+      }
+      if (!s.ok()) {
+        warn(absl::StrCat("initialization routine \"", spec.init, "\" failed in DSO \"", spec.path, "\": ",
+                          s.message()));
+        return;
+      }
+      agents_.push_back(std::move(agent));
+      return;
+    }
     if (dso_init) {
       dso_init(agent->pmda.get());
     } else {

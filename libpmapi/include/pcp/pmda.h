@@ -1,0 +1,350 @@
+/*
+ * pcp/pmda.h: the C interface for writing a performance metrics domain
+ * agent (PMDA) that a local context loads as a shared object.
+ *
+ * This is the agent side of PCP's libpcp_pmda, with PCP's names, struct
+ * layouts, constants and return conventions, implemented by libpmapi. An
+ * agent describes its metrics and instance domains in tables, fills the
+ * dispatch table of a pmdaInterface in its init function, and is listed in
+ * the local context's configuration file:
+ *
+ *     simple  254  dso  simple_init  /opt/agents/pmda_simple.so
+ *
+ * A minimal agent (one singular metric, the time of day):
+ *
+ *     #include <time.h>
+ *     #include <pcp/pmapi.h>
+ *     #include <pcp/pmda.h>
+ *
+ *     static pmdaMetric metrics[] = {
+ *         { NULL, { PMDA_PMID(0, 0), PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT,
+ *                   PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_SEC, 0) } },
+ *     };
+ *
+ *     static int clock_value(pmdaMetric *m, unsigned int inst, pmAtomValue *av)
+ *     {
+ *         if (pmID_cluster(m->m_desc.pmid) != 0 || pmID_item(m->m_desc.pmid) != 0)
+ *             return PM_ERR_PMID;
+ *         if (inst != PM_IN_NULL)
+ *             return PM_ERR_INST;
+ *         av->ul = (unsigned int)time(NULL);
+ *         return PMDA_FETCH_STATIC;
+ *     }
+ *
+ *     void clock_init(pmdaInterface *dp)
+ *     {
+ *         pmdaDSO(dp, PMDA_INTERFACE_7, "clock DSO", NULL);
+ *         if (dp->status != 0)
+ *             return;
+ *         pmdaSetFetchCallBack(dp, clock_value);
+ *         pmdaInit(dp, NULL, 0, metrics, 1);
+ *     }
+ *
+ * Help text files are in the source form newhelp(1) reads ("@ IDENT
+ * one-line" followed by the long text); see docs/c-pmda.md.
+ *
+ * Daemon agents (pmdaDaemon, pmdaConnect, pmdaMain, pmdaGetOptions) talk
+ * to pmcd over a pipe or socket; pmcd hosts those, so they are not part of
+ * this library.
+ */
+#ifndef PCP_PMDA_H
+#define PCP_PMDA_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include <pcp/pmapi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Interface versions an agent asks for in pmdaDSO. */
+#define PMDA_INTERFACE_2 2 /* the argument lists used today */
+#define PMDA_INTERFACE_3 3 /* fetch callback: < 0, 0 (no value) or > 0 */
+#define PMDA_INTERFACE_4 4 /* dynamic names: pmid, name, children */
+#define PMDA_INTERFACE_5 5 /* client context numbers, PMDA_FETCH_* */
+#define PMDA_INTERFACE_6 6 /* client attributes */
+#define PMDA_INTERFACE_7 7 /* labels */
+#define PMDA_INTERFACE_LATEST 7
+
+/* How an agent is connected (pmdaExt.e_io); a local context uses none. */
+typedef enum { pmdaPipe, pmdaInet, pmdaUnix, pmdaUnknown, pmdaIPv6 } pmdaIoType;
+
+/* One instance of an instance domain table. */
+typedef struct pmdaInstid {
+    int i_inst;    /* internal identifier */
+    char *i_name;  /* external name */
+} pmdaInstid;
+
+/* An instance domain; it_indom holds the serial number until pmdaInit
+ * writes the agent's domain in. */
+typedef struct pmdaIndom {
+    pmInDom it_indom;
+    int it_numinst;
+    pmdaInstid *it_set;
+} pmdaIndom;
+
+/* A metric; m_desc.indom holds an instance domain serial (or
+ * PM_INDOM_NULL) until pmdaInit. m_user is the agent's own. */
+typedef struct pmdaMetric {
+    void *m_user;
+    pmDesc m_desc;
+} pmdaMetric;
+
+/* Fetch callback: the value of one instance of one metric.
+ * < 0: error (PM_ERR_PMID, PM_ERR_INST, PM_ERR_AGAIN, ...);
+ * PMDA_FETCH_NOVALUES: no value now;
+ * PMDA_FETCH_STATIC: a value, any pointer in *av stays the agent's;
+ * PMDA_FETCH_DYNAMIC: a value whose av->cp or av->vbp the library frees.
+ * Before PMDA_INTERFACE_3 any value >= 0 is a value. */
+typedef int (*pmdaFetchCallBack)(pmdaMetric *, unsigned int, pmAtomValue *);
+#define PMDA_FETCH_NOVALUES 0
+#define PMDA_FETCH_STATIC 1
+#define PMDA_FETCH_DYNAMIC 2
+
+typedef void (*pmdaResultCallBack)(pmResult *);
+typedef int (*pmdaCheckCallBack)(void);
+typedef void (*pmdaDoneCallBack)(void);
+typedef void (*pmdaEndContextCallBack)(int);
+/* Label callback: the labels of one instance; returns their number. */
+typedef int (*pmdaLabelCallBack)(pmInDom, unsigned int, pmLabelSet **);
+
+/* What the library keeps for an agent, passed to every handler. */
+typedef struct pmdaExt {
+    unsigned int e_flags;   /* PMDA_EXT_* */
+    void *e_ext;            /* the library's own state */
+    char *e_sockname;
+    const char *e_name;     /* the agent's name */
+    const char *e_logfile;
+    const char *e_helptext; /* help text path */
+    int e_status;
+    int e_infd;
+    int e_outfd;
+    int e_port;
+    int e_singular;
+    int e_ordinal;
+    int e_direct;           /* 1: PMIDs map directly onto e_metrics */
+    int e_domain;
+    int e_nmetrics;
+    int e_nindoms;
+    int e_help;             /* help text handle, < 0 for none */
+    pmProfile *e_prof;      /* the last profile received */
+    pmdaIoType e_io;
+    pmdaIndom *e_indoms;
+    pmdaIndom *e_idp;       /* the indom of the metric being fetched */
+    pmdaMetric *e_metrics;
+    pmdaResultCallBack e_resultCallBack;
+    pmdaFetchCallBack e_fetchCallBack;
+    pmdaCheckCallBack e_checkCallBack;
+    pmdaDoneCallBack e_doneCallBack;
+    /* PMDA_INTERFACE_5 */
+    int e_context;
+    pmdaEndContextCallBack e_endCallBack;
+    /* PMDA_INTERFACE_7 */
+    pmdaLabelCallBack e_labelCallBack;
+} pmdaExt;
+
+/* pmdaExt.e_flags bits. */
+#define PMDA_EXT_FLAG_DIRECT (1 << 0)  /* ask for direct PMID mapping */
+#define PMDA_EXT_FLAG_HASHED (1 << 1)  /* ask for hashed PMID lookup */
+#define PMDA_EXT_SETUPDONE (1 << 2)    /* pmdaDSO has run */
+#define PMDA_EXT_CONNECTED (1 << 3)
+#define PMDA_EXT_NOTREADY (1 << 4)
+#define PMDA_EXT_LABEL_CHANGE (1 << 5) /* labels changed: tell clients */
+#define PMDA_EXT_NAMES_CHANGE (1 << 6) /* names changed: tell clients */
+
+#if defined(__GNUC__)
+#define __PMDA_INIT_CALL __attribute__((visibility("default")))
+#else
+#define __PMDA_INIT_CALL
+#endif
+#define PMDA_CALL
+
+/* The request handlers common to every interface version. */
+#define __PMDA_HANDLERS_2                                        \
+    pmdaExt *ext;                                                \
+    int (*profile)(pmProfile *, pmdaExt *);                      \
+    int (*fetch)(int, pmID *, pmResult **, pmdaExt *);           \
+    int (*desc)(pmID, pmDesc *, pmdaExt *);                      \
+    int (*instance)(pmInDom, int, char *, pmInResult **, pmdaExt *); \
+    int (*text)(int, int, char **, pmdaExt *);                   \
+    int (*store)(pmResult *, pmdaExt *);
+#define __PMDA_HANDLERS_4                                        \
+    __PMDA_HANDLERS_2                                            \
+    int (*pmid)(const char *, pmID *, pmdaExt *);                \
+    int (*name)(pmID, char ***, pmdaExt *);                      \
+    int (*children)(const char *, int, char ***, int **, pmdaExt *);
+#define __PMDA_HANDLERS_6                                        \
+    __PMDA_HANDLERS_4                                            \
+    int (*attribute)(int, int, const char *, int, pmdaExt *);
+
+/* The agent's side of the host's calls: its domain, versions and status,
+ * and the handler table of its interface version. */
+typedef struct pmdaInterface {
+    int domain;
+    struct {
+        unsigned int pmda_interface : 8; /* PMDA_INTERFACE_* */
+        unsigned int pmapi_version : 8;  /* PMAPI_VERSION_* */
+        unsigned int flags : 16;         /* PMDA_FLAG_* */
+    } comm;
+    int status; /* set by the agent's init: 0, or why it failed */
+    union {
+        struct { __PMDA_HANDLERS_2 } any, two, three;
+        struct { __PMDA_HANDLERS_4 } four, five;
+        struct { __PMDA_HANDLERS_6 } six;
+        struct {
+            __PMDA_HANDLERS_6
+            int (*label)(int, int, pmLabelSet **, pmdaExt *);
+        } seven;
+    } version;
+} pmdaInterface;
+#undef __PMDA_HANDLERS_2
+#undef __PMDA_HANDLERS_4
+#undef __PMDA_HANDLERS_6
+
+/* pmdaInterface.comm.flags bits. */
+#define PMDA_FLAG_AUTHORIZE (1 << 2)
+#define PMDA_FLAG_CONTAINER (1 << 6)
+
+/* Client attributes (the attribute handler's second argument). */
+#define PMDA_ATTR_USERNAME 5
+#define PMDA_ATTR_USERID 11
+#define PMDA_ATTR_GROUPID 12
+#define PMDA_ATTR_PROCESSID 14
+#define PMDA_ATTR_CONTAINER 15
+
+/* A PMID without its domain (pmdaInit adds the domain). */
+#define PMDA_PMID(cluster, item) ((((cluster) & 0xfff) << 10) | ((item) & 0x3ff))
+
+/* pmUnits initialiser in field order: dimension of space, time, count,
+ * then the scales of space, time, count. */
+#if defined(HAVE_BITFIELDS_LTOR) || defined(PM_BITFIELDS_LTOR)
+#define PMDA_PMUNITS(a, b, c, d, e, f) {a, b, c, d, e, f, 0}
+#else
+#define PMDA_PMUNITS(a, b, c, d, e, f) {0, f, e, d, c, b, a}
+#endif
+
+/* ---- setting up ---- */
+
+/* Fills the interface for a shared-object agent: the interface version,
+ * the agent's name, the help text path (NULL: none) and the library's
+ * default handlers. dp->status is PM_ERR_GENERIC for an unsupported
+ * version. */
+PMDA_CALL extern void pmdaDSO(pmdaInterface *, int, char *, char *);
+/* Finishes set-up: writes the domain into the tables, opens the help
+ * text, chooses the PMID lookup (direct, linear or hashed). */
+PMDA_CALL extern void pmdaInit(pmdaInterface *, pmdaIndom *, int, pmdaMetric *, int);
+/* Replaces the metric table (the domain is written in) and rebuilds the
+ * lookup. */
+PMDA_CALL extern void pmdaRehash(pmdaExt *, pmdaMetric *, int);
+
+PMDA_CALL extern void *pmdaExtGetData(pmdaExt *);
+PMDA_CALL extern void pmdaExtSetData(pmdaExt *, void *);
+PMDA_CALL extern void pmdaSetData(pmdaInterface *, void *);
+PMDA_CALL extern void pmdaExtSetFlags(pmdaExt *, int);
+PMDA_CALL extern void pmdaSetFlags(pmdaInterface *, int);
+PMDA_CALL extern void pmdaSetCommFlags(pmdaInterface *, int);
+
+PMDA_CALL extern void pmdaSetResultCallBack(pmdaInterface *, pmdaResultCallBack);
+PMDA_CALL extern void pmdaSetFetchCallBack(pmdaInterface *, pmdaFetchCallBack);
+PMDA_CALL extern void pmdaSetCheckCallBack(pmdaInterface *, pmdaCheckCallBack);
+PMDA_CALL extern void pmdaSetDoneCallBack(pmdaInterface *, pmdaDoneCallBack);
+PMDA_CALL extern void pmdaSetEndContextCallBack(pmdaInterface *, pmdaEndContextCallBack);
+PMDA_CALL extern void pmdaSetLabelCallBack(pmdaInterface *, pmdaLabelCallBack);
+
+/* The client context of the request being answered (interface 5 on). */
+PMDA_CALL extern int pmdaGetContext(void);
+
+/* ---- the library's default handlers ---- */
+
+PMDA_CALL extern int pmdaProfile(pmProfile *, pmdaExt *);
+PMDA_CALL extern int pmdaFetch(int, pmID *, pmResult **, pmdaExt *);
+PMDA_CALL extern int pmdaInstance(pmInDom, int, char *, pmInResult **, pmdaExt *);
+PMDA_CALL extern int pmdaDesc(pmID, pmDesc *, pmdaExt *);
+PMDA_CALL extern int pmdaText(int, int, char **, pmdaExt *);
+PMDA_CALL extern int pmdaStore(pmResult *, pmdaExt *);
+PMDA_CALL extern int pmdaPMID(const char *, pmID *, pmdaExt *);
+PMDA_CALL extern int pmdaName(pmID, char ***, pmdaExt *);
+PMDA_CALL extern int pmdaChildren(const char *, int, char ***, int **, pmdaExt *);
+PMDA_CALL extern int pmdaAttribute(int, int, const char *, int, pmdaExt *);
+PMDA_CALL extern int pmdaLabel(int, int, pmLabelSet **, pmdaExt *);
+
+/* Help text by handle: open a help source file, look text up by PMID or
+ * indom and PM_TEXT_ONELINE/PM_TEXT_HELP, close. */
+PMDA_CALL extern int pmdaOpenHelp(const char *);
+PMDA_CALL extern void pmdaCloseHelp(int);
+PMDA_CALL extern char *pmdaGetHelp(int, pmID, int);
+PMDA_CALL extern char *pmdaGetInDomHelp(int, pmInDom, int);
+
+/* Label sets: add the pairs of a printf-formatted JSON object to *sets
+ * (creating the set); pmdaAddNotes adds them as optional labels. Both
+ * return the number of labels in the set, or < 0. */
+PMDA_CALL extern int pmdaAddLabels(pmLabelSet **, const char *, ...) __PM_PRINTFLIKE(2, 3);
+PMDA_CALL extern int pmdaAddNotes(pmLabelSet **, const char *, ...) __PM_PRINTFLIKE(2, 3);
+PMDA_CALL extern int pmdaAddLabelFlags(pmLabelSet *, int);
+
+/* ---- instance domain caches (pmdaCache) ---- */
+
+PMDA_CALL extern int pmdaCacheStore(pmInDom, int, const char *, void *);
+PMDA_CALL extern int pmdaCacheStoreKey(pmInDom, int, const char *, int, const void *, void *);
+PMDA_CALL extern int pmdaCacheLookup(pmInDom, int, char **, void **);
+PMDA_CALL extern int pmdaCacheLookupName(pmInDom, const char *, int *, void **);
+PMDA_CALL extern int pmdaCacheLookupKey(pmInDom, const char *, int, const void *, char **, int *, void **);
+PMDA_CALL extern int pmdaCacheOp(pmInDom, int);
+PMDA_CALL extern int pmdaCachePurge(pmInDom, time_t);
+PMDA_CALL extern int pmdaCachePurgeCallback(pmInDom, time_t, void (*)(void *));
+PMDA_CALL extern int pmdaCacheResize(pmInDom, int);
+
+#define PMDA_CACHE_LOAD 1
+#define PMDA_CACHE_ADD 2
+#define PMDA_CACHE_HIDE 3
+#define PMDA_CACHE_CULL 4
+#define PMDA_CACHE_EMPTY 5
+#define PMDA_CACHE_SAVE 6
+#define PMDA_CACHE_STRINGS 7
+#define PMDA_CACHE_ACTIVE 8
+#define PMDA_CACHE_INACTIVE 9
+#define PMDA_CACHE_SIZE 10
+#define PMDA_CACHE_SIZE_ACTIVE 11
+#define PMDA_CACHE_SIZE_INACTIVE 12
+#define PMDA_CACHE_REUSE 13
+#define PMDA_CACHE_WALK_REWIND 14
+#define PMDA_CACHE_WALK_NEXT 15
+#define PMDA_CACHE_CHECK 16
+#define PMDA_CACHE_REORG 17
+#define PMDA_CACHE_SYNC 18
+#define PMDA_CACHE_DUMP 19
+#define PMDA_CACHE_DUMP_ALL 20
+
+/* Writes the PMDA_CACHE_DUMP text of one cache to a stream (with the
+ * hash chains, as PMDA_CACHE_DUMP_ALL, when the last argument is not 0). */
+PMDA_CALL extern void __pmdaCacheDump(FILE *, pmInDom, int);
+
+/* ---- event record arrays (pmdaEvent) ---- */
+
+PMDA_CALL extern int pmdaEventNewArray(void);
+PMDA_CALL extern int pmdaEventResetArray(int);
+PMDA_CALL extern int pmdaEventReleaseArray(int);
+PMDA_CALL extern int pmdaEventAddRecord(int, struct timeval *, int);
+PMDA_CALL extern int pmdaEventAddMissedRecord(int, struct timeval *, int);
+PMDA_CALL extern int pmdaEventAddParam(int, pmID, int, pmAtomValue *);
+PMDA_CALL extern pmEventArray *pmdaEventGetAddr(int);
+
+PMDA_CALL extern int pmdaEventNewHighResArray(void);
+PMDA_CALL extern int pmdaEventResetHighResArray(int);
+PMDA_CALL extern int pmdaEventReleaseHighResArray(int);
+PMDA_CALL extern int pmdaEventAddHighResRecord(int, struct timespec *, int);
+PMDA_CALL extern int pmdaEventAddHighResMissedRecord(int, struct timespec *, int);
+PMDA_CALL extern int pmdaEventAddHighResParam(int, pmID, int, pmAtomValue *);
+PMDA_CALL extern pmHighResEventArray *pmdaEventGetHighResAddr(int);
+PMDA_CALL extern int pmdaEventHighResAddParam(int, pmID, int, pmAtomValue *);
+PMDA_CALL extern pmHighResEventArray *pmdaEventHighResGetAddr(int);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PCP_PMDA_H */

@@ -1,0 +1,340 @@
+// c_pmda_dispatch.cc: the default request handlers of the C PMDA interface
+// (pmdaProfile, pmdaFetch, pmdaDesc, pmdaInstance, pmdaText, pmdaStore,
+// the name handlers and pmdaAttribute), with PCP's rules: the fetch
+// callback's return codes by interface version, the profile choosing
+// instances, pmdaCache-backed instance domains walked before the tables.
+#include <sys/time.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "absl/strings/str_format.h"
+#include "c_pmda_internal.h"
+#include "pmapi/strings.h"
+
+namespace pmapi {
+namespace {
+
+pmValueSet* NewValueSet(pmID pmid, int slots) {
+  const size_t size = sizeof(pmValueSet) + static_cast<size_t>(slots > 1 ? slots - 1 : 0) * sizeof(pmValue);
+  auto* vs = static_cast<pmValueSet*>(std::calloc(1, size));
+  if (vs == nullptr) return nullptr;
+  vs->pmid = pmid;
+  vs->valfmt = PM_VAL_INSITU;
+  return vs;
+}
+
+// Returns a malloc'ed value block of `vtype` holding `len` bytes at `data`.
+pmValueBlock* NewBlock(int vtype, const void* data, size_t len) {
+  size_t size = PM_VAL_HDR_SIZE + len;
+  auto* vb = static_cast<pmValueBlock*>(std::malloc(size < sizeof(pmValueBlock) ? sizeof(pmValueBlock) : size));
+  if (vb == nullptr) return nullptr;
+  vb->vtype = static_cast<unsigned>(vtype);
+  vb->vlen = static_cast<unsigned>(size);
+  if (len > 0) std::memcpy(vb->vbuf, data, len);
+  return vb;
+}
+
+// Stores `atom` of `type` in *v (PCP's __pmStuffValue). Returns the value
+// set format it needs, or PM_ERR_TYPE / PM_ERR_TOOBIG.
+int StuffValue(const pmAtomValue& atom, pmValue* v, int type) {
+  const void* data = nullptr;
+  size_t len = 0;
+  int vtype = type;
+  switch (type) {
+    case PM_TYPE_32:
+    case PM_TYPE_U32:
+      v->value.lval = atom.l;
+      return PM_VAL_INSITU;
+    case PM_TYPE_64:
+    case PM_TYPE_U64:
+      data = &atom.ull;
+      len = sizeof(atom.ull);
+      break;
+    case PM_TYPE_FLOAT:
+      data = &atom.f;
+      len = sizeof(atom.f);
+      break;
+    case PM_TYPE_DOUBLE:
+      data = &atom.d;
+      len = sizeof(atom.d);
+      break;
+    case PM_TYPE_STRING:
+      data = atom.cp ? atom.cp : "";
+      len = std::strlen(static_cast<const char*>(data)) + 1;
+      break;
+    case PM_TYPE_AGGREGATE:
+    case PM_TYPE_AGGREGATE_STATIC:
+    case PM_TYPE_EVENT:
+    case PM_TYPE_HIGHRES_EVENT:
+      if (atom.vbp == nullptr || atom.vbp->vlen < PM_VAL_HDR_SIZE) return PM_ERR_TYPE;
+      data = atom.vbp->vbuf;
+      len = atom.vbp->vlen - PM_VAL_HDR_SIZE;
+      if (type == PM_TYPE_AGGREGATE_STATIC) vtype = PM_TYPE_AGGREGATE;
+      break;
+    default:
+      return PM_ERR_TYPE;
+  }
+  if (len + PM_VAL_HDR_SIZE > PM_VAL_VLEN_MAX) return PM_ERR_TOOBIG;
+  v->value.pval = NewBlock(vtype, data, len);
+  return v->value.pval ? PM_VAL_DPTR : -ENOMEM;
+}
+
+// Returns the instances of `desc`'s indom the profile admits (PM_IN_NULL
+// for a singular metric).
+std::vector<int> FetchInstances(pmdaExt* ext, const pmDesc& desc) {
+  std::vector<int> out;
+  if (desc.indom == PM_INDOM_NULL) {
+    out.push_back(static_cast<int>(PM_IN_NULL));
+    return out;
+  }
+  bool found = false;
+  for (const CInstance& i : CIndomInstances(ext, desc.indom, &found)) {
+    if (CProfileAdmits(ext->e_prof, desc.indom, i.inst)) out.push_back(i.inst);
+  }
+  return out;
+}
+
+// Fetches one instance into vs->vlist[j]; returns the callback's status
+// and sets *stored when a value was stored.
+int FetchInstance(pmdaExt* ext, pmdaMetric* metric, int inst, pmValueSet* vs, int j, bool* stored) {
+  CPmdaState* st = CPmdaStateOf(ext);
+  const int interface = static_cast<int>(st->dispatch->comm.pmda_interface);
+  const pmDesc& desc = metric->m_desc;
+  pmAtomValue atom;
+  std::memset(&atom, 0, sizeof(atom));
+  int sts = ext->e_fetchCallBack ? ext->e_fetchCallBack(metric, static_cast<unsigned>(inst), &atom)
+                                 : PM_ERR_PMID;
+  *stored = false;
+  if (sts < 0) {
+    if (sts == PM_ERR_PMID)
+      CPmdaNotify(ext, absl::StrFormat("pmdaFetch: PMID %s not handled by fetch callback", IDStr(desc.pmid)));
+    return sts;
+  }
+  if (!(interface == PMDA_INTERFACE_2 || sts > 0)) return sts;
+  vs->vlist[j].inst = inst;
+  int fmt = StuffValue(atom, &vs->vlist[j], desc.type);
+  if (fmt == PM_ERR_TYPE)
+    CPmdaNotify(ext, absl::StrFormat("pmdaFetch: Descriptor type (%s) for metric %s is bad",
+                                     TypeStr(desc.type), IDStr(desc.pmid)));
+  if (fmt >= 0) {
+    vs->valfmt = fmt;
+    *stored = true;
+  }
+  if (interface >= PMDA_INTERFACE_5 && sts == PMDA_FETCH_DYNAMIC) {
+    if (desc.type == PM_TYPE_STRING) {
+      std::free(atom.cp);
+    } else if (desc.type == PM_TYPE_AGGREGATE) {
+      std::free(atom.vbp);
+    } else {
+      CPmdaNotify(ext, absl::StrFormat("pmdaFetch: Attempt to free value for metric %s of wrong type %s",
+                                       IDStr(desc.pmid), TypeStr(desc.type)));
+    }
+  }
+  return fmt < 0 ? fmt : sts;
+}
+
+pmValueSet* FetchOne(pmdaExt* ext, pmID pmid) {
+  CPmdaState* st = CPmdaStateOf(ext);
+  pmdaMetric* metric = FindCMetric(ext, pmid);
+  pmdaMetric dynamic;
+  auto desc_handler = st->dispatch->version.any.desc;
+  if (metric == nullptr && desc_handler != nullptr && desc_handler != pmdaDesc) {
+    // a metric outside the table (dynamic agents): ask the agent's desc
+    std::memset(&dynamic, 0, sizeof(dynamic));
+    if (desc_handler(pmid, &dynamic.m_desc, ext) >= 0) metric = &dynamic;
+  }
+  if (metric == nullptr) {
+    pmValueSet* vs = NewValueSet(pmid, 1);
+    if (vs) vs->numval = PM_ERR_PMID;
+    return vs;
+  }
+  std::vector<int> insts = FetchInstances(ext, metric->m_desc);
+  pmValueSet* vs = NewValueSet(pmid, static_cast<int>(insts.size()));
+  if (vs == nullptr) return nullptr;
+  int j = 0, sts = 0;
+  for (int inst : insts) {
+    bool stored = false;
+    sts = FetchInstance(ext, metric, inst, vs, j, &stored);
+    if (stored) ++j;
+  }
+  vs->numval = j > 0 ? j : (insts.empty() ? 0 : sts);
+  return vs;
+}
+
+}  // namespace
+}  // namespace pmapi
+
+using pmapi::CPmdaNotify;
+using pmapi::CPmdaState;
+using pmapi::CPmdaStateOf;
+
+extern "C" {
+
+int pmdaProfile(pmProfile* prof, pmdaExt* ext) {
+  if (ext == nullptr) return PM_ERR_GENERIC;
+  ext->e_prof = prof;
+  return 0;
+}
+
+int pmdaFetch(int numpmid, pmID* pmidlist, pmResult** resp, pmdaExt* ext) {
+  CPmdaState* st = CPmdaStateOf(ext);
+  if (st == nullptr || resp == nullptr || numpmid < 0 || (numpmid > 0 && pmidlist == nullptr))
+    return PM_ERR_GENERIC;
+  for (pmValueSet* vs : st->sets) std::free(vs);
+  st->sets.clear();
+  if (numpmid > st->res_capacity || st->res == nullptr) {
+    const size_t size = sizeof(pmResult) + static_cast<size_t>(numpmid > 1 ? numpmid - 1 : 0) * sizeof(pmValueSet*);
+    auto* res = static_cast<pmResult*>(std::realloc(st->res, size));
+    if (res == nullptr) return -ENOMEM;
+    st->res = res;
+    st->res_capacity = numpmid > 1 ? numpmid : 1;
+  }
+  pmResult* res = st->res;
+  gettimeofday(&res->timestamp, nullptr);
+  res->numpmid = 0;
+  for (int i = 0; i < numpmid; ++i) {
+    pmValueSet* vs = pmapi::FetchOne(ext, pmidlist[i]);
+    if (vs == nullptr) return -ENOMEM;
+    st->sets.push_back(vs);
+    res->vset[i] = vs;
+    res->numpmid = i + 1;
+  }
+  *resp = res;
+  return 0;
+}
+
+int pmdaDesc(pmID pmid, pmDesc* desc, pmdaExt* ext) {
+  if (ext == nullptr || desc == nullptr) return PM_ERR_GENERIC;
+  if (pmdaMetric* m = pmapi::FindCMetric(ext, pmid)) {
+    *desc = m->m_desc;
+    return 0;
+  }
+  CPmdaNotify(ext, absl::StrFormat("pmdaDesc: Requested metric %s is not defined", pmapi::IDStr(pmid)));
+  return PM_ERR_PMID;
+}
+
+}  // extern "C"
+
+namespace pmapi {
+namespace {
+
+// Returns the instance `name` picks: an exact match, or, when `name` has
+// no space, an instance whose name up to its first space is `name`.
+const CInstance* MatchInstanceName(const std::vector<CInstance>& set, const std::string& name) {
+  const bool name_has_space = name.find(' ') != std::string::npos;
+  for (const CInstance& i : set) {
+    if (i.name == name) return &i;
+    if (name_has_space) continue;
+    size_t space = i.name.find(' ');
+    if (space != std::string::npos && space == name.size() && i.name.compare(0, space, name) == 0) return &i;
+  }
+  return nullptr;
+}
+
+void FreeInResult(pmInResult* r) {
+  if (r == nullptr) return;
+  if (r->namelist != nullptr) {
+    for (int i = 0; i < r->numinst; ++i) std::free(r->namelist[i]);
+  }
+  std::free(r->namelist);
+  std::free(r->instlist);
+  std::free(r);
+}
+
+// Fills *r with every instance of `set`.
+bool AllInstances(const std::vector<CInstance>& set, pmInResult* r) {
+  r->numinst = static_cast<int>(set.size());
+  if (set.empty()) return true;
+  r->instlist = static_cast<int*>(std::calloc(set.size(), sizeof(int)));
+  r->namelist = static_cast<char**>(std::calloc(set.size(), sizeof(char*)));
+  if (r->instlist == nullptr || r->namelist == nullptr) return false;
+  for (size_t i = 0; i < set.size(); ++i) {
+    r->instlist[i] = set[i].inst;
+    r->namelist[i] = strdup(set[i].name.c_str());
+    if (r->namelist[i] == nullptr) return false;
+  }
+  return true;
+}
+
+}  // namespace
+}  // namespace pmapi
+
+extern "C" {
+
+int pmdaInstance(pmInDom indom, int inst, char* name, pmInResult** result, pmdaExt* ext) {
+  if (ext == nullptr || result == nullptr) return PM_ERR_GENERIC;
+  bool found = false, cached = false;
+  std::vector<pmapi::CInstance> set = pmapi::CIndomInstances(ext, indom, &found, &cached);
+  if (!found) return PM_ERR_INDOM;
+  auto* r = static_cast<pmInResult*>(std::calloc(1, sizeof(pmInResult)));
+  if (r == nullptr) return -ENOMEM;
+  r->indom = indom;
+  int sts = 0;
+  if (name == nullptr && inst == static_cast<int>(PM_IN_NULL)) {
+    if (!pmapi::AllInstances(set, r)) sts = -ENOMEM;
+  } else if (name == nullptr) {
+    sts = PM_ERR_INST;
+    for (const pmapi::CInstance& i : set) {
+      if (i.inst != inst) continue;
+      r->numinst = 1;
+      r->namelist = static_cast<char**>(std::calloc(1, sizeof(char*)));
+      if (r->namelist != nullptr) r->namelist[0] = strdup(i.name.c_str());
+      sts = r->namelist != nullptr && r->namelist[0] != nullptr ? 0 : -ENOMEM;
+      break;
+    }
+  } else {
+    const pmapi::CInstance* hit = nullptr;
+    const std::string want(name);
+    if (inst != static_cast<int>(PM_IN_NULL) || want.empty()) {
+      hit = nullptr;
+    } else if (cached) {
+      for (const pmapi::CInstance& i : set) {
+        if (i.name == want) hit = &i;
+      }
+    } else {
+      hit = pmapi::MatchInstanceName(set, want);
+    }
+    sts = PM_ERR_INST;
+    if (hit != nullptr) {
+      r->numinst = 1;
+      r->instlist = static_cast<int*>(std::calloc(1, sizeof(int)));
+      if (r->instlist != nullptr) r->instlist[0] = hit->inst;
+      sts = r->instlist != nullptr ? 0 : -ENOMEM;
+    }
+  }
+  if (sts < 0) {
+    pmapi::FreeInResult(r);
+    return sts;
+  }
+  *result = r;
+  return 0;
+}
+
+int pmdaText(int ident, int type, char** buffer, pmdaExt* ext) {
+  if (ext == nullptr || buffer == nullptr) return PM_ERR_GENERIC;
+  *buffer = nullptr;
+  if (ext->e_help >= 0) {
+    if ((type & PM_TEXT_PMID) == PM_TEXT_PMID) {
+      *buffer = pmdaGetHelp(ext->e_help, static_cast<pmID>(ident), type);
+    } else {
+      *buffer = pmdaGetInDomHelp(ext->e_help, static_cast<pmInDom>(ident), type);
+    }
+  }
+  return *buffer == nullptr ? PM_ERR_TEXT : 0;
+}
+
+int pmdaStore(pmResult*, pmdaExt*) { return PM_ERR_PERMISSION; }
+
+int pmdaPMID(const char*, pmID*, pmdaExt*) { return PM_ERR_NAME; }
+
+int pmdaName(pmID, char***, pmdaExt*) { return PM_ERR_PMID; }
+
+int pmdaChildren(const char*, int, char***, int**, pmdaExt*) { return PM_ERR_NAME; }
+
+// Every client attribute is accepted; an agent that restricts clients
+// replaces this handler.
+int pmdaAttribute(int, int, const char*, int, pmdaExt*) { return 0; }
+
+}  // extern "C"

@@ -1,0 +1,371 @@
+#include "c_pmda_host.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "c_pmda_internal.h"
+#include "pmapi/errors.h"
+
+namespace pmapi {
+namespace {
+
+// Each hosted agent instance answers as one client context, numbered
+// from 1 in the order hosted (what pmdaGetContext returns to it).
+std::atomic<int> next_context{1};
+
+// One hosted C agent: the interface the agent filled, and the profile in
+// the C form handed to it.
+struct CAgent {
+  pmdaInterface dp;
+  int context = 0;
+  bool hosted = false;  // answering requests: the end callback is due
+  uint64_t profile_generation = ~uint64_t{0};
+  pmProfile profile{};
+  std::vector<pmInDomProfile> profile_entries;
+  std::vector<std::vector<int>> profile_insts;
+
+  CAgent() { std::memset(&dp, 0, sizeof(dp)); }
+  ~CAgent();
+  CAgent(const CAgent&) = delete;
+  CAgent& operator=(const CAgent&) = delete;
+
+  pmdaExt* ext() const { return dp.version.any.ext; }
+  int interface() const { return static_cast<int>(dp.comm.pmda_interface); }
+  // Marks the start of a request: the context the agent sees.
+  void Begin() {
+    if (ext() != nullptr) ext()->e_context = context;
+    SetCPmdaContext(context);
+  }
+};
+
+CAgent::~CAgent() {
+  pmdaExt* e = ext();
+  if (e == nullptr) return;
+  if (hosted && interface() >= PMDA_INTERFACE_5 && e->e_endCallBack != nullptr) {
+    SetCPmdaContext(context);
+    e->e_endCallBack(context);
+  }
+  CPmdaState* st = CPmdaStateOf(e);
+  if (st != nullptr && st->dispatch == &dp) FreeCPmdaExt(e);
+}
+
+absl::Status Check(int sts) { return sts < 0 ? PcpError(sts) : absl::OkStatus(); }
+
+void BuildProfile(const Profile& p, CAgent* a) {
+  if (a->profile_generation == p.generation()) return;
+  a->profile_generation = p.generation();
+  a->profile_entries.clear();
+  a->profile_insts.clear();
+  for (const Profile::Entry& e : p.entries()) a->profile_insts.emplace_back(e.insts.begin(), e.insts.end());
+  size_t k = 0;
+  for (const Profile::Entry& e : p.entries()) {
+    pmInDomProfile c{};
+    c.indom = e.indom;
+    c.state = e.include_listed ? PM_PROFILE_EXCLUDE : PM_PROFILE_INCLUDE;
+    c.instances_len = static_cast<int>(a->profile_insts[k].size());
+    c.instances = a->profile_insts[k].empty() ? nullptr : a->profile_insts[k].data();
+    a->profile_entries.push_back(c);
+    ++k;
+  }
+  a->profile.state = p.include_all() ? PM_PROFILE_INCLUDE : PM_PROFILE_EXCLUDE;
+  a->profile.profile_len = static_cast<int>(a->profile_entries.size());
+  a->profile.profile = a->profile_entries.empty() ? nullptr : a->profile_entries.data();
+}
+
+// Appends the value sets of the agent's `res` to *out, checking each.
+absl::Status CopyResult(const pmResult* res, Result* out) {
+  for (int i = 0; i < res->numpmid; ++i) {
+    const pmValueSet* vs = res->vset[i];
+    if (vs == nullptr) return PcpError(kErrGeneric);
+    if (vs->numval <= 0) {
+      out->AddSet(vs->pmid, vs->numval, PM_VAL_INSITU);
+      continue;
+    }
+    out->AddSet(vs->pmid, vs->numval, vs->valfmt == PM_VAL_INSITU ? PM_VAL_INSITU : PM_VAL_DPTR);
+    for (int j = 0; j < vs->numval; ++j) {
+      const pmValue& v = vs->vlist[j];
+      if (vs->valfmt == PM_VAL_INSITU) {
+        out->AddInsitu(v.inst, v.value.lval);
+        continue;
+      }
+      const pmValueBlock* vb = v.value.pval;
+      if (vb == nullptr || vb->vlen < PM_VAL_HDR_SIZE) return PcpError(kErrGeneric);
+      out->AddBlock(v.inst, static_cast<int>(vb->vtype),
+                    std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(vb->vbuf), vb->vlen - PM_VAL_HDR_SIZE));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Fetch(CAgent* a, std::span<const PmID> ids, Result* out, Pmda& pmda) {
+  a->Begin();
+  std::vector<pmID> list(ids.begin(), ids.end());
+  pmResult* res = nullptr;
+  int sts = a->dp.version.any.fetch(static_cast<int>(list.size()), list.data(), &res, a->ext());
+  if (sts < 0) return PcpError(sts);
+  if (res == nullptr) return PcpError(kErrGeneric);
+  absl::Status s = CopyResult(res, out);
+  if (a->ext()->e_resultCallBack != nullptr) a->ext()->e_resultCallBack(res);
+  if (CPmdaState* st = CPmdaStateOf(a->ext()); st != nullptr && st->state_changes != 0) {
+    unsigned flags = 0;
+    if (st->state_changes & PMCD_NAMES_CHANGE) flags |= kPmdaExtNamesChange;
+    if (st->state_changes & PMCD_LABEL_CHANGE) flags |= kPmdaExtLabelChange;
+    st->state_changes = 0;
+    pmda.SetFlags(flags);
+  }
+  return s;
+}
+
+absl::StatusOr<Desc> DescOf(CAgent* a, PmID id) {
+  a->Begin();
+  pmDesc d;
+  std::memset(&d, 0, sizeof(d));
+  int sts = a->dp.version.any.desc(id, &d, a->ext());
+  if (sts < 0) return PcpError(sts);
+  Desc out;
+  out.pmid = d.pmid;
+  out.type = d.type;
+  out.indom = d.indom;
+  out.sem = d.sem;
+  out.units.dim_space = static_cast<int8_t>(d.units.dimSpace);
+  out.units.dim_time = static_cast<int8_t>(d.units.dimTime);
+  out.units.dim_count = static_cast<int8_t>(d.units.dimCount);
+  out.units.scale_space = static_cast<uint8_t>(d.units.scaleSpace);
+  out.units.scale_time = static_cast<uint8_t>(d.units.scaleTime);
+  out.units.scale_count = static_cast<int8_t>(d.units.scaleCount);
+  return out;
+}
+
+void FreeInResult(pmInResult* r) {
+  if (r == nullptr) return;
+  for (int i = 0; r->namelist != nullptr && i < r->numinst; ++i) std::free(r->namelist[i]);
+  std::free(r->namelist);
+  std::free(r->instlist);
+  std::free(r);
+}
+
+absl::StatusOr<PmdaInResult> InstancesOf(CAgent* a, InDom indom, int32_t inst, const std::string* name) {
+  a->Begin();
+  pmInResult* r = nullptr;
+  std::string copy = name ? *name : std::string();
+  int sts = a->dp.version.any.instance(indom, inst, name ? copy.data() : nullptr, &r, a->ext());
+  if (sts < 0) return PcpError(sts);
+  if (r == nullptr) return PcpError(kErrGeneric);
+  PmdaInResult out;
+  out.indom = r->indom;
+  for (int i = 0; i < r->numinst; ++i) {
+    if (r->instlist != nullptr) out.insts.push_back(r->instlist[i]);
+    if (r->namelist != nullptr) out.names.emplace_back(r->namelist[i] ? r->namelist[i] : "");
+  }
+  FreeInResult(r);
+  return out;
+}
+
+absl::StatusOr<std::string> TextOf(CAgent* a, uint32_t ident, int type) {
+  a->Begin();
+  char* buf = nullptr;
+  int sts = a->dp.version.any.text(static_cast<int>(ident), type, &buf, a->ext());
+  if (sts < 0) return PcpError(sts);
+  if (buf == nullptr) return PcpError(kErrText);
+  return std::string(buf);
+}
+
+// Builds a malloc'ed pmResult of `values` for the agent's store handler.
+pmResult* ToCResult(const Result& values) {
+  const int n = values.numpmid();
+  auto* res = static_cast<pmResult*>(
+      std::calloc(1, sizeof(pmResult) + static_cast<size_t>(n > 1 ? n - 1 : 0) * sizeof(pmValueSet*)));
+  if (res == nullptr) return nullptr;
+  res->numpmid = n;
+  for (int i = 0; i < n; ++i) {
+    const ValueSet& vs = values.sets()[static_cast<size_t>(i)];
+    const int count = vs.numval > 0 ? vs.numval : 0;
+    auto* c = static_cast<pmValueSet*>(
+        std::calloc(1, sizeof(pmValueSet) + static_cast<size_t>(count > 1 ? count - 1 : 0) * sizeof(pmValue)));
+    res->vset[i] = c;
+    if (c == nullptr) continue;
+    c->pmid = vs.pmid;
+    c->numval = vs.numval;
+    c->valfmt = vs.valfmt == kValInsitu ? PM_VAL_INSITU : PM_VAL_DPTR;
+    for (int j = 0; j < count; ++j) {
+      ValueView v = values.value(vs, j);
+      c->vlist[j].inst = v.inst;
+      if (c->valfmt == PM_VAL_INSITU) {
+        c->vlist[j].value.lval = v.lval;
+        continue;
+      }
+      size_t size = PM_VAL_HDR_SIZE + v.payload.size();
+      auto* vb = static_cast<pmValueBlock*>(std::calloc(1, size < sizeof(pmValueBlock) ? sizeof(pmValueBlock) : size));
+      if (vb != nullptr) {
+        vb->vtype = static_cast<unsigned>(v.vtype);
+        vb->vlen = static_cast<unsigned>(size);
+        if (!v.payload.empty()) std::memcpy(vb->vbuf, v.payload.data(), v.payload.size());
+      }
+      c->vlist[j].value.pval = vb;
+    }
+  }
+  return res;
+}
+
+void FreeCResult(pmResult* res) {
+  if (res == nullptr) return;
+  for (int i = 0; i < res->numpmid; ++i) {
+    pmValueSet* vs = res->vset[i];
+    if (vs == nullptr) continue;
+    for (int j = 0; vs->valfmt != PM_VAL_INSITU && j < vs->numval; ++j) std::free(vs->vlist[j].value.pval);
+    std::free(vs);
+  }
+  std::free(res);
+}
+
+absl::Status StoreTo(CAgent* a, const Result& values) {
+  a->Begin();
+  pmResult* res = ToCResult(values);
+  if (res == nullptr) return PcpError(-ENOMEM);
+  for (int i = 0; i < res->numpmid; ++i) {
+    if (res->vset[i] == nullptr) {
+      FreeCResult(res);
+      return PcpError(-ENOMEM);
+    }
+  }
+  int sts = a->dp.version.any.store(res, a->ext());
+  FreeCResult(res);
+  return Check(sts);
+}
+
+absl::StatusOr<std::vector<LabelSet>> LabelsOf(CAgent* a, uint32_t ident, int type, Pmda& pmda) {
+  if (a->interface() < PMDA_INTERFACE_7 || a->dp.version.seven.label == nullptr)
+    return pmda.DefaultLabel(ident, type);
+  a->Begin();
+  pmLabelSet* sets = nullptr;
+  int n = a->dp.version.seven.label(static_cast<int>(ident), type, &sets, a->ext());
+  std::vector<LabelSet> out;
+  if (n > 0 && sets != nullptr) {
+    for (int i = 0; i < n; ++i) {
+      LabelSet s = FromCLabelSet(sets[i]);
+      if (type == PM_LABEL_INSTANCES || !s.json.empty()) out.push_back(std::move(s));
+    }
+  }
+  if (sets != nullptr) {
+    FreeCLabelSetContents(sets, n > 0 ? n : 1);
+    std::free(sets);
+  }
+  if (n < 0) return PcpError(n);
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> NamesOf(CAgent* a, PmID id) {
+  a->Begin();
+  char** names = nullptr;
+  int n = a->dp.version.four.name(id, &names, a->ext());
+  if (n < 0) return PcpError(n);
+  std::vector<std::string> out;
+  for (int i = 0; names != nullptr && i < n; ++i) out.emplace_back(names[i] ? names[i] : "");
+  std::free(names);  // one block, as PCP's agents return it
+  return out;
+}
+
+absl::StatusOr<std::vector<PmnsChild>> ChildrenOf(CAgent* a, std::string_view name, bool traverse) {
+  a->Begin();
+  char** kids = nullptr;
+  int* status = nullptr;
+  std::string path(name);
+  int n = a->dp.version.four.children(path.c_str(), traverse ? 1 : 0, &kids, &status, a->ext());
+  if (n < 0) return PcpError(n);
+  std::vector<PmnsChild> out;
+  for (int i = 0; kids != nullptr && i < n; ++i) {
+    PmnsChild c;
+    c.name = kids[i] ? kids[i] : "";
+    c.status = status != nullptr ? status[i] : PMNS_LEAF_STATUS;
+    out.push_back(std::move(c));
+  }
+  std::free(kids);
+  std::free(status);
+  return out;
+}
+
+void Route(const std::shared_ptr<CAgent>& a, Pmda* pmda) {
+  PmdaDispatch& d = pmda->dispatch();
+  d.profile = [a](const Profile& p, Pmda&) -> absl::Status {
+    if (a->dp.version.any.profile == nullptr) return absl::OkStatus();
+    BuildProfile(p, a.get());
+    a->Begin();
+    return Check(a->dp.version.any.profile(&a->profile, a->ext()));
+  };
+  d.fetch = [a](std::span<const PmID> ids, Result* r, Pmda& p) { return Fetch(a.get(), ids, r, p); };
+  d.desc = [a](PmID id, Pmda&) { return DescOf(a.get(), id); };
+  d.instance = [a](InDom indom, int32_t inst, const std::string* name, Pmda&) {
+    return InstancesOf(a.get(), indom, inst, name);
+  };
+  d.text = [a](uint32_t ident, int type, Pmda&) { return TextOf(a.get(), ident, type); };
+  d.store = [a](const Result& values, Pmda&) { return StoreTo(a.get(), values); };
+  d.label = [a](uint32_t ident, int type, Pmda& p) { return LabelsOf(a.get(), ident, type, p); };
+  if (a->interface() < PMDA_INTERFACE_4) return;  // the library's name defaults stay
+  d.pmid = [a](std::string_view name, Pmda&) -> absl::StatusOr<PmID> {
+    a->Begin();
+    pmID id = 0;
+    std::string n(name);
+    int sts = a->dp.version.four.pmid(n.c_str(), &id, a->ext());
+    if (sts < 0) return PcpError(sts);
+    return id;
+  };
+  d.name = [a](PmID id, Pmda&) { return NamesOf(a.get(), id); };
+  d.children = [a](std::string_view name, bool traverse, Pmda&) { return ChildrenOf(a.get(), name, traverse); };
+}
+
+// Returns why the interface cannot be used, or "" when every handler its
+// version needs is set.
+std::string MissingHandler(const pmdaInterface& dp) {
+  const auto& any = dp.version.any;
+  if (any.ext == nullptr) return "no pmdaExt (pmdaDSO not called)";
+  if (!any.fetch || !any.desc || !any.instance || !any.text || !any.store || !any.profile)
+    return "a request handler is not set";
+  if (dp.comm.pmda_interface >= PMDA_INTERFACE_4 &&
+      (!dp.version.four.pmid || !dp.version.four.name || !dp.version.four.children))
+    return "a name handler is not set";
+  return "";
+}
+
+}  // namespace
+
+absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const HelpFile::NameResolver& resolve,
+                        Pmda* pmda) {
+  auto agent = std::make_shared<CAgent>();
+  agent->context = next_context.fetch_add(1);
+  agent->dp.domain = pmda->domain();
+  // PCP's challenge: an agent that never calls pmdaDSO leaves these as
+  // they are, and is refused below
+  agent->dp.comm.pmda_interface = 0xff;
+  agent->dp.comm.pmapi_version = ~static_cast<unsigned>(PMAPI_VERSION_2) & 0xff;
+  std::vector<std::string> diagnostics;
+  CPmdaLoadContext load;
+  load.domain = pmda->domain();
+  load.resolve = resolve;
+  load.diagnostics = &diagnostics;
+  SetCPmdaLoadContext(&load);
+  SetCPmdaContext(agent->context);
+  init(&agent->dp);
+  SetCPmdaLoadContext(nullptr);
+  // later diagnostics (from fetches) have no warning list to go to
+  if (CPmdaState* st = CPmdaStateOf(agent->dp.version.any.ext); st != nullptr && st->dispatch == &agent->dp)
+    st->diagnostics = nullptr;
+  for (std::string& d : diagnostics) pmda->Notify(std::move(d));
+  const int interface = agent->interface();
+  if (agent->dp.status != 0) return PcpError(agent->dp.status < 0 ? agent->dp.status : kErrGeneric);
+  if (interface < PMDA_INTERFACE_2 || interface > PMDA_INTERFACE_LATEST)
+    return PcpError(kErrGeneric, absl::StrCat("unsupported PMDA interface version ", interface));
+  if (std::string missing = MissingHandler(agent->dp); !missing.empty())
+    return PcpError(kErrGeneric, absl::StrCat("initialization routine \"", init_name, "\": ", missing));
+  pmdaExt* ext = agent->ext();
+  pmda->Dso(interface, ext->e_name ? ext->e_name : init_name, "");
+  Route(agent, pmda);
+  agent->hosted = true;
+  return absl::OkStatus();
+}
+
+}  // namespace pmapi

@@ -1,0 +1,112 @@
+// c_pmda_internal.h: what the C PMDA interface (<pcp/pmda.h>) keeps
+// behind pmdaExt.e_ext, and the pieces its files share.
+//
+// pmdaDSO creates a CPmdaState for the agent and points e_ext at it; every
+// default handler (pmdaFetch, pmdaInstance, ...) finds the agent's tables
+// through the pmdaExt it is given. The instance-domain caches and event
+// arrays are process-wide, as in PCP, each behind its own lock.
+//
+// Example (inside the library):
+//   CPmdaState* st = CPmdaStateOf(ext);
+//   const pmdaMetric* m = FindCMetric(ext, pmid);
+#ifndef PMAPI_SRC_C_PMDA_INTERNAL_H_
+#define PMAPI_SRC_C_PMDA_INTERNAL_H_
+
+#include <pcp/pmapi.h>
+#include <pcp/pmda.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "pmapi/label_set.h"
+#include "pmapi/pmda_cache.h"
+#include "pmda_help.h"
+
+namespace pmapi {
+
+// What the host loading an agent offers its init function: the name
+// resolver help files use, and where diagnostics go.
+struct CPmdaLoadContext {
+  int domain = -1;
+  HelpFile::NameResolver resolve;
+  std::vector<std::string>* diagnostics = nullptr;
+};
+
+// Sets (or, with null, clears) the load context of the calling thread, for
+// the duration of an agent's init function.
+void SetCPmdaLoadContext(const CPmdaLoadContext* load);
+const CPmdaLoadContext* CurrentCPmdaLoadContext();
+
+struct CPmdaState {
+  pmdaInterface* dispatch = nullptr;
+  void* private_data = nullptr;
+  bool initialised = false;
+  HelpFile::NameResolver resolve;
+  std::vector<std::string>* diagnostics = nullptr;
+  absl::flat_hash_map<pmID, int> hashed;  // PMID -> e_metrics index
+  // pmdaFetch's result, reused; its value sets are freed on the next call.
+  pmResult* res = nullptr;
+  int res_capacity = 0;
+  std::vector<pmValueSet*> sets;
+  // State changes raised by pmdaSetFlags, taken by the host after a fetch.
+  int state_changes = 0;
+};
+
+// Returns the state behind `ext`, or null for a pmdaExt pmdaDSO did not
+// make.
+CPmdaState* CPmdaStateOf(pmdaExt* ext);
+// Frees the state and the pmdaExt pmdaDSO allocated.
+void FreeCPmdaExt(pmdaExt* ext);
+// Frees pmdaFetch's result and its value sets.
+void FreeCPmdaFetchResult(CPmdaState* st);
+
+// Records a message as PCP's pmNotifyErr would log it.
+void CPmdaNotify(pmdaExt* ext, std::string message);
+
+// Returns the table entry of `pmid` by the lookup pmdaInit chose, or null.
+pmdaMetric* FindCMetric(pmdaExt* ext, pmID pmid);
+// Returns the table entry of `indom`, or null.
+pmdaIndom* FindCIndom(pmdaExt* ext, pmInDom indom);
+
+// Returns true if `prof` (null: everything) admits instance `inst`.
+bool CProfileAdmits(const pmProfile* prof, pmInDom indom, int inst);
+
+// One instance of an instance domain, as the defaults walk them.
+struct CInstance {
+  int inst;
+  std::string name;
+};
+// Returns the instances of `indom` in order: the cache's active entries
+// when `indom` has a pmdaCache, else the table's. Sets *found false when
+// neither knows the indom, and *cached (if given) true for a cache.
+std::vector<CInstance> CIndomInstances(pmdaExt* ext, pmInDom indom, bool* found,
+                                       bool* cached = nullptr);
+
+// The process-wide caches behind pmdaCache*. The lock is recursive because
+// a purge callback may call back into the cache.
+std::recursive_mutex& CCacheLock();
+InDomCaches& CCaches();
+
+// The client context of the request being answered (pmdaGetContext).
+void SetCPmdaContext(int context);
+
+// Returns a malloc'ed pmLabelSet equal to `set`, or null.
+pmLabelSet* NewCLabelSet(const LabelSet& set);
+// Converts a C label set back (json and index).
+LabelSet FromCLabelSet(const pmLabelSet& set);
+// Frees `n` sets at `sets` and their contents (not the array).
+void FreeCLabelSetContents(pmLabelSet* sets, int n);
+
+// Opens a help source file for an agent of `domain`; returns a handle for
+// pmdaGetHelp, or < 0.
+int OpenCHelp(const std::string& path, int domain, const HelpFile::NameResolver& resolve,
+              std::vector<std::string>* diagnostics);
+
+}  // namespace pmapi
+
+#endif  // PMAPI_SRC_C_PMDA_INTERNAL_H_
