@@ -95,6 +95,33 @@ absl::StatusOr<Desc> Context::LookupDesc(PmID id) {
   return source_->LookupDesc(id);
 }
 
+absl::StatusOr<std::vector<Desc>> Context::LookupDescs(std::span<const PmID> ids) {
+  if (ids.empty()) return PcpError(kErrToosmall);
+  std::vector<PmID> asked;
+  asked.reserve(ids.size());
+  for (PmID id : ids) {
+    if (AnonByPmid(id) == nullptr) asked.push_back(id);
+  }
+  std::vector<Desc> got;
+  if (!asked.empty()) {
+    absl::StatusOr<std::vector<Desc>> d = source_->LookupDescs(asked);
+    if (!d.ok()) return d.status();
+    got = std::move(*d);
+  }
+  std::vector<Desc> out;
+  out.reserve(ids.size());
+  size_t next = 0;
+  for (PmID id : ids) {
+    if (AnonByPmid(id) != nullptr) {
+      absl::StatusOr<Desc> anon = LookupDesc(id);
+      out.push_back(*anon);
+    } else {
+      out.push_back(got[next++]);
+    }
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<Instance>> Context::GetInDom(InDom indom) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
   return source_->GetInDom(indom);
@@ -167,6 +194,8 @@ absl::StatusOr<Result> Context::Fetch(std::span<const PmID> ids, int* state_chan
   }
   return r;
 }
+
+absl::Status Context::Reconnect() { return source_->Reconnect(); }
 
 absl::StatusOr<Result> Context::FetchArchive() { return source_->FetchArchive(); }
 

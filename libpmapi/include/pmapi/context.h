@@ -117,6 +117,11 @@ class Context {
 
   // --- Metadata ---
   absl::StatusOr<Desc> LookupDesc(PmID id);
+  // Returns the descriptors of `ids` in order (pmLookupDescs): a host
+  // context asks pmcd for all of them in one DESC_IDS request when pmcd
+  // offers the DESCS feature, else one DESC_REQ each. PM_ERR_TOOSMALL for
+  // no ids; the first id that cannot be described fails the whole call.
+  absl::StatusOr<std::vector<Desc>> LookupDescs(std::span<const PmID> ids);
   // Returns the instances of `indom` (for an archive, as at the current
   // collection time).
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom);
@@ -160,6 +165,14 @@ class Context {
   absl::StatusOr<absl::Time> GetArchiveEnd();
   // Returns the host name of the metrics source (pmGetContextHostName).
   std::string HostName();
+  // pmReconnectContext: a host context closes its connection to pmcd and
+  // opens a new one, keeping the instance profile (sent again before the
+  // next fetch) and the descriptors already looked up. After a failed
+  // attempt the next is made only once a back-off delay has passed
+  // (PMCD_RECONNECT_TIMEOUT, default 5,10,20,40,80 seconds); a failed or
+  // too early attempt returns -ETIMEDOUT. Archive and local contexts: OK,
+  // nothing done.
+  absl::Status Reconnect();
 
  private:
   absl::StatusOr<std::string> TextWithFallback(uint32_t ident, int kind, int target);
