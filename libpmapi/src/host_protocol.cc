@@ -21,7 +21,9 @@ InstanceProfile WireProfile(const Profile& profile) {
   for (const Profile::Entry& e : profile.entries()) {
     InDomProfile ip;
     ip.indom = e.indom;
-    ip.state = e.include_listed ? kProfileInclude : kProfileExclude;
+    // On the wire an indom's state is its default, and the listed
+    // instances are the exceptions to it (libpcp's __pmInProfile).
+    ip.state = e.include_listed ? kProfileExclude : kProfileInclude;
     ip.insts = e.insts;
     p.indoms.push_back(std::move(ip));
   }
