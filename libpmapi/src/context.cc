@@ -67,6 +67,26 @@ absl::StatusOr<PmID> Context::LookupName(std::string_view name) {
   return source_->LookupName(name);
 }
 
+std::vector<absl::StatusOr<PmID>> Context::LookupNames(std::span<const std::string> names) {
+  std::vector<std::string> asked;
+  for (const std::string& n : names) {
+    if (AnonByName(n) == nullptr) asked.push_back(n);
+  }
+  std::vector<absl::StatusOr<PmID>> got;
+  if (!asked.empty()) got = source_->LookupNames(asked);
+  std::vector<absl::StatusOr<PmID>> out;
+  out.reserve(names.size());
+  size_t next = 0;
+  for (const std::string& n : names) {
+    if (const AnonMetric* m = AnonByName(n)) {
+      out.push_back(m->pmid);
+    } else {
+      out.push_back(std::move(got[next++]));
+    }
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<std::string>> Context::NameAll(PmID id) {
   if (const AnonMetric* m = AnonByPmid(id)) return std::vector<std::string>{m->name};
   return source_->NameAll(id);

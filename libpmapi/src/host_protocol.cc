@@ -116,6 +116,17 @@ absl::StatusOr<PmID> HostProtocol::LookupName(std::string_view name) {
   return ids->ids[0];
 }
 
+absl::StatusOr<std::vector<PmID>> HostProtocol::LookupNames(std::span<const std::string> names) {
+  if (names.empty()) return PcpError(kErrToosmall);
+  absl::StatusOr<std::vector<uint8_t>> reply =
+      Call(EncodeNameList(kFrom, names, {}), kPduPmnsIds);
+  if (!reply.ok()) return reply.status();
+  absl::StatusOr<IdList> ids = DecodeIdList(*reply);
+  if (!ids.ok() || ids->ids.size() != names.size()) return Desync();
+  if (ids->sts < 0) return PcpError(ids->sts);
+  return std::move(ids->ids);
+}
+
 absl::StatusOr<std::vector<std::string>> HostProtocol::NameAll(PmID id) {
   const PmID ids[] = {id};
   absl::StatusOr<std::vector<uint8_t>> reply =

@@ -104,6 +104,26 @@ absl::StatusOr<PmID> HostSource::LookupName(std::string_view name) {
   return protocol_->LookupName(name);
 }
 
+std::vector<absl::StatusOr<PmID>> HostSource::LookupNames(std::span<const std::string> names) {
+  std::vector<absl::StatusOr<PmID>> out;
+  out.reserve(names.size());
+  if (names.size() == 1) {
+    out.push_back(protocol_->LookupName(names[0]));
+    return out;
+  }
+  absl::StatusOr<std::vector<PmID>> ids = protocol_->LookupNames(names);
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!ids.ok()) {
+      out.push_back(ids.status());
+    } else if ((*ids)[i] == kPmIDNull) {
+      out.push_back(protocol_->LookupName(names[i]));
+    } else {
+      out.push_back((*ids)[i]);
+    }
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<std::string>> HostSource::NameAll(PmID id) {
   return protocol_->NameAll(id);
 }

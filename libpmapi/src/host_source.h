@@ -46,6 +46,9 @@ class HostSource : public Source {
   std::string HostName() override;
 
   absl::StatusOr<PmID> LookupName(std::string_view name) override;
+  // One PMNS_NAMES request for all `names`; a name pmcd did not find is
+  // asked for alone, which brings back its own error.
+  std::vector<absl::StatusOr<PmID>> LookupNames(std::span<const std::string> names) override;
   absl::StatusOr<std::vector<std::string>> NameAll(PmID id) override;
   absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name) override;
   absl::Status Traverse(std::string_view name,

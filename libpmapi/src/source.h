@@ -28,6 +28,14 @@ class Source {
   virtual std::string HostName() = 0;
 
   virtual absl::StatusOr<PmID> LookupName(std::string_view name) = 0;
+  // Looks up many names; one result per name, in order. A source that can
+  // ask for many at once (a pmcd) overrides this one-by-one form.
+  virtual std::vector<absl::StatusOr<PmID>> LookupNames(std::span<const std::string> names) {
+    std::vector<absl::StatusOr<PmID>> out;
+    out.reserve(names.size());
+    for (const std::string& n : names) out.push_back(LookupName(n));
+    return out;
+  }
   virtual absl::StatusOr<std::vector<std::string>> NameAll(PmID id) = 0;
   virtual absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name) = 0;
   virtual absl::Status Traverse(std::string_view name,

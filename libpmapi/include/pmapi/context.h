@@ -105,6 +105,11 @@ class Context {
   // Returns the PMID of a metric name; PM_ERR_NAME for an unknown name,
   // PM_ERR_NONLEAF for an inner node.
   absl::StatusOr<PmID> LookupName(std::string_view name);
+  // Looks up many names (pmLookupName with several names): one result per
+  // name, in order, each what LookupName would return. A host context asks
+  // pmcd for all of them in one PMNS_NAMES request, and asks again alone
+  // for each name pmcd did not find, to learn why.
+  std::vector<absl::StatusOr<PmID>> LookupNames(std::span<const std::string> names);
   // Returns every name of `id` (pmNameAll); PM_ERR_PMID if it has none.
   absl::StatusOr<std::vector<std::string>> NameAll(PmID id);
   // Returns the children of a node ("" is the root) with their status, in
