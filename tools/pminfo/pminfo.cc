@@ -173,23 +173,53 @@ std::vector<const pmapi::LabelSet*> Reporter::MetricLabelSets(const Desc& desc) 
 // pminfo -s: the series identifiers PCP derives from the source's labels,
 // the metric's name, labels and descriptor, and each instance's name and
 // labels.
+// Returns the merged JSON of `sets` without their optional labels (the
+// ones that do not identify a source or a metric).
+std::string MergeIntrinsic(const std::vector<const pmapi::LabelSet*>& sets) {
+  std::vector<pmapi::LabelSet> kept;
+  kept.reserve(sets.size());
+  for (const pmapi::LabelSet* set : sets) {
+    if (set == nullptr) continue;
+    std::string json;
+    for (const pmapi::LabelEntry& l : set->labels) {
+      if (l.flags & pmapi::kLabelOptional) continue;
+      json += json.empty() ? "{\"" : ",\"";
+      json += pmapi::LabelName(*set, l);
+      json += "\":";
+      json += pmapi::LabelValue(*set, l);
+    }
+    if (json.empty()) continue;
+    absl::StatusOr<pmapi::LabelSet> parsed = pmapi::ParseLabelSet(json + "}");
+    if (parsed.ok()) kept.push_back(std::move(*parsed));
+  }
+  std::vector<const pmapi::LabelSet*> ptrs;
+  for (const pmapi::LabelSet& set : kept) ptrs.push_back(&set);
+  return pmapi::MergeLabelSets(ptrs);
+}
+
 void Reporter::PrintSeries(const std::string& name, const Desc& desc) {
   std::vector<const pmapi::LabelSet*> merged = MetricLabelSets(desc);
   std::vector<const pmapi::LabelSet*> context;
   for (const pmapi::LabelSet& set : levels_.front()) context.push_back(&set);
   std::string source = pmtools::Sha1Hex(absl::StrFormat(
-      R"({"series":"source","labels":%s})", pmapi::MergeLabelSets(context)));
+      R"({"series":"source","labels":%s})", MergeIntrinsic(context)));
   std::string series = pmtools::Sha1Hex(absl::StrFormat(
       R"({"series":"metric","name":"%s","labels":%s,"semantics":"%s","type":"%s","units":"%s"})",
-      name, pmapi::MergeLabelSets(merged), pmapi::SemStr(desc.sem), pmapi::TypeStr(desc.type),
+      name, MergeIntrinsic(merged), pmapi::SemStr(desc.sem), pmapi::TypeStr(desc.type),
       pmapi::UnitsStr(desc.units)));
   std::printf("    Source: %s\n    Series: %s\n", source.c_str(), series.c_str());
   if (desc.indom == pmapi::kInDomNull) return;
   absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx_->GetInDom(desc.indom);
   if (!insts.ok()) return;
   std::vector<pmapi::LabelSet> inst_sets = Level(ctx_, pmapi::kLabelInstances, desc.indom);
+  // An instance is identified by the context, domain and indom labels and
+  // its own, without the cluster's and the metric's.
+  std::vector<const pmapi::LabelSet*> above;
+  for (size_t level = 0; level < 3 && level < levels_.size(); ++level) {
+    for (const pmapi::LabelSet& set : levels_[level]) above.push_back(&set);
+  }
   for (const pmapi::Instance& inst : *insts) {
-    std::vector<const pmapi::LabelSet*> with_inst = merged;
+    std::vector<const pmapi::LabelSet*> with_inst = above;
     for (const pmapi::LabelSet& set : inst_sets) {
       if (set.inst == inst.id) with_inst.push_back(&set);
     }
