@@ -612,5 +612,82 @@ TEST(HostSourceDescs, OneRequestForManyAndNullPmidsAskedAlone) {
   EXPECT_EQ(pmcd.requests(), (std::vector<int>{kPduDescIds, kPduDescReq}));
 }
 
+// Replies that a decoder accepts or rejects, but that cannot answer the
+// request sent: each drops the connection with PM_ERR_IPC, and the next
+// call fails at once without a request reaching pmcd.
+struct BadReply {
+  const char* what;
+  int request;  // the PDU type that gets the bad reply
+  std::function<std::vector<uint8_t>()> reply;
+};
+
+std::vector<uint8_t> Truncated(std::vector<uint8_t> pdu, size_t keep_body) {
+  pdu.resize(kPduHeaderBytes + keep_body);
+  StoreBigEndian32(pdu.data(), static_cast<uint32_t>(pdu.size()));
+  return pdu;
+}
+
+std::vector<BadReply> BadReplies() {
+  const Desc d{kId, kTypeU64, kInDom, kSemCounter, Units{}};
+  return {
+      {"DESCS with fewer descriptors than asked", kPduDescIds,
+       [d] { return EncodeDescs(0, std::vector<Desc>{d}); }},
+      {"PMNS_IDS with fewer ids than names", kPduPmnsNames,
+       [] { return EncodeIdList(kPduPmnsIds, 0, 1, std::vector<PmID>{kId}); }},
+      {"DESC cut short", kPduDescReq,
+       [d] { return Truncated(EncodeDesc(0, d), 8); }},
+      {"INSTANCE whose name runs past the PDU", kPduInstanceReq,
+       [] { return Truncated(EncodeInstance(0, InstanceList{kInDom, {1}, {"a-long-name"}}), 14); }},
+      {"TEXT whose length runs past the PDU", kPduTextReq,
+       [] { return Truncated(EncodeText(0, kId, "some help text"), 10); }},
+      {"HIGHRES_RESULT cut inside its value sets", kPduHighResFetch,
+       [] { return Truncated(EncodeHighResResultPdu(0, OneValue(7)), 20); }},
+  };
+}
+
+TEST(HostProtocol, InconsistentRepliesDropTheConnection) {
+  for (const BadReply& bad : BadReplies()) {
+    FakePmcd pmcd([&](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+      if (TypeOf(req) == kPduProfile) return {};
+      if (TypeOf(req) == bad.request) return {bad.reply()};
+      return {EncodeError(0, kErrGeneric)};
+    });
+    std::unique_ptr<HostProtocol> p = Open(pmcd);
+    ASSERT_NE(p, nullptr) << bad.what;
+    const PmID two[] = {kId, MakePmID(29, 0, 11)};
+    const std::string names[] = {"a.b", "c.d"};
+    Result r;
+    absl::Status first;
+    switch (bad.request) {
+      case kPduDescIds: first = p->LookupDescs(two).status(); break;
+      case kPduPmnsNames: first = p->LookupNames(names).status(); break;
+      case kPduDescReq: first = p->LookupDesc(kId).status(); break;
+      case kPduInstanceReq: first = p->Instances(kInDom, kInNull, "").status(); break;
+      case kPduTextReq: first = p->Text(kId, kTextOneline | kTextPmid).status(); break;
+      default: first = p->Fetch(std::span<const PmID>(two, 1), nullptr, &r, nullptr); break;
+    }
+    EXPECT_EQ(PcpCode(first), kErrIpc) << bad.what;
+    EXPECT_TRUE(p->broken()) << bad.what;
+    const size_t asked = pmcd.requests().size();
+    EXPECT_EQ(PcpCode(p->LookupDesc(kId).status()), kErrIpc) << bad.what;
+    EXPECT_EQ(pmcd.requests().size(), asked) << bad.what;
+  }
+}
+
+TEST(HostProtocol, OversizedReplyIsIpcWithoutReadingIt) {
+  FakePmcd pmcd([](const std::vector<uint8_t>&) -> std::vector<std::vector<uint8_t>> {
+    std::vector<uint8_t> header(kPduHeaderBytes);
+    StoreBigEndian32(header.data(), 0x7fffffff);
+    StoreBigEndian32(header.data() + 4, kPduDesc);
+    return {header};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  const absl::Time start = absl::Now();
+  EXPECT_EQ(PcpCode(p->LookupDesc(kId).status()), kErrIpc);
+  EXPECT_LT(absl::Now() - start, absl::Milliseconds(300));
+  EXPECT_TRUE(p->broken());
+}
+
 }  // namespace
 }  // namespace pmapi
