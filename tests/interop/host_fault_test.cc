@@ -42,11 +42,12 @@ class FaultPmcd : public testing::Test {
  protected:
   static std::string Dir() { return std::string(PMAPI_PMCD_DIR) + "-fault"; }
 
-  // Starts pmcd (on the same port as before, once there is one).
+  // Starts pmcd. The tests reach it by its unix socket, which lives in its
+  // directory: a TCP port could be taken by another pmcd while this one is
+  // down.
   static void Start() {
-    std::string pin = port_.empty() ? "" : "PMCD_PRIVATE_PORT=" + port_ + " ";
-    std::string env = ShellOutput(pin + Script() + " start " + Dir());
-    port_ = EnvValue(env, "PMCD_PORT");
+    std::string env = ShellOutput(Script() + " start " + Dir());
+    socket_ = EnvValue(env, "PMCD_SOCKET");
   }
   static void Stop() { ShellOutput(Script() + " stop " + Dir() + " >/dev/null 2>&1"); }
   static int Pid() { return std::atoi(ReadFile(Dir() + "/run/pmcd.pid").c_str()); }
@@ -56,19 +57,19 @@ class FaultPmcd : public testing::Test {
 
   void SetUp() override {
     if (ShellOutput(Script() + " status " + Dir() + " && echo up") != "up\n") Start();
-    ASSERT_FALSE(port_.empty());
+    ASSERT_FALSE(socket_.empty());
   }
 
-  // Opens a context on the pmcd over TCP, with the environment `vars`
+  // Opens a context on the pmcd, with the environment `vars`
   // (NAME=value pairs) in force while it is made.
   static absl::StatusOr<Context> Open(const std::vector<std::pair<const char*, const char*>>& vars) {
     for (const auto& [name, value] : vars) setenv(name, value, 1);
-    absl::StatusOr<Context> ctx = OpenHostContext("localhost:" + port_);
+    absl::StatusOr<Context> ctx = OpenHostContext("unix:" + socket_);
     for (const auto& [name, value] : vars) unsetenv(name);
     return ctx;
   }
 
-  static inline std::string port_;
+  static inline std::string socket_;
 };
 
 // Returns the number of values of the one metric fetched, or the error.
