@@ -150,6 +150,19 @@ TEST_F(FaultPmcd, FrozenPmcdTimesOutWithinTheRequestTimeout) {
   EXPECT_EQ(CountValues(*ctx, *id).value_or(-1), 1);
 }
 
+TEST(Reconnect, ArchiveContextIsLeftAsItIs) {
+  absl::StatusOr<Context> ctx = Context::OpenArchive(
+      std::string(PMAPI_SOURCE_DIR) + "/tests/data/archives/reference/small-v3/small-v3");
+  ASSERT_TRUE(ctx.ok()) << ctx.status();
+  absl::StatusOr<Result> first = ctx->FetchArchive();
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_TRUE(ctx->Reconnect().ok());
+  // Still positioned after the first record.
+  absl::StatusOr<Result> second = ctx->FetchArchive();
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_GT(second->timestamp_ns(), first->timestamp_ns());
+}
+
 // A TCP socket that is listening (the kernel completes connections) but
 // never read or written.
 class SilentServer {
