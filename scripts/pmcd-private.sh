@@ -161,9 +161,12 @@ launch() {
   fi
 }
 
-# Exits 0 if pmcd's log says it listens on TCP port $1 (IPv4).
+# Exits 0 if pmcd's log says it listens on TCP port $1: IPv4, and IPv6
+# too where the machine has it ("localhost" may be tried as ::1 first).
 tcp_bound() {
-  grep -Eq "^ +ok +[0-9]+ +$1 +inet " "$dir/log/pmcd.log"
+  grep -Eq "^ +ok +[0-9]+ +$1 +inet " "$dir/log/pmcd.log" || return 1
+  [ -s /proc/net/if_inet6 ] || return 0
+  grep -Eq "^ +ok +[0-9]+ +$1 +ipv6 " "$dir/log/pmcd.log"
 }
 
 stop() {
