@@ -111,6 +111,12 @@ TEST(HostBatch, ValuesComeOneFetchPerBatch) {
   }
 }
 
+TEST(HostBatch, NamesAloneAreNotLookedUp) {
+  Runs r = Measure("pminfo sample");
+  EXPECT_EQ(r.ours.names, r.pcp.names);
+  EXPECT_LT(r.ours.names, 5);
+}
+
 TEST(HostBatch, ForcedInstancesFetchAgainAsPcpDoes) {
   const std::string cmd = "pminfo -F sample.needprofile";
   Runs r = Measure(cmd);

@@ -15,15 +15,18 @@ namespace pmapi {
 namespace {
 
 // Drops the instance lines of the metrics whose instances differ from one
-// run to the next: pmcd.client.* (the instance is the client's own
-// connection) and *.scramble.* (the agent shuffles them on every fetch).
+// run to the next, even between two runs of PCP's pminfo: pmcd.client.*
+// (the instance is the client's own connection), *.scramble.* (the agent
+// shuffles them on every fetch) and *.proc.* (emulated processes that
+// come and go).
 std::string WithoutVolatileInstances(const std::string& text) {
   std::istringstream in(text);
   std::string line, out;
   bool drop = false;
   while (std::getline(in, line)) {
     if (!line.empty() && line[0] != ' ') {
-      drop = line.rfind("pmcd.client.", 0) == 0 || line.find(".scramble.") != std::string::npos;
+      drop = line.rfind("pmcd.client.", 0) == 0 || line.find(".scramble.") != std::string::npos ||
+             line.find(".proc.") != std::string::npos;
     } else if (drop && line.rfind("    inst [", 0) == 0) {
       continue;
     }

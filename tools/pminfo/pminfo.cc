@@ -364,6 +364,12 @@ void Reporter::Flush() {
 }
 
 void Reporter::Batch(std::span<const std::string> names) {
+  // With nothing to print but names, PCP's pminfo looks nothing up.
+  if (!(s_.pmid || s_.full_pmid || s_.desc || s_.help || s_.oneline || s_.value || s_.labels ||
+        s_.series || s_.verify)) {
+    for (const std::string& name : names) Metric(name, pmapi::kPmIDNull, nullptr);
+    return;
+  }
   std::vector<absl::StatusOr<PmID>> ids = ctx_->LookupNames(names);
   std::vector<PmID> found;
   std::vector<size_t> found_at;
