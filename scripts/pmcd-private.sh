@@ -53,12 +53,13 @@ port_in_use() {
   ss -Htln "sport = :$1" 2>/dev/null | grep -q .
 }
 
+# Prints the first free port from $1 (default 44999) up.
 choose_port() {
   if [ -n "${PMCD_PRIVATE_PORT:-}" ]; then
     echo "$PMCD_PRIVATE_PORT"
     return
   fi
-  p=44999
+  p=${1:-44999}
   while port_in_use "$p"; do
     p=$((p + 1))
     [ "$p" -lt 45200 ] || die "no free TCP port in 44999..45199"
@@ -124,14 +125,33 @@ start() {
   [ -f "$dir/pmns/root" ] || build_pmns
   [ -f "$dir/pmdas/sample/dsohelp.dir" ] || build_pmdas
   write_conf
-  port=$(choose_port)
+  # Another pmcd (another build tree's tests) may take the port chosen
+  # before this one binds it; pmcd then runs on its unix socket alone, so
+  # the start is tried again on the next free port.
+  from=44999
+  tries=0
+  while :; do
+    port=$(choose_port "$from")
+    launch "$port"
+    tcp_bound "$port" && break
+    stop
+    [ -z "${PMCD_PRIVATE_PORT:-}" ] || die "TCP port $port is taken"
+    tries=$((tries + 1))
+    [ "$tries" -lt 10 ] || die "no TCP port could be bound; see $dir/log/pmcd.log"
+    from=$((port + 1))
+  done
   echo "$port" >"$dir/port"
+  print_env
+}
+
+# Starts pmcd on TCP port $1 and waits until it answers on its socket.
+launch() {
   user=$(id -un)
   # pmcd and its PMDAs write their logs into the current directory.
   cd "$dir/log/pmcd"
   # shellcheck disable=SC2046,SC2086
   env $(pcp_env) "$binadm/pmcd" -f -A ${PMCD_PRIVATE_ARGS:-} -U "$user" -c "$dir/pmcd.conf" -n "$dir/pmns/root" \
-    -p "$port" -s "$sock" -l "$dir/log/pmcd.log" -x "$dir/log/pmcd.fatal" \
+    -p "$1" -s "$sock" -l "$dir/log/pmcd.log" -x "$dir/log/pmcd.fatal" \
     </dev/null >"$dir/log/pmcd.out" 2>&1 &
   echo $! >"$pidfile"
   # pmcd answers once it has started every agent.
@@ -139,7 +159,14 @@ start() {
     stop
     die "pmcd did not start; see $dir/log/pmcd.log"
   fi
-  print_env
+}
+
+# Exits 0 if pmcd's log says it listens on TCP port $1: IPv4, and IPv6
+# too where the machine has it ("localhost" may be tried as ::1 first).
+tcp_bound() {
+  grep -Eq "^ +ok +[0-9]+ +$1 +inet " "$dir/log/pmcd.log" || return 1
+  [ -s /proc/net/if_inet6 ] || return 0
+  grep -Eq "^ +ok +[0-9]+ +$1 +ipv6 " "$dir/log/pmcd.log"
 }
 
 stop() {

@@ -67,6 +67,26 @@ absl::StatusOr<PmID> Context::LookupName(std::string_view name) {
   return source_->LookupName(name);
 }
 
+std::vector<absl::StatusOr<PmID>> Context::LookupNames(std::span<const std::string> names) {
+  std::vector<std::string> asked;
+  for (const std::string& n : names) {
+    if (AnonByName(n) == nullptr) asked.push_back(n);
+  }
+  std::vector<absl::StatusOr<PmID>> got;
+  if (!asked.empty()) got = source_->LookupNames(asked);
+  std::vector<absl::StatusOr<PmID>> out;
+  out.reserve(names.size());
+  size_t next = 0;
+  for (const std::string& n : names) {
+    if (const AnonMetric* m = AnonByName(n)) {
+      out.push_back(m->pmid);
+    } else {
+      out.push_back(std::move(got[next++]));
+    }
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<std::string>> Context::NameAll(PmID id) {
   if (const AnonMetric* m = AnonByPmid(id)) return std::vector<std::string>{m->name};
   return source_->NameAll(id);
@@ -93,6 +113,33 @@ absl::StatusOr<Desc> Context::LookupDesc(PmID id) {
     return Desc{id, kTypeU32, kInDomNull, kSemDiscrete, Units{}};
   }
   return source_->LookupDesc(id);
+}
+
+absl::StatusOr<std::vector<Desc>> Context::LookupDescs(std::span<const PmID> ids) {
+  if (ids.empty()) return PcpError(kErrToosmall);
+  std::vector<PmID> asked;
+  asked.reserve(ids.size());
+  for (PmID id : ids) {
+    if (AnonByPmid(id) == nullptr) asked.push_back(id);
+  }
+  std::vector<Desc> got;
+  if (!asked.empty()) {
+    absl::StatusOr<std::vector<Desc>> d = source_->LookupDescs(asked);
+    if (!d.ok()) return d.status();
+    got = std::move(*d);
+  }
+  std::vector<Desc> out;
+  out.reserve(ids.size());
+  size_t next = 0;
+  for (PmID id : ids) {
+    if (AnonByPmid(id) != nullptr) {
+      absl::StatusOr<Desc> anon = LookupDesc(id);
+      out.push_back(*anon);
+    } else {
+      out.push_back(got[next++]);
+    }
+  }
+  return out;
 }
 
 absl::StatusOr<std::vector<Instance>> Context::GetInDom(InDom indom) {
@@ -167,6 +214,8 @@ absl::StatusOr<Result> Context::Fetch(std::span<const PmID> ids, int* state_chan
   }
   return r;
 }
+
+absl::Status Context::Reconnect() { return source_->Reconnect(); }
 
 absl::StatusOr<Result> Context::FetchArchive() { return source_->FetchArchive(); }
 

@@ -209,19 +209,57 @@ ConnectOptions ConnectOptions::FromEnvironment() {
     o.unix_socket = std::string(d) + "/pmcd.socket";
   }
   if (const char* v = std::getenv("PMCD_HOST"); v != nullptr && *v != '\0') o.default_host = v;
+  if (const char* v = std::getenv("PCP_SECURE_SOCKETS")) o.secure_sockets = v;
   return o;
 }
+
+namespace {
+
+// The feature an attribute name demands, 0 for none (libpcp's names).
+uint16_t AttributeDemand(std::string_view name) {
+  for (std::string_view n : {"userauth", "authorise", "authorize", "user", "username", "realm",
+                             "authmeth", "method", "pass", "password"}) {
+    if (name == n) return kFeatureAuth;
+  }
+  if (name == "compress") return kFeatureCompress;
+  if (name == "container") return kFeatureContainer;
+  return 0;
+}
+
+// Reads the attributes after '?' into *out; `secure` becomes the value of
+// a "secure" attribute when there is one.
+void ReadAttributes(std::string_view attrs, HostSpec* out, std::optional<std::string>* secure) {
+  for (absl::string_view item : absl::StrSplit(absl::string_view(attrs.data(), attrs.size()), '&')) {
+    const size_t eq = item.find('=');
+    const std::string_view name(item.data(), eq == absl::string_view::npos ? item.size() : eq);
+    if (name == "secure") {
+      *secure = eq == absl::string_view::npos ? "" : std::string(item.substr(eq + 1));
+    }
+    out->demanded |= AttributeDemand(name);
+  }
+}
+
+bool DemandsTls(const std::string& value) {
+  return value.empty() || value == "1" || value == "enforce";
+}
+
+}  // namespace
 
 absl::StatusOr<HostSpec> ParseHostSpec(std::string_view spec, const ConnectOptions& options) {
   const std::string_view original = spec;
   HostSpec out;
   if (spec.empty()) spec = options.default_host;
-  if (StartsWith(spec, "pcps://")) {
-    out.demanded |= kFeatureSecure;
+  // The TLS demand: "enforce" for pcps:// (a secure= attribute may change
+  // it), else $PCP_SECURE_SOCKETS.
+  std::optional<std::string> secure = options.secure_sockets;
+  const bool pcps = StartsWith(spec, "pcps://");
+  if (pcps) {
+    secure = "enforce";
     spec.remove_prefix(7);
   } else if (StartsWith(spec, "pcp://")) {
     spec.remove_prefix(6);
   }
+  if (secure.has_value() && DemandsTls(*secure)) out.demanded |= kFeatureSecure;
   for (auto [prefix, kind] : {std::pair{std::string_view("unix:"), HostSpec::Kind::kUnix},
                               std::pair{std::string_view("local:"), HostSpec::Kind::kLocal}}) {
     if (!StartsWith(spec, prefix)) continue;
@@ -231,8 +269,18 @@ absl::StatusOr<HostSpec> ParseHostSpec(std::string_view spec, const ConnectOptio
     out.ports = options.ports;
     return out;
   }
+  if (size_t end = spec.find_first_of("?/"); end != std::string_view::npos) {
+    if (spec[end] == '?') {
+      std::string_view attrs = spec.substr(end + 1);
+      std::optional<std::string> secure_attr;
+      ReadAttributes(attrs.substr(0, attrs.find('/')), &out, &secure_attr);
+      if (pcps && secure_attr.has_value() && !DemandsTls(*secure_attr)) {
+        out.demanded &= static_cast<uint16_t>(~kFeatureSecure);
+      }
+    }
+    spec = spec.substr(0, end);
+  }
   if (spec.find('@') != std::string_view::npos) return PcpError(kErrNyi, "pmproxy connections");
-  if (spec.find('?') != std::string_view::npos) return PcpError(kErrNyi, "host attributes");
   std::string_view ports;
   if (StartsWith(spec, "[")) {
     size_t close = spec.find(']');

@@ -2,12 +2,21 @@
 // connection handshake, and bounded, timed request/response exchanges.
 //
 // Host specifications: "host", "host:port[,port...]", IPv4 and IPv6 literals
-// ("127.0.0.1", "::1", "[::1]:44321"), an optional "pcp://" prefix,
-// "unix:" or "unix:/path" (the unix socket only), and "local:" or
+// ("127.0.0.1", "::1", "[::1]:44321"), an optional "pcp://" or "pcps://"
+// prefix, "unix:" or "unix:/path" (the unix socket only), and "local:" or
 // "local:/path" (the unix socket, then TCP to localhost). An empty spec
 // means $PMCD_HOST, else "local:". Ports default to $PMCD_PORT (a comma
 // list), else 44321; the socket to $PMCD_SOCKET, else
 // $PCP_RUN_DIR/pmcd.socket, else /run/pcp/pmcd.socket.
+//
+// A host may be followed by "?name[=value]&..." attributes (up to a '/',
+// which ends the spec), read as libpcp reads them: "compress" demands
+// compression; "user"/"username", "pass"/"password", "method"/"authmeth",
+// "realm" and "userauth"/"authorise"/"authorize" demand authentication;
+// "container" demands a container; with pcps://, "secure=relaxed" (or any
+// value but "enforce", "1" or empty) lifts the TLS demand. Unknown names
+// and "exclusive", "uid", "gid", "pid" are ignored. $PCP_SECURE_SOCKETS
+// ("", "1" or "enforce") demands TLS for a spec without pcps://.
 //
 // The handshake accepts protocol version 2 only and enables the features
 // pmcd advertises that this client implements (HIGHRES, LABELS, DESCS). It
@@ -31,6 +40,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -53,6 +63,8 @@ struct ConnectOptions {
   std::string unix_socket = "/run/pcp/pmcd.socket";
   // Used when the host spec is empty.
   std::string default_host = "local:";
+  // $PCP_SECURE_SOCKETS when set.
+  std::optional<std::string> secure_sockets;
   size_t max_pdu_bytes = kDefaultMaxPduBytes;
   size_t max_request_bytes = kDefaultMaxRequestBytes;
   // Connection features the caller insists on (kFeatureSecure,
@@ -72,7 +84,7 @@ struct HostSpec {
   std::string host;        // for kTcp
   std::vector<int> ports;  // for kTcp and the TCP fallback of kLocal
   std::string socket_path; // for kUnix and kLocal
-  uint16_t demanded = 0;   // features the spec itself demands (pcps://)
+  uint16_t demanded = 0;   // features the spec demands (pcps://, attributes)
 };
 
 // Returns the parsed spec, with defaults from `options`. Fails with

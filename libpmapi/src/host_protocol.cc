@@ -21,7 +21,8 @@ InstanceProfile WireProfile(const Profile& profile) {
   for (const Profile::Entry& e : profile.entries()) {
     InDomProfile ip;
     ip.indom = e.indom;
-    // PM_PROFILE_EXCLUDE is "exclude all, include the listed ones".
+    // On the wire an indom's state is its default, and the listed
+    // instances are the exceptions to it (libpcp's __pmInProfile).
     ip.state = e.include_listed ? kProfileExclude : kProfileInclude;
     ip.insts = e.insts;
     p.indoms.push_back(std::move(ip));
@@ -113,6 +114,17 @@ absl::StatusOr<PmID> HostProtocol::LookupName(std::string_view name) {
   if (ids->sts < 0) return PcpError(ids->sts);
   if (ids->sts == 0 || ids->ids[0] == kPmIDNull) return PcpError(kErrName);
   return ids->ids[0];
+}
+
+absl::StatusOr<std::vector<PmID>> HostProtocol::LookupNames(std::span<const std::string> names) {
+  if (names.empty()) return PcpError(kErrToosmall);
+  absl::StatusOr<std::vector<uint8_t>> reply =
+      Call(EncodeNameList(kFrom, names, {}), kPduPmnsIds);
+  if (!reply.ok()) return reply.status();
+  absl::StatusOr<IdList> ids = DecodeIdList(*reply);
+  if (!ids.ok() || ids->ids.size() != names.size()) return Desync();
+  if (ids->sts < 0) return PcpError(ids->sts);
+  return std::move(ids->ids);
 }
 
 absl::StatusOr<std::vector<std::string>> HostProtocol::NameAll(PmID id) {

@@ -83,6 +83,10 @@ class HostProtocol {
   // PMNS_NAMES -> PMNS_IDS for one name. PM_ERR_NAME if pmcd does not know
   // it; pmcd's own code (PM_ERR_NONLEAF, ...) otherwise.
   absl::StatusOr<PmID> LookupName(std::string_view name);
+  // PMNS_NAMES -> PMNS_IDS for many names in one request: one PMID per
+  // name, kPmIDNull for a name pmcd did not find. Fails with pmcd's error
+  // when it found none. REQUIRES: !names.empty().
+  absl::StatusOr<std::vector<PmID>> LookupNames(std::span<const std::string> names);
   // PMNS_IDS -> PMNS_NAMES: every name of `id`.
   absl::StatusOr<std::vector<std::string>> NameAll(PmID id);
   // PMNS_CHILD: the children of `name` with their status.

@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -46,7 +48,28 @@ absl::StatusOr<std::unique_ptr<HostSource>> HostSource::Open(std::string_view sp
   return std::make_unique<HostSource>(std::move(*p));
 }
 
-HostSource::HostSource(std::unique_ptr<HostProtocol> protocol) : protocol_(std::move(protocol)) {}
+std::vector<int> ParseReconnectBackoff(const char* text) {
+  std::vector<int> out;
+  if (text == nullptr) return out;
+  const char* p = text;
+  while (*p != '\0') {
+    char* end = nullptr;
+    errno = 0;
+    long v = std::strtol(p, &end, 10);
+    if (end == p || v <= 0 || v > INT_MAX || errno != 0 || (*end != ',' && *end != '\0')) {
+      return {};
+    }
+    out.push_back(static_cast<int>(v));
+    p = *end == ',' ? end + 1 : end;
+  }
+  return out;
+}
+
+HostSource::HostSource(std::unique_ptr<HostProtocol> protocol)
+    : protocol_(std::move(protocol)),
+      backoff_(ParseReconnectBackoff(std::getenv("PMCD_RECONNECT_TIMEOUT"))) {
+  if (backoff_.empty()) backoff_ = {5, 10, 20, 40, 80};
+}
 
 absl::StatusOr<Context> OpenHostContext(std::string_view host_spec) {
   absl::StatusOr<std::unique_ptr<HostSource>> src = HostSource::Open(host_spec);
@@ -79,6 +102,26 @@ std::string HostSource::HostName() {
 
 absl::StatusOr<PmID> HostSource::LookupName(std::string_view name) {
   return protocol_->LookupName(name);
+}
+
+std::vector<absl::StatusOr<PmID>> HostSource::LookupNames(std::span<const std::string> names) {
+  std::vector<absl::StatusOr<PmID>> out;
+  out.reserve(names.size());
+  if (names.size() == 1) {
+    out.push_back(protocol_->LookupName(names[0]));
+    return out;
+  }
+  absl::StatusOr<std::vector<PmID>> ids = protocol_->LookupNames(names);
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!ids.ok()) {
+      out.push_back(ids.status());
+    } else if ((*ids)[i] == kPmIDNull) {
+      out.push_back(protocol_->LookupName(names[i]));
+    } else {
+      out.push_back((*ids)[i]);
+    }
+  }
+  return out;
 }
 
 absl::StatusOr<std::vector<std::string>> HostSource::NameAll(PmID id) {
@@ -118,10 +161,14 @@ absl::StatusOr<std::vector<Desc>> HostSource::LookupDescs(std::span<const PmID> 
   for (PmID id : ids) {
     if (!descs_.contains(id)) missing.push_back(id);
   }
-  if (!missing.empty() && protocol_->has_descs()) {
+  if (missing.size() > 1 && protocol_->has_descs()) {
     absl::StatusOr<std::vector<Desc>> got = protocol_->LookupDescs(missing);
     if (!got.ok()) return got.status();
-    for (size_t i = 0; i < missing.size(); ++i) descs_[missing[i]] = (*got)[i];
+    // pmcd marks a metric it cannot describe with a null PMID; that one is
+    // left to a DESC_REQ of its own below, which brings back the reason.
+    for (size_t i = 0; i < missing.size(); ++i) {
+      if ((*got)[i].pmid == missing[i]) descs_[missing[i]] = (*got)[i];
+    }
   }
   std::vector<Desc> out;
   out.reserve(ids.size());
@@ -204,8 +251,16 @@ absl::StatusOr<Result> HostSource::Fetch(std::span<const PmID> ids, const Profil
 absl::Status HostSource::Store(const Result& values) { return protocol_->Store(values); }
 
 absl::Status HostSource::Reconnect() {
+  const absl::Time now = now_();
+  if (backoff_step_ > 0 && now < retry_at_) return PcpError(-ETIMEDOUT);
   host_name_.reset();
-  return protocol_->Reconnect();
+  if (protocol_->Reconnect().ok()) {
+    backoff_step_ = 0;
+    return absl::OkStatus();
+  }
+  if (backoff_step_ < backoff_.size()) ++backoff_step_;
+  retry_at_ = now + absl::Seconds(backoff_[backoff_step_ - 1]);
+  return PcpError(-ETIMEDOUT);
 }
 
 }  // namespace pmapi

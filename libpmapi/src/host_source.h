@@ -10,14 +10,14 @@
 // Example:
 //   absl::StatusOr<std::unique_ptr<pmapi::HostSource>> src = pmapi::HostSource::Open("unix:");
 //   if (!src.ok()) return src.status();
-//   pmapi::HostSource* host = src->get();
 //   pmapi::Context ctx(std::move(*src));
 //   ...                                   // the connection is lost
-//   absl::Status s = host->Reconnect();   // same profile, same caches
+//   absl::Status s = ctx.Reconnect();     // same profile, same caches
 #ifndef PMAPI_SRC_HOST_SOURCE_H_
 #define PMAPI_SRC_HOST_SOURCE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/time/time.h"
 #include "host_protocol.h"
 #include "source.h"
 
@@ -45,6 +46,9 @@ class HostSource : public Source {
   std::string HostName() override;
 
   absl::StatusOr<PmID> LookupName(std::string_view name) override;
+  // One PMNS_NAMES request for all `names`; a name pmcd did not find is
+  // asked for alone, which brings back its own error.
+  std::vector<absl::StatusOr<PmID>> LookupNames(std::span<const std::string> names) override;
   absl::StatusOr<std::vector<std::string>> NameAll(PmID id) override;
   absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name) override;
   absl::Status Traverse(std::string_view name,
@@ -53,8 +57,9 @@ class HostSource : public Source {
   absl::StatusOr<Desc> LookupDesc(PmID id) override;
   // Returns the descriptors of `ids` in order, asking pmcd in one DESC_IDS
   // request for those not cached when pmcd offers it (one DESC_REQ each
-  // otherwise). An id pmcd cannot describe fails the whole call.
-  absl::StatusOr<std::vector<Desc>> LookupDescs(std::span<const PmID> ids);
+  // otherwise). An id pmcd does not describe in the DESCS reply is asked
+  // for alone, so its own error comes back and fails the whole call.
+  absl::StatusOr<std::vector<Desc>> LookupDescs(std::span<const PmID> ids) override;
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom) override;
   absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst) override;
   absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name) override;
@@ -65,10 +70,19 @@ class HostSource : public Source {
                                int* state_change) override;
   absl::Status Store(const Result& values) override;
 
-  // Connects again to the same host. The profile is sent again before the
-  // next fetch; cached descriptors are kept. Returns the connection error
-  // on failure (and stays disconnected: calls fail with PM_ERR_IPC).
-  absl::Status Reconnect();
+  // pmReconnectContext: closes the connection and connects again to the
+  // same host. The profile is sent again before the next fetch; cached
+  // descriptors are kept. A failed attempt leaves the source disconnected
+  // (calls fail with PM_ERR_IPC) and starts a back-off delay (the next of
+  // backoff_seconds(), the last one repeating); an attempt before the delay
+  // has passed is not made. Both give -ETIMEDOUT, as libpcp does. A
+  // successful attempt resets the back-off.
+  absl::Status Reconnect() override;
+  // The back-off delays: PMCD_RECONNECT_TIMEOUT when it is a valid list,
+  // else 5,10,20,40,80 (read when the source is made).
+  const std::vector<int>& backoff_seconds() const { return backoff_; }
+  // Replaces the clock the back-off reads (for tests).
+  void set_clock(std::function<absl::Time()> now) { now_ = std::move(now); }
   // Returns the number of descriptors cached (for tests).
   size_t cached_descs() const { return descs_.size(); }
 
@@ -80,7 +94,17 @@ class HostSource : public Source {
   std::unique_ptr<HostProtocol> protocol_;
   absl::flat_hash_map<PmID, Desc> descs_;
   std::optional<std::string> host_name_;
+  std::vector<int> backoff_;
+  // How many delays of backoff_ have been used since the last success.
+  size_t backoff_step_ = 0;
+  // No reconnection attempt before this time.
+  absl::Time retry_at_ = absl::InfinitePast();
+  std::function<absl::Time()> now_ = [] { return absl::Now(); };
 };
+
+// Parses a PMCD_RECONNECT_TIMEOUT value as libpcp does: positive integers
+// separated by commas. Returns an empty list when any part is not one.
+std::vector<int> ParseReconnectBackoff(const char* text);
 
 }  // namespace pmapi
 

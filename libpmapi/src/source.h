@@ -28,12 +28,33 @@ class Source {
   virtual std::string HostName() = 0;
 
   virtual absl::StatusOr<PmID> LookupName(std::string_view name) = 0;
+  // Looks up many names; one result per name, in order. A source that can
+  // ask for many at once (a pmcd) overrides this one-by-one form.
+  virtual std::vector<absl::StatusOr<PmID>> LookupNames(std::span<const std::string> names) {
+    std::vector<absl::StatusOr<PmID>> out;
+    out.reserve(names.size());
+    for (const std::string& n : names) out.push_back(LookupName(n));
+    return out;
+  }
   virtual absl::StatusOr<std::vector<std::string>> NameAll(PmID id) = 0;
   virtual absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name) = 0;
   virtual absl::Status Traverse(std::string_view name,
                                 const std::function<void(const std::string&)>& visit) = 0;
 
   virtual absl::StatusOr<Desc> LookupDesc(PmID id) = 0;
+  // Returns the descriptors of `ids` in order; a source that can ask for
+  // many at once (a pmcd offering DESCS) overrides this one-by-one form.
+  // The first id that cannot be described fails the whole call.
+  virtual absl::StatusOr<std::vector<Desc>> LookupDescs(std::span<const PmID> ids) {
+    std::vector<Desc> out;
+    out.reserve(ids.size());
+    for (PmID id : ids) {
+      absl::StatusOr<Desc> d = LookupDesc(id);
+      if (!d.ok()) return d.status();
+      out.push_back(*d);
+    }
+    return out;
+  }
   virtual absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom) = 0;
   virtual absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst) = 0;
   virtual absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name) = 0;
@@ -53,6 +74,9 @@ class Source {
     (void)values;
     return PcpError(kErrNothost);
   }
+  // Re-establishes the connection of a source that has one (a pmcd);
+  // nothing to do for the others.
+  virtual absl::Status Reconnect() { return absl::OkStatus(); }
   virtual absl::StatusOr<ArchiveLabel> GetArchiveLabel() { return PcpError(kErrNotarchive); }
   virtual absl::StatusOr<absl::Time> GetArchiveEnd() { return PcpError(kErrNotarchive); }
 };

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -21,6 +23,7 @@
 #include "byte_reader.h"
 #include "gtest/gtest.h"
 #include "host_connection.h"
+#include "host_source.h"
 #include "pdu_codec.h"
 #include "pmapi/errors.h"
 
@@ -73,9 +76,12 @@ class FakePmcd {
  public:
   using Answer = std::function<std::vector<std::vector<uint8_t>>(const std::vector<uint8_t>&)>;
 
-  FakePmcd(Answer answer, uint16_t features = kAllFeatures)
-      : answer_(std::move(answer)), features_(features) {
-    path_ = "/tmp/host-proto-" + std::to_string(getpid()) + "-" + std::to_string(counter_++);
+  // `path` names the socket; by default a new one in /tmp.
+  FakePmcd(Answer answer, uint16_t features = kAllFeatures, std::string path = "")
+      : answer_(std::move(answer)), features_(features), path_(std::move(path)) {
+    if (path_.empty()) {
+      path_ = "/tmp/host-proto-" + std::to_string(getpid()) + "-" + std::to_string(counter_++);
+    }
     unlink(path_.c_str());
     listen_fd_ = socket(AF_UNIX, SOCK_STREAM, 0);
     sockaddr_un addr{};
@@ -474,6 +480,213 @@ TEST(HostProtocol, SpecHost) {
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->SpecHost(), "");
   EXPECT_EQ(p->spec(), pmcd.spec());
+}
+
+TEST(HostSourceReconnect, BackoffListIsParsedAsLibpcpDoes) {
+  EXPECT_EQ(ParseReconnectBackoff("1,2,3"), (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(ParseReconnectBackoff("7"), (std::vector<int>{7}));
+  EXPECT_EQ(ParseReconnectBackoff("7,"), (std::vector<int>{7}));
+  for (const char* bad : {"", "0", "-1", "a", "5,,6", "5x", "5;6", "99999999999"}) {
+    EXPECT_TRUE(ParseReconnectBackoff(bad).empty()) << bad;
+  }
+  EXPECT_TRUE(ParseReconnectBackoff(nullptr).empty());
+}
+
+// Makes a HostSource on `pmcd` with PMCD_RECONNECT_TIMEOUT set to `backoff`
+// (unset when null) and a clock the test moves by hand.
+std::unique_ptr<HostSource> SourceWithClock(const FakePmcd& pmcd, const char* backoff,
+                                            absl::Time* now) {
+  if (backoff != nullptr) setenv("PMCD_RECONNECT_TIMEOUT", backoff, 1);
+  std::unique_ptr<HostSource> src = std::make_unique<HostSource>(Open(pmcd));
+  unsetenv("PMCD_RECONNECT_TIMEOUT");
+  src->set_clock([now] { return *now; });
+  return src;
+}
+
+TEST(HostSourceReconnect, DefaultScheduleIsFiveToEighty) {
+  FakePmcd pmcd(FetchAnswer);
+  absl::Time now = absl::UnixEpoch();
+  unsetenv("PMCD_RECONNECT_TIMEOUT");
+  EXPECT_EQ(SourceWithClock(pmcd, nullptr, &now)->backoff_seconds(),
+            (std::vector<int>{5, 10, 20, 40, 80}));
+  EXPECT_EQ(SourceWithClock(pmcd, "0,3", &now)->backoff_seconds(),
+            (std::vector<int>{5, 10, 20, 40, 80}));
+  EXPECT_EQ(SourceWithClock(pmcd, "2,3", &now)->backoff_seconds(), (std::vector<int>{2, 3}));
+}
+
+// Answers descriptor requests and fetches.
+std::vector<std::vector<uint8_t>> DescAndFetchAnswer(const std::vector<uint8_t>& req) {
+  if (TypeOf(req) == kPduDescReq) {
+    return {EncodeDesc(0, Desc{kId, kType32, kInDomNull, kSemInstant, Units{}})};
+  }
+  return FetchAnswer(req);
+}
+
+TEST(HostSourceReconnect, BackoffDelaysAttemptsAndKeepsProfileAndDescriptors) {
+  const std::string path = "/tmp/host-reconnect-" + std::to_string(getpid());
+  absl::Time now = absl::UnixEpoch();
+  std::unique_ptr<HostSource> src;
+  Profile profile;
+  const PmID ids[] = {kId};
+  {
+    FakePmcd first(DescAndFetchAnswer, kAllFeatures, path);
+    src = SourceWithClock(first, "2,3", &now);
+    ASSERT_TRUE(src->LookupDesc(kId).ok());
+    ASSERT_TRUE(src->Fetch(ids, profile, nullptr).ok());
+  }
+  // pmcd is gone: a prompt PM_ERR_IPC, and the first attempt fails.
+  const absl::Time start = absl::Now();
+  EXPECT_EQ(PcpCode(src->Fetch(ids, profile, nullptr).status()), kErrIpc);
+  EXPECT_LT(absl::Now() - start, absl::Milliseconds(400));
+  EXPECT_EQ(PcpCode(src->Reconnect()), -ETIMEDOUT);
+
+  FakePmcd second(DescAndFetchAnswer, kAllFeatures, path);
+  now += absl::Seconds(1);
+  EXPECT_EQ(PcpCode(src->Reconnect()), -ETIMEDOUT);  // too soon: not tried
+  EXPECT_EQ(second.clients(), 0);
+  now += absl::Seconds(1);
+  ASSERT_TRUE(src->Reconnect().ok());
+  EXPECT_EQ(second.clients(), 1);
+
+  // The descriptor is still cached; the profile goes again before the fetch.
+  EXPECT_EQ(src->cached_descs(), 1u);
+  ASSERT_TRUE(src->LookupDesc(kId).ok());
+  absl::StatusOr<Result> r = src->Fetch(ids, profile, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->value(r->sets()[0], 0).lval, 42);
+  EXPECT_EQ(second.requests(), (std::vector<int>{kPduProfile, kPduHighResFetch}));
+}
+
+TEST(HostSourceReconnect, LastDelayRepeatsAndSuccessResetsTheSchedule) {
+  const std::string path = "/tmp/host-reconnect2-" + std::to_string(getpid());
+  absl::Time now = absl::UnixEpoch();
+  std::unique_ptr<HostSource> src;
+  {
+    FakePmcd pmcd(FetchAnswer, kAllFeatures, path);
+    src = SourceWithClock(pmcd, "2,3", &now);
+  }
+  auto attempts_at = [&](int seconds_later) {
+    now += absl::Seconds(seconds_later);
+    return PcpCode(src->Reconnect());
+  };
+  // Fails at 0, 2 (+2), 5 (+3), 8 (+3 again); refused in between.
+  EXPECT_EQ(attempts_at(0), -ETIMEDOUT);
+  EXPECT_EQ(attempts_at(2), -ETIMEDOUT);
+  {
+    FakePmcd pmcd(FetchAnswer, kAllFeatures, path);
+    EXPECT_EQ(attempts_at(2), -ETIMEDOUT);
+    EXPECT_EQ(pmcd.clients(), 0);
+    EXPECT_EQ(attempts_at(1), 0);
+    EXPECT_EQ(pmcd.clients(), 1);
+  }
+  // After a success the first delay applies again.
+  EXPECT_EQ(attempts_at(0), -ETIMEDOUT);
+  FakePmcd pmcd(FetchAnswer, kAllFeatures, path);
+  EXPECT_EQ(attempts_at(1), -ETIMEDOUT);
+  EXPECT_EQ(attempts_at(1), 0);
+}
+
+TEST(HostSourceDescs, OneRequestForManyAndNullPmidsAskedAlone) {
+  const PmID known = MakePmID(29, 0, 11);
+  const PmID unknown = MakePmID(29, 0, 99);
+  FakePmcd pmcd([&](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+    if (TypeOf(req) == kPduDescReq) return {EncodeError(0, kErrPmid)};
+    absl::StatusOr<IdList> ids = DecodeIdList(req);
+    std::vector<Desc> descs;
+    for (PmID id : ids->ids) {
+      descs.push_back(Desc{id == unknown ? kPmIDNull : id, kTypeU64, kInDom, kSemCounter, Units{}});
+    }
+    return {EncodeDescs(0, descs)};
+  });
+  HostSource src(Open(pmcd));
+  const PmID both[] = {kId, known};
+  absl::StatusOr<std::vector<Desc>> d = src.LookupDescs(both);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ((*d)[1].pmid, known);
+  EXPECT_EQ(src.cached_descs(), 2u);
+  // Cached ones are not asked again; the one pmcd cannot describe is asked
+  // for alone and its error fails the call.
+  const PmID three[] = {kId, unknown, known};
+  EXPECT_EQ(PcpCode(src.LookupDescs(three).status()), kErrPmid);
+  EXPECT_EQ(src.cached_descs(), 2u);
+  EXPECT_EQ(pmcd.requests(), (std::vector<int>{kPduDescIds, kPduDescReq}));
+}
+
+// Replies that a decoder accepts or rejects, but that cannot answer the
+// request sent: each drops the connection with PM_ERR_IPC, and the next
+// call fails at once without a request reaching pmcd.
+struct BadReply {
+  const char* what;
+  int request;  // the PDU type that gets the bad reply
+  std::function<std::vector<uint8_t>()> reply;
+};
+
+std::vector<uint8_t> Truncated(std::vector<uint8_t> pdu, size_t keep_body) {
+  pdu.resize(kPduHeaderBytes + keep_body);
+  StoreBigEndian32(pdu.data(), static_cast<uint32_t>(pdu.size()));
+  return pdu;
+}
+
+std::vector<BadReply> BadReplies() {
+  const Desc d{kId, kTypeU64, kInDom, kSemCounter, Units{}};
+  return {
+      {"DESCS with fewer descriptors than asked", kPduDescIds,
+       [d] { return EncodeDescs(0, std::vector<Desc>{d}); }},
+      {"PMNS_IDS with fewer ids than names", kPduPmnsNames,
+       [] { return EncodeIdList(kPduPmnsIds, 0, 1, std::vector<PmID>{kId}); }},
+      {"DESC cut short", kPduDescReq,
+       [d] { return Truncated(EncodeDesc(0, d), 8); }},
+      {"INSTANCE whose name runs past the PDU", kPduInstanceReq,
+       [] { return Truncated(EncodeInstance(0, InstanceList{kInDom, {1}, {"a-long-name"}}), 14); }},
+      {"TEXT whose length runs past the PDU", kPduTextReq,
+       [] { return Truncated(EncodeText(0, kId, "some help text"), 10); }},
+      {"HIGHRES_RESULT cut inside its value sets", kPduHighResFetch,
+       [] { return Truncated(EncodeHighResResultPdu(0, OneValue(7)), 20); }},
+  };
+}
+
+TEST(HostProtocol, InconsistentRepliesDropTheConnection) {
+  for (const BadReply& bad : BadReplies()) {
+    FakePmcd pmcd([&](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
+      if (TypeOf(req) == kPduProfile) return {};
+      if (TypeOf(req) == bad.request) return {bad.reply()};
+      return {EncodeError(0, kErrGeneric)};
+    });
+    std::unique_ptr<HostProtocol> p = Open(pmcd);
+    ASSERT_NE(p, nullptr) << bad.what;
+    const PmID two[] = {kId, MakePmID(29, 0, 11)};
+    const std::string names[] = {"a.b", "c.d"};
+    Result r;
+    absl::Status first;
+    switch (bad.request) {
+      case kPduDescIds: first = p->LookupDescs(two).status(); break;
+      case kPduPmnsNames: first = p->LookupNames(names).status(); break;
+      case kPduDescReq: first = p->LookupDesc(kId).status(); break;
+      case kPduInstanceReq: first = p->Instances(kInDom, kInNull, "").status(); break;
+      case kPduTextReq: first = p->Text(kId, kTextOneline | kTextPmid).status(); break;
+      default: first = p->Fetch(std::span<const PmID>(two, 1), nullptr, &r, nullptr); break;
+    }
+    EXPECT_EQ(PcpCode(first), kErrIpc) << bad.what;
+    EXPECT_TRUE(p->broken()) << bad.what;
+    const size_t asked = pmcd.requests().size();
+    EXPECT_EQ(PcpCode(p->LookupDesc(kId).status()), kErrIpc) << bad.what;
+    EXPECT_EQ(pmcd.requests().size(), asked) << bad.what;
+  }
+}
+
+TEST(HostProtocol, OversizedReplyIsIpcWithoutReadingIt) {
+  FakePmcd pmcd([](const std::vector<uint8_t>&) -> std::vector<std::vector<uint8_t>> {
+    std::vector<uint8_t> header(kPduHeaderBytes);
+    StoreBigEndian32(header.data(), 0x7fffffff);
+    StoreBigEndian32(header.data() + 4, kPduDesc);
+    return {header};
+  });
+  std::unique_ptr<HostProtocol> p = Open(pmcd);
+  ASSERT_NE(p, nullptr);
+  const absl::Time start = absl::Now();
+  EXPECT_EQ(PcpCode(p->LookupDesc(kId).status()), kErrIpc);
+  EXPECT_LT(absl::Now() - start, absl::Milliseconds(300));
+  EXPECT_TRUE(p->broken());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Tests for host specification parsing and the connection environment.
 #include <cstdlib>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "host_connection.h"
@@ -97,6 +98,54 @@ TEST(HostSpec, MalformedSpecsAreErrors) {
   }
 }
 
+TEST(HostSpec, AttributesDemandTheFeaturesLibpcpAttachesToThem) {
+  struct Case {
+    const char* spec;
+    uint16_t demanded;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"localhost?compress", kFeatureCompress},
+           {"pcp://localhost:44321?compress", kFeatureCompress},
+           {"localhost?user=a&pass=b", kFeatureAuth},
+           {"localhost?username=a", kFeatureAuth},
+           {"localhost?method=plain", kFeatureAuth},
+           {"localhost?authmeth=plain", kFeatureAuth},
+           {"localhost?realm=r", kFeatureAuth},
+           {"localhost?userauth", kFeatureAuth},
+           {"localhost?authorise", kFeatureAuth},
+           {"localhost?container=c", kFeatureContainer},
+           {"localhost?compress&container=c", kFeatureCompress | kFeatureContainer},
+           {"localhost?exclusive&uid=1&gid=2&pid=3&bogus", 0},
+           {"localhost?secure=enforce", 0},  // without pcps:// it is ignored
+           {"pcps://localhost?secure=enforce", kFeatureSecure},
+           {"pcps://localhost?secure=1", kFeatureSecure},
+           {"pcps://localhost?secure", kFeatureSecure},
+           {"pcps://localhost?secure=relaxed", 0},
+           {"pcps://localhost?secure=other", 0},
+           {"localhost:44321/?compress", 0},  // '/' ends the spec
+           {"localhost?compress/?user=x", kFeatureCompress},
+       }) {
+    absl::StatusOr<HostSpec> s = ParseHostSpec(c.spec, Defaults());
+    ASSERT_TRUE(s.ok()) << c.spec << ": " << s.status();
+    EXPECT_EQ(s->demanded, c.demanded) << c.spec;
+    EXPECT_EQ(s->host, "localhost") << c.spec;
+  }
+  absl::StatusOr<HostSpec> s = ParseHostSpec("localhost:44999,45000?compress", Defaults());
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->ports, (std::vector<int>{44999, 45000}));
+}
+
+TEST(HostSpec, SecureSocketsVariableDemandsTls) {
+  for (const char* value : {"", "1", "enforce"}) {
+    ConnectOptions o = Defaults();
+    o.secure_sockets = value;
+    EXPECT_EQ(ParseHostSpec("localhost", o)->demanded, kFeatureSecure) << value;
+  }
+  ConnectOptions o = Defaults();
+  o.secure_sockets = "relaxed";
+  EXPECT_EQ(ParseHostSpec("localhost", o)->demanded, 0);
+}
+
 TEST(HostSpec, ProxyIsNotImplemented) {
   EXPECT_EQ(PcpCode(ParseHostSpec("host@proxy", Defaults()).status()), kErrNyi);
 }
@@ -107,14 +156,16 @@ TEST(ConnectEnvironment, ReadsEveryVariable) {
   setenv("PMCD_PORT", "44999,45000", 1);
   setenv("PMCD_SOCKET", "/tmp/s", 1);
   setenv("PMCD_HOST", "somewhere", 1);
+  setenv("PCP_SECURE_SOCKETS", "relaxed", 1);
   ConnectOptions o = ConnectOptions::FromEnvironment();
+  EXPECT_EQ(o.secure_sockets, "relaxed");
   EXPECT_EQ(o.connect_timeout, absl::Milliseconds(1500));
   EXPECT_EQ(o.request_timeout, absl::Milliseconds(250));
   EXPECT_EQ(o.ports, (std::vector<int>{44999, 45000}));
   EXPECT_EQ(o.unix_socket, "/tmp/s");
   EXPECT_EQ(o.default_host, "somewhere");
   for (const char* v : {"PMCD_CONNECT_TIMEOUT", "PMCD_REQUEST_TIMEOUT", "PMCD_PORT", "PMCD_SOCKET",
-                        "PMCD_HOST"}) {
+                        "PMCD_HOST", "PCP_SECURE_SOCKETS"}) {
     unsetenv(v);
   }
 }

@@ -1,7 +1,9 @@
 #include "pminfo.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <regex>
 #include <string>
 #include <vector>
@@ -35,9 +37,29 @@ class Reporter {
   Reporter(const Settings& s, Context* ctx, std::optional<absl::Time> origin)
       : s_(s), ctx_(ctx), origin_(origin) {}
 
-  void Metric(const std::string& name);
+  // Reports a metric: at once for archives and local contexts; for a host
+  // context once -b names have gathered (see Batch), which may span the
+  // names of several arguments, as in PCP's pminfo.
+  void Add(const std::string& name);
+  // Reports the names still gathered.
+  void Flush();
 
  private:
+  // Values fetched for a whole batch: set `index` of `*values`.
+  struct Fetched {
+    const pmapi::Result* values = nullptr;
+    int index = 0;
+  };
+
+  // A host context's batch, asked for as PCP's pminfo asks: the names that
+  // cannot be looked up are reported first, then the values of the rest
+  // come in one fetch (a failed fetch is reported for each name) and their
+  // descriptors in one DESC_IDS request, then each metric is reported.
+  void Batch(std::span<const std::string> names);
+  void Metric(const std::string& name, const absl::StatusOr<PmID>& id, const Fetched* fetched);
+  // -F: fetches again with every instance of the metric's indom in the
+  // profile, for a metric whose agent wants explicit instances.
+  std::optional<pmapi::Result> FetchEveryInstance(const std::string& name, const Desc& desc);
   bool Separated() const { return s_.desc || s_.help || s_.value || s_.labels; }
   std::optional<pmapi::Result> FetchOne(const std::string& name, PmID id);
   void PrintHeader(const std::string& name, PmID id);
@@ -58,6 +80,7 @@ class Reporter {
   pmapi::TimeZone zone_ = pmapi::TimeZone::FromEnvironment().value_or(pmapi::TimeZone::Utc());
   pmapi::InDom cached_indom_ = pmapi::kInDomNull;
   std::vector<pmapi::Instance> cached_insts_;
+  std::vector<std::string> pending_;
 };
 
 std::optional<pmapi::Result> Reporter::FetchOne(const std::string& name, PmID id) {
@@ -150,23 +173,53 @@ std::vector<const pmapi::LabelSet*> Reporter::MetricLabelSets(const Desc& desc) 
 // pminfo -s: the series identifiers PCP derives from the source's labels,
 // the metric's name, labels and descriptor, and each instance's name and
 // labels.
+// Returns the merged JSON of `sets` without their optional labels (the
+// ones that do not identify a source or a metric).
+std::string MergeIntrinsic(const std::vector<const pmapi::LabelSet*>& sets) {
+  std::vector<pmapi::LabelSet> kept;
+  kept.reserve(sets.size());
+  for (const pmapi::LabelSet* set : sets) {
+    if (set == nullptr) continue;
+    std::string json;
+    for (const pmapi::LabelEntry& l : set->labels) {
+      if (l.flags & pmapi::kLabelOptional) continue;
+      json += json.empty() ? "{\"" : ",\"";
+      json += pmapi::LabelName(*set, l);
+      json += "\":";
+      json += pmapi::LabelValue(*set, l);
+    }
+    if (json.empty()) continue;
+    absl::StatusOr<pmapi::LabelSet> parsed = pmapi::ParseLabelSet(json + "}");
+    if (parsed.ok()) kept.push_back(std::move(*parsed));
+  }
+  std::vector<const pmapi::LabelSet*> ptrs;
+  for (const pmapi::LabelSet& set : kept) ptrs.push_back(&set);
+  return pmapi::MergeLabelSets(ptrs);
+}
+
 void Reporter::PrintSeries(const std::string& name, const Desc& desc) {
   std::vector<const pmapi::LabelSet*> merged = MetricLabelSets(desc);
   std::vector<const pmapi::LabelSet*> context;
   for (const pmapi::LabelSet& set : levels_.front()) context.push_back(&set);
   std::string source = pmtools::Sha1Hex(absl::StrFormat(
-      R"({"series":"source","labels":%s})", pmapi::MergeLabelSets(context)));
+      R"({"series":"source","labels":%s})", MergeIntrinsic(context)));
   std::string series = pmtools::Sha1Hex(absl::StrFormat(
       R"({"series":"metric","name":"%s","labels":%s,"semantics":"%s","type":"%s","units":"%s"})",
-      name, pmapi::MergeLabelSets(merged), pmapi::SemStr(desc.sem), pmapi::TypeStr(desc.type),
+      name, MergeIntrinsic(merged), pmapi::SemStr(desc.sem), pmapi::TypeStr(desc.type),
       pmapi::UnitsStr(desc.units)));
   std::printf("    Source: %s\n    Series: %s\n", source.c_str(), series.c_str());
   if (desc.indom == pmapi::kInDomNull) return;
   absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx_->GetInDom(desc.indom);
   if (!insts.ok()) return;
   std::vector<pmapi::LabelSet> inst_sets = Level(ctx_, pmapi::kLabelInstances, desc.indom);
+  // An instance is identified by the context, domain and indom labels and
+  // its own, without the cluster's and the metric's.
+  std::vector<const pmapi::LabelSet*> above;
+  for (size_t level = 0; level < 3 && level < levels_.size(); ++level) {
+    for (const pmapi::LabelSet& set : levels_[level]) above.push_back(&set);
+  }
   for (const pmapi::Instance& inst : *insts) {
-    std::vector<const pmapi::LabelSet*> with_inst = merged;
+    std::vector<const pmapi::LabelSet*> with_inst = above;
     for (const pmapi::LabelSet& set : inst_sets) {
       if (set.inst == inst.id) with_inst.push_back(&set);
     }
@@ -295,16 +348,103 @@ void Reporter::PrintParameter(const pmapi::Result& record, int index, int* flags
   PrintValues(*desc, record, index, "    ");
 }
 
-void Reporter::Metric(const std::string& name) {
-  absl::StatusOr<PmID> id = ctx_->LookupName(name);
+void Reporter::Add(const std::string& name) {
+  if (ctx_->kind() != pmapi::kContextHost) {
+    Metric(name, ctx_->LookupName(name), nullptr);
+    return;
+  }
+  pending_.push_back(name);
+  if (pending_.size() >= static_cast<size_t>(std::max(s_.batch, 1))) Flush();
+}
+
+void Reporter::Flush() {
+  if (pending_.empty()) return;
+  Batch(pending_);
+  pending_.clear();
+}
+
+void Reporter::Batch(std::span<const std::string> names) {
+  // With nothing to print but names, PCP's pminfo looks nothing up.
+  if (!(s_.pmid || s_.full_pmid || s_.desc || s_.help || s_.oneline || s_.value || s_.labels ||
+        s_.series || s_.verify)) {
+    for (const std::string& name : names) Metric(name, pmapi::kPmIDNull, nullptr);
+    return;
+  }
+  std::vector<absl::StatusOr<PmID>> ids = ctx_->LookupNames(names);
+  std::vector<PmID> found;
+  std::vector<size_t> found_at;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!ids[i].ok()) {
+      std::printf("%s: pmLookupName: %s\n", names[i].c_str(),
+                  pmapi::ErrStr(pmapi::PcpCode(ids[i].status())).c_str());
+      continue;
+    }
+    found.push_back(*ids[i]);
+    found_at.push_back(i);
+  }
+  if (found.empty()) return;
+  std::optional<pmapi::Result> values;
+  if (s_.value || s_.verify || s_.labels) {
+    absl::StatusOr<pmapi::Result> r = ctx_->Fetch(found);
+    if (!r.ok()) {
+      for (size_t i : found_at) {
+        std::printf("%s: pmFetch: %s\n", names[i].c_str(), pmapi::ErrStr(pmapi::PcpCode(r.status())).c_str());
+      }
+      return;
+    }
+    values = std::move(*r);
+  }
+  // Brings every descriptor of the batch into the context's cache at once;
+  // a metric without one is reported by its own lookup below.
+  if (found.size() > 1 && (s_.desc || s_.value || s_.verify || s_.labels || s_.series)) {
+    (void)ctx_->LookupDescs(found);
+  }
+  for (size_t k = 0; k < found.size(); ++k) {
+    Fetched fetched{values.has_value() ? &*values : nullptr, static_cast<int>(k)};
+    Metric(names[found_at[k]], found[k], &fetched);
+  }
+}
+
+std::optional<pmapi::Result> Reporter::FetchEveryInstance(const std::string& name,
+                                                          const Desc& desc) {
+  absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx_->GetInDom(desc.indom);
+  if (!insts.ok()) {
+    std::printf("%s: pmGetIndom: %s\n", name.c_str(), pmapi::ErrStr(pmapi::PcpCode(insts.status())).c_str());
+    return std::nullopt;
+  }
+  if (insts->empty()) {
+    std::printf("%s: pmGetIndom: No instances?\n", name.c_str());
+    return std::nullopt;
+  }
+  std::vector<int32_t> all;
+  for (const pmapi::Instance& i : *insts) all.push_back(i.id);
+  (void)ctx_->DelProfile(desc.indom, {});
+  (void)ctx_->AddProfile(desc.indom, all);
+  std::optional<pmapi::Result> values = FetchOne(name, desc.pmid);
+  // The profile is left as it was: every instance.
+  (void)ctx_->DelProfile(desc.indom, {});
+  (void)ctx_->AddProfile(desc.indom, {});
+  return values;
+}
+
+void Reporter::Metric(const std::string& name, const absl::StatusOr<PmID>& id,
+                      const Fetched* fetched) {
   if (!id.ok()) {
     std::printf("%s: pmLookupName: %s\n", name.c_str(), pmapi::ErrStr(pmapi::PcpCode(id.status())).c_str());
     return;
   }
-  std::optional<pmapi::Result> values;
+  std::optional<pmapi::Result> own_values;
+  const pmapi::Result* values = nullptr;
+  int set = 0;
   if (s_.value || s_.verify || s_.labels) {
-    values = FetchOne(name, *id);
-    if (!values.has_value()) return;
+    if (fetched != nullptr && fetched->values != nullptr) {
+      values = fetched->values;
+      set = fetched->index;
+    } else {
+      own_values = FetchOne(name, *id);
+      if (!own_values.has_value()) return;
+      values = &*own_values;
+    }
   }
   Desc desc;
   if (s_.desc || s_.value || s_.verify || s_.labels || s_.series) {
@@ -315,8 +455,14 @@ void Reporter::Metric(const std::string& name) {
     }
     desc = *d;
   }
+  if (s_.force && values->sets()[set].numval == pmapi::kErrProfile) {
+    own_values = FetchEveryInstance(name, desc);
+    if (!own_values.has_value()) return;
+    values = &*own_values;
+    set = 0;
+  }
   if (s_.verify) {
-    const pmapi::ValueSet& vs = values->sets()[0];
+    const pmapi::ValueSet& vs = values->sets()[set];
     if (desc.type == pmapi::kTypeNoSupport) {
       std::printf("%s: Not Supported\n", name.c_str());
     } else if (vs.numval < 0) {
@@ -332,7 +478,7 @@ void Reporter::Metric(const std::string& name) {
   if (s_.desc) std::printf("%s", pmtools::DescText(desc, s_.full_indom).c_str());
   if (s_.labels) PrintLabels(desc);
   if (s_.help) PrintHelp(*id);
-  if (s_.value) PrintValues(desc, *values, 0, "");
+  if (s_.value) PrintValues(desc, *values, set, "");
   if (s_.labels) PrintInstanceLabels(desc);
 }
 
@@ -391,7 +537,7 @@ int Run(Settings s) {
     std::vector<std::string> found;
     absl::Status st = root.status();
     if (root.ok()) st = ctx->Traverse(*root, [&](const std::string& n) { found.push_back(n); });
-    for (const std::string& n : found) reporter.Metric(n);
+    for (const std::string& n : found) reporter.Add(n);
     if (!st.ok()) {
       std::fflush(stdout);
       if (arg.empty()) {
@@ -402,6 +548,7 @@ int Run(Settings s) {
       status = 1;
     }
   }
+  reporter.Flush();
   return status;
 }
 

@@ -105,6 +105,11 @@ class Context {
   // Returns the PMID of a metric name; PM_ERR_NAME for an unknown name,
   // PM_ERR_NONLEAF for an inner node.
   absl::StatusOr<PmID> LookupName(std::string_view name);
+  // Looks up many names (pmLookupName with several names): one result per
+  // name, in order, each what LookupName would return. A host context asks
+  // pmcd for all of them in one PMNS_NAMES request, and asks again alone
+  // for each name pmcd did not find, to learn why.
+  std::vector<absl::StatusOr<PmID>> LookupNames(std::span<const std::string> names);
   // Returns every name of `id` (pmNameAll); PM_ERR_PMID if it has none.
   absl::StatusOr<std::vector<std::string>> NameAll(PmID id);
   // Returns the children of a node ("" is the root) with their status, in
@@ -117,6 +122,11 @@ class Context {
 
   // --- Metadata ---
   absl::StatusOr<Desc> LookupDesc(PmID id);
+  // Returns the descriptors of `ids` in order (pmLookupDescs): a host
+  // context asks pmcd for all of them in one DESC_IDS request when pmcd
+  // offers the DESCS feature, else one DESC_REQ each. PM_ERR_TOOSMALL for
+  // no ids; the first id that cannot be described fails the whole call.
+  absl::StatusOr<std::vector<Desc>> LookupDescs(std::span<const PmID> ids);
   // Returns the instances of `indom` (for an archive, as at the current
   // collection time).
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom);
@@ -160,6 +170,14 @@ class Context {
   absl::StatusOr<absl::Time> GetArchiveEnd();
   // Returns the host name of the metrics source (pmGetContextHostName).
   std::string HostName();
+  // pmReconnectContext: a host context closes its connection to pmcd and
+  // opens a new one, keeping the instance profile (sent again before the
+  // next fetch) and the descriptors already looked up. After a failed
+  // attempt the next is made only once a back-off delay has passed
+  // (PMCD_RECONNECT_TIMEOUT, default 5,10,20,40,80 seconds); a failed or
+  // too early attempt returns -ETIMEDOUT. Archive and local contexts: OK,
+  // nothing done.
+  absl::Status Reconnect();
 
  private:
   absl::StatusOr<std::string> TextWithFallback(uint32_t ident, int kind, int target);

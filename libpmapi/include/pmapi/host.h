@@ -5,7 +5,13 @@
 // IPv6 literals ("[::1]:44321"), "pcp://host", "unix:" or "unix:/path" (the
 // unix socket), and "local:" (the unix socket, else TCP to localhost). An
 // empty spec means $PMCD_HOST, else "local:". PMCD_PORT, PMCD_SOCKET,
-// PMCD_CONNECT_TIMEOUT and PMCD_REQUEST_TIMEOUT apply as in libpcp.
+// PMCD_CONNECT_TIMEOUT and PMCD_REQUEST_TIMEOUT apply as in libpcp. A host
+// may carry libpcp's "?attribute&..." list; a demand for TLS ("pcps://",
+// $PCP_SECURE_SOCKETS), compression, authentication or a container fails
+// with -EOPNOTSUPP, as none of them is implemented.
+//
+// A lost connection gives PM_ERR_IPC until Context::Reconnect() connects
+// again (with libpcp's back-off, PMCD_RECONNECT_TIMEOUT).
 //
 // Example:
 //   absl::StatusOr<pmapi::Context> ctx = pmapi::OpenHostContext("local:");
