@@ -576,6 +576,12 @@ absl::StatusOr<TimeWindow> TimeParser::ParseWindow(const TimeWindowArgs& args, T
                                 static_cast<uint64_t>(t.nsec));
   };
   auto from_ns = [](int64_t v) { return TimeSpec{v / kBillion, v % kBillion}; };
+  // The multiple of delta at or after a, wrapping as PCP's sums do.
+  auto align_up = [](int64_t a, int64_t delta) {
+    int64_t b = delta == -1 ? a : (a / delta) * delta;
+    if (b < a) b = static_cast<int64_t>(static_cast<uint64_t>(b) + static_cast<uint64_t>(delta));
+    return b;
+  };
   TimeWindow w;
   TimeSpec start = log_start, end = log_end;
   if (args.start.has_value()) {
@@ -592,9 +598,7 @@ absl::StatusOr<TimeWindow> TimeParser::ParseWindow(const TimeWindowArgs& args, T
     if (!iv.ok()) return iv.status();
     delta = ns(*iv);
     if (delta == 0) return ParseFailure(align_spec, 0, kAlignMsg);
-    int64_t a = ns(start);
-    int64_t b = (a / delta) * delta;
-    if (b < a) b += delta;
+    int64_t b = align_up(ns(start), delta);
     TimeSpec astart = from_ns(b);
     if (!before(astart, log_start) && !before(log_end, astart))
       start = astart;
@@ -619,10 +623,8 @@ absl::StatusOr<TimeWindow> TimeParser::ParseWindow(const TimeWindowArgs& args, T
     else if (before(end, origin))
       origin = end;
     if (args.align.has_value()) {
-      int64_t a = ns(origin);
-      int64_t b = (a / delta) * delta;
-      if (b < a) b += delta;
-      if (b > ns(end)) b -= delta;
+      int64_t b = align_up(ns(origin), delta);
+      if (b > ns(end)) b = static_cast<int64_t>(static_cast<uint64_t>(b) - static_cast<uint64_t>(delta));
       TimeSpec aorigin = from_ns(b);
       if (!before(aorigin, start) && !before(end, aorigin))
         origin = aorigin;
