@@ -79,7 +79,10 @@ void Dumper::Stamp(const ArchiveTime& t) {
   }
   if (opt_.xflag >= 2) {
     const double d = Subtract(t, archive_.label().start);
-    absl::StrAppendFormat(b, tf_.version() >= 3 ? " (%.9f)" : " (%.6f)", d);
+    if (tf_.version() >= 3)
+      absl::StrAppendFormat(b, " (%.9f)", d);
+    else
+      absl::StrAppendFormat(b, " (%.6f)", d);
   }
   if (opt_.xflag >= 3) absl::StrAppend(b, " ", static_cast<uint64_t>(t.sec));
   out_.Check();
