@@ -36,6 +36,24 @@ void MixDesc(uint64_t* d, const pmapi::Desc& desc) {
   MixBytes(d, &desc.units, sizeof desc.units);
 }
 
+// Other names, one-line help and item labels: their text, or the error
+// (the same every time).
+void MixExtras(uint64_t* d, pmapi::Context& ctx, pmapi::PmID id) {
+  absl::StatusOr<std::vector<std::string>> all = ctx.NameAll(id);
+  Mix(d, static_cast<uint64_t>(pmapi::PcpCode(all.status())));
+  if (all.ok()) {
+    for (const std::string& n : *all) MixString(d, n);
+  }
+  absl::StatusOr<std::string> text = ctx.LookupText(id, pmapi::kTextOneline);
+  Mix(d, static_cast<uint64_t>(pmapi::PcpCode(text.status())));
+  if (text.ok()) MixString(d, *text);
+  absl::StatusOr<std::vector<pmapi::LabelSet>> labels = ctx.LookupLabels(pmapi::kLabelItem, id);
+  Mix(d, static_cast<uint64_t>(pmapi::PcpCode(labels.status())));
+  if (labels.ok()) {
+    for (const pmapi::LabelSet& l : *labels) MixString(d, l.json);
+  }
+}
+
 void MixResult(uint64_t* d, const pmapi::Result& r, const std::set<pmapi::PmID>& stable, bool all) {
   if (all) Mix(d, static_cast<uint64_t>(r.timestamp_ns()));
   Mix(d, static_cast<uint64_t>(r.numpmid()));
@@ -68,6 +86,35 @@ void MixCDesc(uint64_t* d, const pmDesc& desc) {
   Mix(d, desc.indom);
   Mix(d, static_cast<uint64_t>(desc.sem));
   MixBytes(d, &desc.units, sizeof desc.units);
+}
+
+// A name, the printable forms (per-thread buffers), one-line help and
+// labels: their text, or the error (the same every time).
+void MixCExtras(uint64_t* d, pmID id, const pmDesc& desc) {
+  char* name = nullptr;
+  int sts = pmNameID(id, &name);
+  Mix(d, static_cast<uint64_t>(sts));
+  if (sts >= 0) {
+    MixString(d, name);
+    std::free(name);
+  }
+  MixString(d, pmIDStr(id));
+  MixString(d, pmTypeStr(desc.type));
+  MixString(d, pmUnitsStr(&desc.units));
+  char* text = nullptr;
+  sts = pmLookupText(id, PM_TEXT_ONELINE, &text);
+  Mix(d, static_cast<uint64_t>(sts));
+  if (sts >= 0) {
+    MixString(d, text);
+    std::free(text);
+  }
+  pmLabelSet* sets = nullptr;
+  sts = pmLookupLabels(id, &sets);
+  Mix(d, static_cast<uint64_t>(sts));
+  if (sts > 0) {
+    for (int i = 0; i < sts; ++i) MixBytes(d, sets[i].json, sets[i].jsonlen);
+    pmFreeLabelSets(sets, sts);
+  }
 }
 
 void MixCResult(uint64_t* d, const pmResult* r, const std::set<pmID>& stable, bool all) {
@@ -119,6 +166,7 @@ Walk WalkContext(pmapi::Context& ctx, const WalkSpec& spec) {
       continue;
     }
     MixDesc(&w.digest, *desc);
+    MixExtras(&w.digest, ctx, *id);
     ids.push_back(*id);
     const bool fixed = spec.archive || stable_names.count(n) > 0;
     if (fixed) stable.insert(*id);
@@ -183,6 +231,7 @@ Walk WalkCurrent(const WalkSpec& spec) {
       continue;
     }
     MixCDesc(&w.digest, desc);
+    MixCExtras(&w.digest, all[i], desc);
     ids.push_back(all[i]);
     const bool fixed = spec.archive || stable_names.count(names[i]) > 0;
     if (fixed) stable.insert(all[i]);

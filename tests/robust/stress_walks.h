@@ -3,8 +3,9 @@
 // thread's current context), and a driver that runs the C API from many
 // threads at once.
 //
-// A walk reads names under a root, their PMIDs and descriptors, the
-// instances of some instance domains and fetches every metric, and folds
+// A walk reads names under a root, their PMIDs, descriptors, other names,
+// one-line help and labels, fetches every metric, reads the instances of
+// some instance domains, and folds
 // the parts that must not change from one walk to the next into a digest:
 // all of it for an archive, only the names, descriptors and the listed
 // metrics' values and instances for a live source (whose other values
