@@ -158,15 +158,15 @@ Walk WalkContext(pmapi::Context& ctx, const WalkSpec& spec) {
   std::set<pmapi::PmID> stable;
   std::set<pmapi::InDom> indoms;
   for (const std::string& n : names) {
-    MixString(&w.digest, n);
+    MixString(&w.names_digest, n);
     absl::StatusOr<pmapi::PmID> id = ctx.LookupName(n);
     absl::StatusOr<pmapi::Desc> desc = id.ok() ? ctx.LookupDesc(*id) : id.status();
     if (!desc.ok()) {
       ++w.errors;
       continue;
     }
-    MixDesc(&w.digest, *desc);
-    MixExtras(&w.digest, ctx, *id);
+    MixDesc(&w.names_digest, *desc);
+    MixExtras(&w.extras_digest, ctx, *id);
     ids.push_back(*id);
     const bool fixed = spec.archive || stable_names.count(n) > 0;
     if (fixed) stable.insert(*id);
@@ -189,11 +189,11 @@ Walk WalkContext(pmapi::Context& ctx, const WalkSpec& spec) {
     if (!r.ok()) {
       // The end of an archive is part of what it holds; anything else fails.
       if (!spec.archive) ++w.errors;
-      Mix(&w.digest, static_cast<uint64_t>(pmapi::PcpCode(r.status())));
+      Mix(&w.values_digest, static_cast<uint64_t>(pmapi::PcpCode(r.status())));
       break;
     }
     ++w.fetched;
-    MixResult(&w.digest, *r, stable, spec.archive);
+    MixResult(&w.values_digest, *r, stable, spec.archive);
   }
   for (pmapi::InDom indom : indoms) {
     auto insts = ctx.GetInDom(indom);
@@ -202,8 +202,8 @@ Walk WalkContext(pmapi::Context& ctx, const WalkSpec& spec) {
       continue;
     }
     for (const pmapi::Instance& i : *insts) {
-      Mix(&w.digest, static_cast<uint64_t>(i.id));
-      MixString(&w.digest, i.name);
+      Mix(&w.indoms_digest, static_cast<uint64_t>(i.id));
+      MixString(&w.indoms_digest, i.name);
     }
   }
   return w;
@@ -224,14 +224,14 @@ Walk WalkCurrent(const WalkSpec& spec) {
   std::set<pmID> stable;
   std::set<pmInDom> indoms;
   for (size_t i = 0; i < names.size(); ++i) {
-    MixString(&w.digest, names[i]);
+    MixString(&w.names_digest, names[i]);
     pmDesc desc;
     if (all[i] == PM_ID_NULL || pmLookupDesc(all[i], &desc) < 0) {
       ++w.errors;
       continue;
     }
-    MixCDesc(&w.digest, desc);
-    MixCExtras(&w.digest, all[i], desc);
+    MixCDesc(&w.names_digest, desc);
+    MixCExtras(&w.extras_digest, all[i], desc);
     ids.push_back(all[i]);
     const bool fixed = spec.archive || stable_names.count(names[i]) > 0;
     if (fixed) stable.insert(all[i]);
@@ -250,11 +250,11 @@ Walk WalkCurrent(const WalkSpec& spec) {
     int sts = pmFetch(static_cast<int>(ids.size()), ids.data(), &r);
     if (sts < 0) {
       if (!spec.archive) ++w.errors;
-      Mix(&w.digest, static_cast<uint64_t>(sts));
+      Mix(&w.values_digest, static_cast<uint64_t>(sts));
       break;
     }
     ++w.fetched;
-    MixCResult(&w.digest, r, stable, spec.archive);
+    MixCResult(&w.values_digest, r, stable, spec.archive);
     pmFreeResult(r);
   }
   for (pmInDom indom : indoms) {
@@ -266,8 +266,8 @@ Walk WalkCurrent(const WalkSpec& spec) {
       continue;
     }
     for (int i = 0; i < n; ++i) {
-      Mix(&w.digest, static_cast<uint64_t>(insts[i]));
-      MixString(&w.digest, inames[i]);
+      Mix(&w.indoms_digest, static_cast<uint64_t>(insts[i]));
+      MixString(&w.indoms_digest, inames[i]);
     }
     std::free(insts);
     std::free(inames);

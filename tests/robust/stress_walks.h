@@ -6,10 +6,10 @@
 // A walk reads names under a root, their PMIDs, descriptors, other names,
 // one-line help and labels, fetches every metric, reads the instances of
 // some instance domains, and folds
-// the parts that must not change from one walk to the next into a digest:
+// the parts that must not change from one walk to the next into digests:
 // all of it for an archive, only the names, descriptors and the listed
 // metrics' values and instances for a live source (whose other values
-// move). Two walks of the same source must give the same digest, whichever
+// move). Two walks of the same source must give the same digests, whichever
 // thread does them and whatever the other threads do meanwhile.
 #ifndef PMAPI_TESTS_ROBUST_STRESS_WALKS_H_
 #define PMAPI_TESTS_ROBUST_STRESS_WALKS_H_
@@ -30,7 +30,12 @@ struct WalkSpec {
 };
 
 struct Walk {
-  uint64_t digest = 0;
+  // Digests of names and descriptors, of the other names, help and labels,
+  // of the fetched values, and of the instances.
+  uint64_t names_digest = 0;
+  uint64_t extras_digest = 0;
+  uint64_t values_digest = 0;
+  uint64_t indoms_digest = 0;
   int names = 0;
   int fetched = 0;  // successful fetches
   int errors = 0;   // calls that failed

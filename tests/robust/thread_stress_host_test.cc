@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -71,6 +72,13 @@ stress::WalkSpec SampleSpec() {
   return spec;
 }
 
+std::string Describe(const stress::Walk& w) {
+  return "{names " + std::to_string(w.names) + ", fetched " + std::to_string(w.fetched) +
+         ", errors " + std::to_string(w.errors) + ", digests " + std::to_string(w.names_digest) +
+         " " + std::to_string(w.extras_digest) + " " + std::to_string(w.values_digest) + " " +
+         std::to_string(w.indoms_digest) + "}";
+}
+
 // Unix socket and TCP.
 const char* const kSpecs[] = {"unix:", "localhost"};
 
@@ -94,6 +102,13 @@ TEST(ThreadStressHost, HostContextsOnManyThreads) {
   const int threads = stress::EnvCount("PMAPI_STRESS_THREADS", 6);
   const int rounds = stress::EnvCount("PMAPI_STRESS_ROUNDS", 2);
   std::atomic<int> mismatches{0}, open_failures{0}, walks{0}, contexts{0};
+  std::mutex mu;
+  std::string first_mismatch;
+  auto check = [&](const stress::Walk& got, int i) {
+    if (got == expected[i]) return;
+    std::lock_guard<std::mutex> lock(mu);
+    if (mismatches++ == 0) first_mismatch = Describe(got) + " instead of " + Describe(expected[i]);
+  };
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
@@ -111,7 +126,7 @@ TEST(ThreadStressHost, HostContextsOnManyThreads) {
       for (int r = 0; r < rounds; ++r) {
         for (int k = 0; k < 2; ++k) {
           const int i = (t + r + k) % 2;
-          if (!(stress::WalkContext(kept[i], spec) == expected[i])) ++mismatches;
+          check(stress::WalkContext(kept[i], spec), i);
           ++walks;
         }
         const int i = (t + r) % 2;
@@ -121,13 +136,13 @@ TEST(ThreadStressHost, HostContextsOnManyThreads) {
           continue;
         }
         ++contexts;
-        if (!(stress::WalkContext(*fresh, spec) == expected[i])) ++mismatches;
+        check(stress::WalkContext(*fresh, spec), i);
         ++walks;
       }
     });
   }
   for (std::thread& th : pool) th.join();
-  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_EQ(mismatches.load(), 0) << first_mismatch;
   EXPECT_EQ(open_failures.load(), 0);
   EXPECT_EQ(walks.load(), threads * rounds * 3);
   EXPECT_EQ(contexts.load(), threads * (2 + rounds));
