@@ -2,8 +2,12 @@
 // only its own contexts (the library's threading rule). Archive contexts
 // must give every thread exactly what one thread alone gets; local
 // contexts (the built-in test and Linux agents) must answer names,
-// descriptors and fetches without errors or interference. Run under
-// ThreadSanitizer by scripts/tsan.sh.
+// descriptors and fetches without errors or interference. The second test
+// does the same through the C API, whose current context is per thread.
+// Host contexts are in thread_stress_host_test.cc (they need a pmcd). Run
+// under ThreadSanitizer by scripts/tsan.sh.
+#include <pcp/pmapi.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <string>
@@ -15,6 +19,7 @@
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
 #include "pmapi/local.h"
+#include "stress_walks.h"
 
 namespace {
 
@@ -29,14 +34,8 @@ const char* const kArchives[] = {
 };
 constexpr int kNumArchives = sizeof(kArchives) / sizeof(kArchives[0]);
 
-int Threads() {
-  const char* env = std::getenv("PMAPI_STRESS_THREADS");
-  return env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : 12;
-}
-int Rounds() {
-  const char* env = std::getenv("PMAPI_STRESS_ROUNDS");
-  return env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : 6;
-}
+int Threads() { return stress::EnvCount("PMAPI_STRESS_THREADS", 12); }
+int Rounds() { return stress::EnvCount("PMAPI_STRESS_ROUNDS", 6); }
 
 // Names and descriptors of every metric of a local context, plus one fetch
 // of each test-agent metric. Returns a digest of the deterministic part
@@ -117,6 +116,40 @@ TEST(ThreadStress, ManyContextsOnManyThreads) {
   EXPECT_EQ(mismatches.load(), 0);
   EXPECT_EQ(local_failures.load(), 0);
   EXPECT_EQ(walks.load(), threads * rounds);
+}
+
+// The C API from many threads at once: each thread keeps an archive and a
+// local context per source and makes short-lived ones, switching with
+// pmUseContext; every walk must equal the one-thread walk, and no thread
+// may see another's current context or handle.
+TEST(ThreadStress, CApiContextsOnManyThreads) {
+  // PM_CONTEXT_LOCAL reads its agents from here; set before any thread.
+  setenv("PCP_PMCDCONF_PATH", kLocalConfig.c_str(), 1);
+  std::vector<stress::CSource> sources;
+  for (const char* a : {"archives/qa/ok-foo/ok-foo", "archives/reference/events-v3/events-v3",
+                        "archives/reference/compressed/compressed"}) {
+    stress::WalkSpec spec;
+    spec.archive = true;
+    spec.fetches = 5;
+    sources.push_back({PM_CONTEXT_ARCHIVE, kData + "/" + a, spec, {}});
+  }
+  stress::WalkSpec local;
+  local.root = "test";
+  sources.push_back({PM_CONTEXT_LOCAL, "", local, {}});
+  for (stress::CSource& s : sources) {
+    ASSERT_TRUE(stress::ExpectC(&s)) << s.name << ": " << s.expected.errors;
+  }
+  // The thread running this test has no current context left.
+  EXPECT_EQ(pmWhichContext(), PM_ERR_NOCONTEXT);
+
+  const int threads = Threads();
+  const int rounds = Rounds();
+  stress::CStress got = stress::RunCStress(sources, threads, rounds);
+  EXPECT_EQ(got.mismatches, 0);
+  EXPECT_EQ(got.handle_errors, 0);
+  const int n = static_cast<int>(sources.size());
+  EXPECT_EQ(got.walks, threads * rounds * (n + 1));
+  EXPECT_EQ(got.contexts, threads * (n + rounds));
 }
 
 }  // namespace

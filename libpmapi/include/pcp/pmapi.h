@@ -274,6 +274,12 @@ PCP_CALL extern char *pmErrStr_r(int code, char *buf, int buflen);
 #define PM_CTXFLAG_CONTAINER        (1U << 14)
 #define PM_CTXFLAG_NO_FEATURE_CHECK (1U << 15)
 
+/* Threads: the current context (pmNewContext, pmDupContext, pmUseContext,
+ * pmWhichContext) is kept per thread, and a new thread has none. Handles are
+ * process-wide and never handed out twice; any thread may pmUseContext a
+ * handle another made, but a context must not be used by two threads at the
+ * same time (PCP locks each context; this library does not). Distinct
+ * contexts may be used concurrently from different threads. */
 PCP_CALL extern int pmNewContext(int type, const char *name);
 PCP_CALL extern int pmDupContext(void);
 PCP_CALL extern int pmUseContext(int handle);
