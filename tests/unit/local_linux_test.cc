@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -148,12 +149,19 @@ void WriteFile(const std::string& path, const std::string& text) {
 class FakeProcTest : public testing::Test {
  protected:
   void SetUp() override {
-    root_ = testing::TempDir() + "/fakeproc";
+    // One tree per test process: CTest runs these tests in parallel.
+    std::string tmpl = testing::TempDir() + "/fakeproc.XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    root_ = tmpl;
     for (const char* d : {"", "/proc", "/proc/net", "/sys", "/sys/block", "/sys/block/sda", "/etc"})
       mkdir((root_ + d).c_str(), 0755);
     setenv("LINUX_STATSPATH", root_.c_str(), 1);
   }
-  void TearDown() override { unsetenv("LINUX_STATSPATH"); }
+  void TearDown() override {
+    unsetenv("LINUX_STATSPATH");
+    std::error_code ec;
+    std::filesystem::remove_all(root_, ec);
+  }
   std::string root_;
 };
 
