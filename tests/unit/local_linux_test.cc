@@ -128,14 +128,20 @@ TEST(LocalLinuxTest, ValuesAreSane) {
   EXPECT_LE(sum, U64(Values(ctx, "disk.all.read", &keep).at(kInNull)));
   EXPECT_EQ(Values(ctx, "disk.dev.read", &keep).size(),
             static_cast<size_t>(Values(ctx, "hinv.ndisk", &keep).at(kInNull).lval));
-  // file systems: used + free = capacity
-  Result k2, k3;
-  std::map<int32_t, ValueView> cap = Values(ctx, "filesys.capacity", &keep);
-  std::map<int32_t, ValueView> fused = Values(ctx, "filesys.used", &k2);
-  std::map<int32_t, ValueView> ffree = Values(ctx, "filesys.free", &k3);
-  for (const auto& [inst, v] : cap) {
-    if (fused.contains(inst) && ffree.contains(inst)) {
-      EXPECT_EQ(U64(fused.at(inst)) + U64(ffree.at(inst)), U64(v));
+  // file systems: used + free = capacity, within one fetch (the agent
+  // reads each file system once per fetch; disks change between fetches)
+  std::vector<PmID> fs_ids;
+  for (const char* n : {"filesys.capacity", "filesys.used", "filesys.free"}) fs_ids.push_back(*ctx.LookupName(n));
+  absl::StatusOr<Result> fs = ctx.Fetch(fs_ids);
+  ASSERT_TRUE(fs.ok());
+  std::map<int32_t, uint64_t> by_inst[3];
+  for (int m = 0; m < 3; ++m) {
+    const ValueSet& vs = fs->sets()[m];
+    for (int j = 0; j < vs.numval; ++j) by_inst[m][fs->value(vs, j).inst] = U64(fs->value(vs, j));
+  }
+  for (const auto& [inst, cap] : by_inst[0]) {
+    if (by_inst[1].contains(inst) && by_inst[2].contains(inst)) {
+      EXPECT_EQ(by_inst[1].at(inst) + by_inst[2].at(inst), cap);
     }
   }
   EXPECT_FALSE(ctx.GetInDom(MakeInDom(60, 3))->empty());  // at least lo
