@@ -144,16 +144,23 @@ InDomSnapshot ApplyDelta(const InDomSnapshot& before, const InDomRecord& delta) 
     after.insts.push_back(delta.insts[k]);
     after.names.push_back(delta.names[k]);
   }
-  // libpcp rebuilds the membership in ascending instance order.
-  std::vector<size_t> order(after.insts.size());
+  return after;
+}
+
+// Returns `snap` with its instances in ascending order (stable for equal
+// numbers): libpcp keeps every membership it loads sorted so, full records
+// as well as rebuilt deltas.
+InDomSnapshot SortedByInstance(InDomSnapshot snap) {
+  if (std::is_sorted(snap.insts.begin(), snap.insts.end())) return snap;
+  std::vector<size_t> order(snap.insts.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
-                   [&after](size_t a, size_t b) { return after.insts[a] < after.insts[b]; });
+                   [&snap](size_t a, size_t b) { return snap.insts[a] < snap.insts[b]; });
   InDomSnapshot sorted;
-  sorted.stamp = after.stamp;
+  sorted.stamp = snap.stamp;
   for (size_t i : order) {
-    sorted.insts.push_back(after.insts[i]);
-    sorted.names.push_back(std::move(after.names[i]));
+    sorted.insts.push_back(snap.insts[i]);
+    sorted.names.push_back(std::move(snap.names[i]));
   }
   return sorted;
 }
@@ -359,6 +366,7 @@ void Archive::Impl::AddInDom(InDomRecord rec) {
       snap.names.push_back(rec.names[i]);
     }
   }
+  snap = SortedByInstance(std::move(snap));
   // Keep the history in time order even if records arrive out of order.
   auto at = std::upper_bound(history.begin(), history.end(), snap.stamp,
                              [](const ArchiveTime& t, const InDomSnapshot& s) { return t < s.stamp; });
@@ -528,11 +536,11 @@ const std::string* Archive::InstanceName(InDom indom, int32_t inst, ArchiveTime 
   auto at = std::upper_bound(history->begin(), history->end(), t,
                              [](const ArchiveTime& x, const InDomSnapshot& s) { return x < s.stamp; });
   if (at == history->begin()) return nullptr;
+  // Every snapshot is sorted by instance (SortedByInstance).
   const InDomSnapshot& snap = *std::prev(at);
-  for (size_t i = 0; i < snap.insts.size(); ++i) {
-    if (snap.insts[i] == inst) return &snap.names[i];
-  }
-  return nullptr;
+  auto hit = std::lower_bound(snap.insts.begin(), snap.insts.end(), inst);
+  if (hit == snap.insts.end() || *hit != inst) return nullptr;
+  return &snap.names[static_cast<size_t>(hit - snap.insts.begin())];
 }
 
 void Archive::SeekStart() {

@@ -93,7 +93,8 @@ struct InDomRecord {
   std::vector<bool> deleted;
 };
 
-// The complete membership of an instance domain from `stamp` on.
+// The complete membership of an instance domain from `stamp` on, in
+// ascending instance order (as libpcp keeps it).
 struct InDomSnapshot {
   ArchiveTime stamp;
   std::vector<int32_t> insts;
