@@ -54,7 +54,7 @@ int64_t FileSize(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) == 0) return static_cast<int64_t>(st.st_size);
   absl::StatusOr<pmapi::ArchiveFile> xz = pmapi::ArchiveFile::Open(path + ".xz");
-  return xz.ok() ? static_cast<int64_t>(xz->bytes().size()) : -1;
+  return xz.ok() ? static_cast<int64_t>(xz->size()) : -1;
 }
 
 }  // namespace
