@@ -216,6 +216,7 @@ class Archive::Impl {
   int vol = 0;
   size_t offset = 0;
   uint32_t record_bytes = 0;
+  std::vector<PmID> decode_only;
 };
 
 absl::Status Archive::Impl::Open(std::string_view name) {
@@ -247,6 +248,7 @@ absl::Status Archive::Impl::Open(std::string_view name) {
   if (!first.ok()) return first.status();
   absl::Status s = LoadMeta();
   if (!s.ok()) return s;
+  meta_file.Drop();  // everything in it is decoded now
   OrderNames();
   return absl::OkStatus();
 }
@@ -405,7 +407,7 @@ absl::Status Archive::Impl::DecodeRecord(ArchiveFile& f, uint64_t start, uint32_
   }
   const ResultLayout layout =
       label.version == lf::kVersion3 ? ResultLayout::kTimestamp : ResultLayout::kTimeval;
-  return DecodeResult(rec->subspan(4, len - 8), layout, kErrLogrec, out);
+  return DecodeResultOnly(rec->subspan(4, len - 8), layout, kErrLogrec, decode_only, out);
 }
 
 namespace {
@@ -429,6 +431,7 @@ absl::Status Archive::Impl::ReadNext(Result* out) {
       // End of this volume (a partial length word counts as its end).
       int next = NextVolume(vol);
       if (next < 0) return PcpError(kErrEol);
+      (*f)->Drop();  // a scan does not come back soon
       vol = next;
       offset = LabelRecordBytes(label.version);
       continue;
@@ -455,6 +458,7 @@ absl::Status Archive::Impl::ReadPrev(Result* out) {
       if (prev < 0) return PcpError(kErrEol);
       absl::StatusOr<ArchiveFile*> p = Volume(prev);
       if (!p.ok()) return p.status();
+      (*f)->Drop();
       vol = prev;
       offset = static_cast<size_t>((*p)->size());
       continue;
@@ -592,6 +596,7 @@ void Archive::Seek(Position p) {
 }
 absl::Status Archive::ReadPrev(Result* out) { return impl_->ReadPrev(out); }
 uint32_t Archive::record_bytes() const { return impl_->record_bytes; }
+void Archive::DecodeOnly(std::vector<PmID> pmids) { impl_->decode_only = std::move(pmids); }
 absl::StatusOr<ArchiveTime> Archive::End() const { return impl_->End(); }
 
 }  // namespace pmapi

@@ -62,6 +62,10 @@ class MappedSource : public FileSource {
   }
   ~MappedSource() override { munmap(const_cast<uint8_t*>(data_), size_); }
   uint64_t size() const override { return size_; }
+  void Drop() override {
+    madvise(const_cast<uint8_t*>(data_), size_, MADV_DONTNEED);
+    released_ = 0;
+  }
 
   absl::StatusOr<std::span<const uint8_t>> Read(uint64_t offset, size_t len) override {
     if (offset >= size_) return std::span<const uint8_t>();
@@ -295,6 +299,12 @@ class XzSource : public FileSource {
   }
   ~XzSource() override { close(fd_); }
   uint64_t size() const override { return size_; }
+  void Drop() override {
+    cache_.clear();
+    cursor_block_ = SIZE_MAX;
+    std::vector<uint8_t>().swap(window_);
+    std::vector<uint8_t>().swap(scratch_);
+  }
 
   absl::StatusOr<std::span<const uint8_t>> Read(uint64_t offset, size_t len) override {
     if (offset >= size_) return std::span<const uint8_t>();

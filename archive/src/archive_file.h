@@ -38,6 +38,9 @@ class FileSource {
   virtual ~FileSource() = default;
   virtual uint64_t size() const = 0;
   virtual absl::StatusOr<std::span<const uint8_t>> Read(uint64_t offset, size_t len) = 0;
+  // Gives back the memory held for reads so far (spans already returned
+  // become invalid for compressed files).
+  virtual void Drop() {}
 };
 
 class ArchiveFile {
@@ -63,6 +66,13 @@ class ArchiveFile {
   // if the compressed data is corrupt, PcpError(-EFBIG) if len exceeds
   // kMaxReadBytes for a compressed file.
   absl::StatusOr<std::span<const uint8_t>> Read(uint64_t offset, size_t len);
+
+  // Gives back the pages, windows and cached blocks held for reads so far;
+  // the next Read brings back what it needs. Spans returned before are
+  // invalid afterwards.
+  void Drop() {
+    if (source_) source_->Drop();
+  }
 
   // Returns the whole contents as a string (tests, small files).
   absl::StatusOr<std::string> ReadAll();
