@@ -111,11 +111,14 @@ absl::StatusOr<ArchiveFiles> FindFiles(const std::string& base) {
 // Checks a file's label: decodes it and compares its volume number.
 // Returns the label, PM_ERR_LABEL, or PM_ERR_NODATA for an empty file or
 // one holding only its label.
-absl::StatusOr<ArchiveLabel> CheckLabel(const ArchiveFile& f, int32_t vol, bool empty_is_error) {
-  absl::StatusOr<ArchiveLabel> l = DecodeLabel(f.bytes());
+absl::StatusOr<ArchiveLabel> CheckLabel(ArchiveFile& f, int32_t vol, bool empty_is_error) {
+  // Enough for the longest label (version 3).
+  absl::StatusOr<std::span<const uint8_t>> head = f.Read(0, LabelRecordBytes(lf::kVersion3));
+  if (!head.ok()) return head.status();
+  absl::StatusOr<ArchiveLabel> l = DecodeLabel(*head);
   if (!l.ok()) return l.status();
   if (l->vol != vol) return PcpError(kErrLabel);
-  if (empty_is_error && f.bytes().size() == LabelRecordBytes(l->version)) {
+  if (empty_is_error && f.size() == LabelRecordBytes(l->version)) {
     return PcpError(kErrNodata);
   }
   return l;
@@ -144,16 +147,23 @@ InDomSnapshot ApplyDelta(const InDomSnapshot& before, const InDomRecord& delta) 
     after.insts.push_back(delta.insts[k]);
     after.names.push_back(delta.names[k]);
   }
-  // libpcp rebuilds the membership in ascending instance order.
-  std::vector<size_t> order(after.insts.size());
+  return after;
+}
+
+// Returns `snap` with its instances in ascending order (stable for equal
+// numbers): libpcp keeps every membership it loads sorted so, full records
+// as well as rebuilt deltas.
+InDomSnapshot SortedByInstance(InDomSnapshot snap) {
+  if (std::is_sorted(snap.insts.begin(), snap.insts.end())) return snap;
+  std::vector<size_t> order(snap.insts.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
-                   [&after](size_t a, size_t b) { return after.insts[a] < after.insts[b]; });
+                   [&snap](size_t a, size_t b) { return snap.insts[a] < snap.insts[b]; });
   InDomSnapshot sorted;
-  sorted.stamp = after.stamp;
+  sorted.stamp = snap.stamp;
   for (size_t i : order) {
-    sorted.insts.push_back(after.insts[i]);
-    sorted.names.push_back(std::move(after.names[i]));
+    sorted.insts.push_back(snap.insts[i]);
+    sorted.names.push_back(std::move(snap.names[i]));
   }
   return sorted;
 }
@@ -170,13 +180,12 @@ class Archive::Impl {
   void OrderNames();
 
   // Returns the open, label-checked file of data volume `vol`.
-  absl::StatusOr<const ArchiveFile*> Volume(int vol);
+  absl::StatusOr<ArchiveFile*> Volume(int vol);
   // Returns the volume after (or before) `vol`, or -1 if none.
   int NextVolume(int vol) const;
   int PrevVolume(int vol) const;
-  // Decodes the data record occupying bytes [start, start+len) of `bytes`.
-  absl::Status DecodeRecord(std::span<const uint8_t> bytes, size_t start, uint32_t len,
-                            Result* out) const;
+  // Decodes the data record of `len` bytes at `start` of volume file `f`.
+  absl::Status DecodeRecord(ArchiveFile& f, uint64_t start, uint32_t len, Result* out) const;
   absl::Status ReadNext(Result* out);
   absl::Status ReadPrev(Result* out);
   absl::StatusOr<ArchiveTime> End();
@@ -207,6 +216,7 @@ class Archive::Impl {
   int vol = 0;
   size_t offset = 0;
   uint32_t record_bytes = 0;
+  std::vector<PmID> decode_only;
 };
 
 absl::Status Archive::Impl::Open(std::string_view name) {
@@ -227,18 +237,23 @@ absl::Status Archive::Impl::Open(std::string_view name) {
     if (!tl.ok()) return tl.status();
     if (!SameArchive(label, *tl)) return PcpError(kErrLabel);
     has_index = true;
-    index = DecodeIndex(ti->bytes().subspan(LabelRecordBytes(label.version)), label.version);
+    const size_t label_bytes = LabelRecordBytes(label.version);
+    absl::StatusOr<std::span<const uint8_t>> body =
+        ti->Read(label_bytes, static_cast<size_t>(ti->size() - std::min<uint64_t>(ti->size(), label_bytes)));
+    if (!body.ok()) return body.status();
+    index = DecodeIndex(*body, label.version);
   }
   if (files.volumes.empty()) return PcpError(-ENOENT);
-  absl::StatusOr<const ArchiveFile*> first = Volume(files.volumes.begin()->first);
+  absl::StatusOr<ArchiveFile*> first = Volume(files.volumes.begin()->first);
   if (!first.ok()) return first.status();
   absl::Status s = LoadMeta();
   if (!s.ok()) return s;
+  meta_file.Drop();  // everything in it is decoded now
   OrderNames();
   return absl::OkStatus();
 }
 
-absl::StatusOr<const ArchiveFile*> Archive::Impl::Volume(int v) {
+absl::StatusOr<ArchiveFile*> Archive::Impl::Volume(int v) {
   auto open = open_volumes.find(v);
   if (open != open_volumes.end()) return &open->second;
   auto path = files.volumes.find(v);
@@ -255,7 +270,10 @@ absl::StatusOr<const ArchiveFile*> Archive::Impl::Volume(int v) {
 }
 
 absl::Status Archive::Impl::LoadMeta() {
-  ByteReader r(meta_file.bytes());
+  // Metadata is held in memory anyway: read the file in one piece.
+  absl::StatusOr<std::span<const uint8_t>> all = meta_file.Read(0, static_cast<size_t>(meta_file.size()));
+  if (!all.ok()) return all.status();
+  ByteReader r(*all);
   r.Seek(LabelRecordBytes(label.version));
   for (;;) {
     uint32_t len, type;
@@ -359,6 +377,7 @@ void Archive::Impl::AddInDom(InDomRecord rec) {
       snap.names.push_back(rec.names[i]);
     }
   }
+  snap = SortedByInstance(std::move(snap));
   // Keep the history in time order even if records arrive out of order.
   auto at = std::upper_bound(history.begin(), history.end(), snap.stamp,
                              [](const ArchiveTime& t, const InDomSnapshot& s) { return t < s.stamp; });
@@ -377,30 +396,50 @@ int Archive::Impl::PrevVolume(int v) const {
   return std::prev(it)->first;
 }
 
-absl::Status Archive::Impl::DecodeRecord(std::span<const uint8_t> bytes, size_t start,
-                                         uint32_t len, Result* out) const {
-  if (len < 12 || start + len > bytes.size()) return PcpError(kErrLogrec);
-  if (LoadBigEndian32(bytes.data() + start + len - 4) != len) return PcpError(kErrLogrec);
+absl::Status Archive::Impl::DecodeRecord(ArchiveFile& f, uint64_t start, uint32_t len,
+                                         Result* out) const {
+  if (len < 12 || start + len > f.size()) return PcpError(kErrLogrec);
+  absl::StatusOr<std::span<const uint8_t>> rec = f.Read(start, len);
+  if (!rec.ok()) return rec.status();
+  if (rec->size() != len) return PcpError(kErrLogrec);
+  if (LoadBigEndian32(rec->data()) != len || LoadBigEndian32(rec->data() + len - 4) != len) {
+    return PcpError(kErrLogrec);
+  }
   const ResultLayout layout =
       label.version == lf::kVersion3 ? ResultLayout::kTimestamp : ResultLayout::kTimeval;
-  return DecodeResult(bytes.subspan(start + 4, len - 8), layout, kErrLogrec, out);
+  return DecodeResultOnly(rec->subspan(4, len - 8), layout, kErrLogrec, decode_only, out);
 }
+
+namespace {
+
+// Returns the big-endian word at `at` of `f`, or nullopt if the file holds
+// fewer than 4 bytes there.
+absl::StatusOr<std::optional<uint32_t>> WordAt(ArchiveFile& f, uint64_t at) {
+  absl::StatusOr<std::span<const uint8_t>> w = f.Read(at, 4);
+  if (!w.ok()) return w.status();
+  if (w->size() < 4) return std::optional<uint32_t>();
+  return std::optional<uint32_t>(LoadBigEndian32(w->data()));
+}
+
+}  // namespace
 
 absl::Status Archive::Impl::ReadNext(Result* out) {
   for (;;) {
-    absl::StatusOr<const ArchiveFile*> f = Volume(vol);
+    absl::StatusOr<ArchiveFile*> f = Volume(vol);
     if (!f.ok()) return f.status();
-    std::span<const uint8_t> bytes = (*f)->bytes();
-    if (offset + 4 > bytes.size()) {
+    if (offset + 4 > (*f)->size()) {
       // End of this volume (a partial length word counts as its end).
       int next = NextVolume(vol);
       if (next < 0) return PcpError(kErrEol);
+      (*f)->Drop();  // a scan does not come back soon
       vol = next;
       offset = LabelRecordBytes(label.version);
       continue;
     }
-    const uint32_t len = LoadBigEndian32(bytes.data() + offset);
-    absl::Status s = DecodeRecord(bytes, offset, len, out);
+    absl::StatusOr<std::optional<uint32_t>> len_word = WordAt(**f, offset);
+    if (!len_word.ok()) return len_word.status();
+    const uint32_t len = len_word->value_or(0);
+    absl::Status s = DecodeRecord(**f, offset, len, out);
     if (!s.ok()) return s;
     offset += len;
     record_bytes = len;
@@ -411,25 +450,26 @@ absl::Status Archive::Impl::ReadNext(Result* out) {
 absl::Status Archive::Impl::ReadPrev(Result* out) {
   const size_t label_bytes = LabelRecordBytes(label.version);
   for (;;) {
-    absl::StatusOr<const ArchiveFile*> f = Volume(vol);
+    absl::StatusOr<ArchiveFile*> f = Volume(vol);
     if (!f.ok()) return f.status();
-    std::span<const uint8_t> bytes = (*f)->bytes();
-    if (offset > bytes.size()) offset = bytes.size();
+    if (offset > (*f)->size()) offset = static_cast<size_t>((*f)->size());
     if (offset <= label_bytes) {
       int prev = PrevVolume(vol);
       if (prev < 0) return PcpError(kErrEol);
-      absl::StatusOr<const ArchiveFile*> p = Volume(prev);
+      absl::StatusOr<ArchiveFile*> p = Volume(prev);
       if (!p.ok()) return p.status();
+      (*f)->Drop();
       vol = prev;
-      offset = (*p)->bytes().size();
+      offset = static_cast<size_t>((*p)->size());
       continue;
     }
     if (offset < label_bytes + 4) return PcpError(kErrLogrec);
-    const uint32_t len = LoadBigEndian32(bytes.data() + offset - 4);
+    absl::StatusOr<std::optional<uint32_t>> len_word = WordAt(**f, offset - 4);
+    if (!len_word.ok()) return len_word.status();
+    const uint32_t len = len_word->value_or(0);
     if (len < 12 || len > offset - label_bytes) return PcpError(kErrLogrec);
     const size_t start = offset - len;
-    if (LoadBigEndian32(bytes.data() + start) != len) return PcpError(kErrLogrec);
-    absl::Status s = DecodeRecord(bytes, start, len, out);
+    absl::Status s = DecodeRecord(**f, start, len, out);
     if (!s.ok()) return s;
     offset = start;
     record_bytes = len;
@@ -444,16 +484,17 @@ absl::StatusOr<ArchiveTime> Archive::Impl::End() {
   const size_t label_bytes = LabelRecordBytes(label.version);
   Result last;
   for (auto it = files.volumes.rbegin(); it != files.volumes.rend(); ++it) {
-    absl::StatusOr<const ArchiveFile*> f = Volume(it->first);
+    absl::StatusOr<ArchiveFile*> f = Volume(it->first);
     if (!f.ok()) continue;
-    std::span<const uint8_t> bytes = (*f)->bytes();
-    if (bytes.size() <= label_bytes) continue;
-    if (bytes.size() < label_bytes + 4) return PcpError(kErrLogrec);
-    const uint32_t len = LoadBigEndian32(bytes.data() + bytes.size() - 4);
-    if (len < 12 || len > bytes.size() - label_bytes) return PcpError(kErrLogrec);
-    const size_t start = bytes.size() - len;
-    if (LoadBigEndian32(bytes.data() + start) != len) return PcpError(kErrLogrec);
-    absl::Status s = DecodeRecord(bytes, start, len, &last);
+    const uint64_t size = (*f)->size();
+    if (size <= label_bytes) continue;
+    if (size < label_bytes + 4) return PcpError(kErrLogrec);
+    absl::StatusOr<std::optional<uint32_t>> len_word = WordAt(**f, size - 4);
+    if (!len_word.ok()) return len_word.status();
+    const uint32_t len = len_word->value_or(0);
+    if (len < 12 || len > size - label_bytes) return PcpError(kErrLogrec);
+    const uint64_t start = size - len;
+    absl::Status s = DecodeRecord(**f, start, len, &last);
     if (!s.ok()) return s;
     return ArchiveTime::FromNanos(last.timestamp_ns());
   }
@@ -528,11 +569,11 @@ const std::string* Archive::InstanceName(InDom indom, int32_t inst, ArchiveTime 
   auto at = std::upper_bound(history->begin(), history->end(), t,
                              [](const ArchiveTime& x, const InDomSnapshot& s) { return x < s.stamp; });
   if (at == history->begin()) return nullptr;
+  // Every snapshot is sorted by instance (SortedByInstance).
   const InDomSnapshot& snap = *std::prev(at);
-  for (size_t i = 0; i < snap.insts.size(); ++i) {
-    if (snap.insts[i] == inst) return &snap.names[i];
-  }
-  return nullptr;
+  auto hit = std::lower_bound(snap.insts.begin(), snap.insts.end(), inst);
+  if (hit == snap.insts.end() || *hit != inst) return nullptr;
+  return &snap.names[static_cast<size_t>(hit - snap.insts.begin())];
 }
 
 void Archive::SeekStart() {
@@ -555,6 +596,7 @@ void Archive::Seek(Position p) {
 }
 absl::Status Archive::ReadPrev(Result* out) { return impl_->ReadPrev(out); }
 uint32_t Archive::record_bytes() const { return impl_->record_bytes; }
+void Archive::DecodeOnly(std::vector<PmID> pmids) { impl_->decode_only = std::move(pmids); }
 absl::StatusOr<ArchiveTime> Archive::End() const { return impl_->End(); }
 
 }  // namespace pmapi

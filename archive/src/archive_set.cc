@@ -122,16 +122,21 @@ std::vector<ArchiveSet::Record> ArchiveSet::Catalog(absl::Status* error) {
       out.push_back(mark);
     }
     a.SeekStart();
+    // Only times and framing are needed: no metric's values are decoded
+    // (no record holds PM_ID_NULL).
+    a.DecodeOnly({kPmIDNull});
     while (true) {
       Archive::Position pos = a.Tell();
       absl::Status s = a.ReadNext(&r);
       if (PcpCode(s) == kErrEol) break;
       if (!s.ok()) {
+        a.DecodeOnly({});
         *error = s;
         return out;
       }
       out.push_back(Record{r.timestamp_ns(), r.is_mark(), m, pos});
     }
+    a.DecodeOnly({});
   }
   return out;
 }
@@ -145,6 +150,16 @@ absl::Status ArchiveSet::Read(const Record& r, Result* out) {
   Archive& a = *archives_[r.member];
   a.Seek(r.pos);
   return a.ReadNext(out);
+}
+
+absl::Status ArchiveSet::ReadOnly(const Record& r, std::span<const PmID> only, Result* out) {
+  if (r.mark && r.pos.offset == 0) return Read(r, out);
+  Archive& a = *archives_[r.member];
+  a.DecodeOnly(std::vector<PmID>(only.begin(), only.end()));
+  a.Seek(r.pos);
+  absl::Status s = a.ReadNext(out);
+  a.DecodeOnly({});
+  return s;
 }
 
 }  // namespace pmapi

@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <span>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -62,6 +63,8 @@ class ArchiveSet {
   std::vector<Record> Catalog(absl::Status* error);
   // Decodes record `r` (a virtual mark becomes an empty Result).
   absl::Status Read(const Record& r, Result* out);
+  // As Read, decoding only the value sets of `only` (Archive::DecodeOnly).
+  absl::Status ReadOnly(const Record& r, std::span<const PmID> only, Result* out);
 
  private:
   ArchiveSet() = default;

@@ -246,6 +246,9 @@ absl::StatusOr<size_t> ArchiveSource::Count() {
 }
 
 absl::Status ArchiveSource::Read(size_t i, Result* out) { return set_->Read(catalog_[i], out); }
+absl::Status ArchiveSource::ReadOnly(size_t i, std::span<const PmID> only, Result* out) {
+  return set_->ReadOnly(catalog_[i], only, out);
+}
 
 const Desc* ArchiveSource::FindDesc(PmID pmid) {
   const MetricDesc* md = set_->FindDesc(pmid);

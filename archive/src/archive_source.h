@@ -64,6 +64,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   int64_t TimeNs(size_t i) override { return catalog_[i].time_ns; }
   bool IsMark(size_t i) override { return catalog_[i].mark; }
   absl::Status Read(size_t i, Result* out) override;
+  absl::Status ReadOnly(size_t i, std::span<const PmID> only, Result* out) override;
   // InterpMetadata.
   const Desc* FindDesc(PmID pmid) override;
   std::vector<int32_t> AllInstances(InDom indom) override;

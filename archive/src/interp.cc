@@ -224,11 +224,15 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
     if (d != nullptr) wanted[id] = d->indom == kInDomNull;
   }
   if (wanted.empty()) return absl::OkStatus();
-  for (const auto& [id, singular] : wanted) timelines_[id];
+  std::vector<PmID> only;
+  for (const auto& [id, singular] : wanted) {
+    timelines_[id];
+    only.push_back(id);
+  }
   Result r;
   for (size_t i = 0; i < times_.size(); ++i) {
     if (std::binary_search(marks_.begin(), marks_.end(), static_cast<uint32_t>(i))) continue;
-    if (absl::Status s = records_->Read(i, &r); !s.ok()) return s;
+    if (absl::Status s = records_->ReadOnly(i, only, &r); !s.ok()) return s;
     for (const ValueSet& vs : r.sets()) {
       auto w = wanted.find(vs.pmid);
       if (w == wanted.end() || vs.numval <= 0) continue;

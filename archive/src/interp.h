@@ -47,6 +47,12 @@ class RecordSource {
   virtual bool IsMark(size_t i) = 0;
   // Decodes record i. REQUIRES: i < Count().
   virtual absl::Status Read(size_t i, Result* out) = 0;
+  // Decodes only the value sets of `only` in record i (the others may come
+  // back empty); by default the whole record.
+  virtual absl::Status ReadOnly(size_t i, std::span<const PmID> only, Result* out) {
+    (void)only;
+    return Read(i, out);
+  }
 };
 
 // What the engine needs to know of the archive's metadata.

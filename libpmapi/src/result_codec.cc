@@ -1,6 +1,7 @@
 // The pmResult decoder and encoder; see result_codec.h for the layout.
 #include "result_codec.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "byte_reader.h"
@@ -255,6 +256,45 @@ uint32_t PutBlock(std::vector<uint8_t>& blocks, size_t blocks_base, const ValueV
 }
 
 }  // namespace
+
+// Skips one value set whose PMID is not wanted, leaving an empty set in
+// its place.
+static bool SkipSet(ByteReader& r, uint32_t pmid, Result* out) {
+  int32_t numval;
+  if (!r.I32(&numval)) return false;
+  out->AddSet(pmid, 0, kValInsitu);
+  if (numval <= 0) return true;
+  int32_t valfmt;
+  if (!r.I32(&valfmt)) return false;
+  if (valfmt != kValInsitu && valfmt != kValDptr && valfmt != kValSptr) return false;
+  return r.Skip(uint64_t(numval) * 8);
+}
+
+absl::Status DecodeResultOnly(std::span<const uint8_t> body, ResultLayout layout, int error_code,
+                              std::span<const PmID> keep, Result* out) {
+  if (keep.empty()) return DecodeResult(body, layout, error_code, out);
+  out->Clear();
+  ByteReader r(body);
+  int64_t ns = 0;
+  int32_t numpmid = 0;
+  if (!ReadPreamble(r, layout, &ns, &numpmid)) return PcpError(error_code);
+  out->set_timestamp_ns(ns);
+  if (numpmid < 0 || !r.Has(uint64_t(numpmid) * 8)) return PcpError(error_code);
+  out->Reserve(numpmid, keep.size(), 0);
+  for (int32_t i = 0; i < numpmid; ++i) {
+    const size_t at = r.position();
+    uint32_t pmid;
+    if (!r.U32(&pmid)) return PcpError(error_code);
+    const bool wanted = std::find(keep.begin(), keep.end(), pmid) != keep.end();
+    if (wanted) {
+      r.Seek(at);
+      if (!DecodeSet(r, body, out)) return PcpError(error_code);
+    } else if (!SkipSet(r, pmid, out)) {
+      return PcpError(error_code);
+    }
+  }
+  return absl::OkStatus();
+}
 
 absl::Status DecodeResult(std::span<const uint8_t> body, ResultLayout layout, int error_code,
                           Result* out) {

@@ -51,6 +51,13 @@ inline constexpr size_t kResultHeaderBytes = 12;
 absl::Status DecodeResult(std::span<const uint8_t> body, ResultLayout layout, int error_code,
                           Result* out);
 
+// As DecodeResult, but only the value sets of the PMIDs in `keep` are
+// decoded; every other set is checked for framing and kept as an empty
+// set (numval 0) of its PMID, so numpmid() and is_mark() are unchanged.
+// An empty `keep` decodes everything.
+absl::Status DecodeResultOnly(std::span<const uint8_t> body, ResultLayout layout, int error_code,
+                              std::span<const PmID> keep, Result* out);
+
 // Returns the encoding of `r` in `layout` (the inverse of DecodeResult).
 // Values are INSITU or DPTR according to each set's valfmt; blocks are
 // written after all the value sets, padded to 4 bytes.

@@ -62,7 +62,8 @@ inline std::string SelfDir() {
 inline std::string FileContents(const std::string& path) {
   absl::StatusOr<ArchiveFile> f = ArchiveFile::Open(path);
   if (!f.ok()) return "<missing " + path + ">";
-  return std::string(reinterpret_cast<const char*>(f->bytes().data()), f->bytes().size());
+  absl::StatusOr<std::string> all = f->ReadAll();
+  return all.ok() ? *all : "<unreadable " + path + ">";
 }
 
 // Runs `command` (whose first word is `tool`) in `dir` with PCP's golden

@@ -20,7 +20,8 @@ inline std::istringstream OpenOracleTable(const std::string& path) {
   for (const std::string& p : {path, path + ".xz"}) {
     if (access(p.c_str(), R_OK) != 0) continue;
     absl::StatusOr<ArchiveFile> f = ArchiveFile::Open(p);
-    if (f.ok()) contents.assign(reinterpret_cast<const char*>(f->bytes().data()), f->bytes().size());
+    absl::StatusOr<std::string> all = f.ok() ? f->ReadAll() : f.status();
+    if (all.ok()) contents = std::move(*all);
     break;
   }
   std::istringstream in(contents);

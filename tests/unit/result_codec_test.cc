@@ -201,3 +201,54 @@ TEST(ResultCodecTest, ReuseKeepsNothingFromBefore) {
 
 }  // namespace
 }  // namespace pmapi
+
+namespace pmapi {
+namespace {
+
+// Decoding only some metrics: the chosen sets are decoded as in full, the
+// others come back as empty sets of their PMIDs, and framing errors in a
+// skipped set are still caught.
+TEST(DecodeResultOnlyTest, KeepsChosenSetsAndEmptiesTheRest) {
+  const Result in = SampleResult();
+  const std::vector<uint8_t> body = EncodeResult(in, ResultLayout::kTimestamp);
+  const std::vector<PmID> keep = {MakePmID(29, 0, 28), MakePmID(29, 0, 6)};
+  Result out;
+  ASSERT_TRUE(DecodeResultOnly(body, ResultLayout::kTimestamp, kErrLogrec, keep, &out).ok());
+  ASSERT_EQ(out.numpmid(), in.numpmid());
+  EXPECT_EQ(out.timestamp_ns(), in.timestamp_ns());
+  Result full;
+  ASSERT_TRUE(DecodeResult(body, ResultLayout::kTimestamp, kErrLogrec, &full).ok());
+  for (int i = 0; i < in.numpmid(); ++i) {
+    const ValueSet& got = out.sets()[i];
+    EXPECT_EQ(got.pmid, in.sets()[i].pmid);
+    const bool kept = got.pmid == keep[0] || got.pmid == keep[1];
+    if (!kept) {
+      EXPECT_EQ(got.numval, 0) << i;
+      continue;
+    }
+    const ValueSet& want = full.sets()[i];
+    ASSERT_EQ(got.numval, want.numval);
+    for (int j = 0; j < got.numval; ++j) {
+      EXPECT_EQ(out.value(got, j).inst, full.value(want, j).inst);
+      EXPECT_EQ(out.value(got, j).lval, full.value(want, j).lval);
+      EXPECT_EQ(std::vector<uint8_t>(out.value(got, j).payload.begin(), out.value(got, j).payload.end()),
+                std::vector<uint8_t>(full.value(want, j).payload.begin(), full.value(want, j).payload.end()));
+    }
+  }
+  // An empty choice decodes everything.
+  Result all;
+  ASSERT_TRUE(DecodeResultOnly(body, ResultLayout::kTimestamp, kErrLogrec, {}, &all).ok());
+  ExpectSame(all, full);
+  // A skipped set whose value count overruns the body is still an error.
+  // (Set 29.0.6 is the second: after the 16-byte preamble and the 20 bytes
+  // of set 29.0.10; its count is the word after its PMID.)
+  std::vector<uint8_t> bad = body;
+  ASSERT_EQ(LoadBigEndian32(bad.data() + 36), MakePmID(29, 0, 6));
+  StoreBigEndian32(bad.data() + 40, 0x7fffffff);
+  EXPECT_EQ(PcpCode(DecodeResultOnly(bad, ResultLayout::kTimestamp, kErrLogrec,
+                                     std::vector<PmID>{MakePmID(29, 0, 10)}, &out)),
+            kErrLogrec);
+}
+
+}  // namespace
+}  // namespace pmapi

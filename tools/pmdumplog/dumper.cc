@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "pmapi/errors.h"
 #include "../../archive/src/archive_file.h"
 #include "../../libpmapi/src/byte_reader.h"
@@ -54,7 +55,7 @@ int64_t FileSize(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) == 0) return static_cast<int64_t>(st.st_size);
   absl::StatusOr<pmapi::ArchiveFile> xz = pmapi::ArchiveFile::Open(path + ".xz");
-  return xz.ok() ? static_cast<int64_t>(xz->bytes().size()) : -1;
+  return xz.ok() ? static_cast<int64_t>(xz->size()) : -1;
 }
 
 }  // namespace
@@ -100,14 +101,60 @@ void Dumper::Names(pmapi::PmID pmid) {
   }
 }
 
+const std::string& Dumper::MetricHeading(pmapi::PmID pmid) {
+  auto [it, fresh] = headings_.try_emplace(pmid);
+  if (fresh) {
+    std::string& h = it->second;
+    absl::StrAppend(&h, "    ", PmIDText(pmid), " (");
+    const pmapi::MetricDesc* d = archive_.FindDesc(pmid);
+    if (d == nullptr || d->names.empty()) {
+      h += "<noname>";
+    } else {
+      h += absl::StrJoin(d->names, " or ");
+    }
+    h += "):";
+  }
+  return it->second;
+}
+
 void Dumper::Value(int valfmt, int type, const pmapi::ValueView& v) {
   AppendValue(valfmt, type, v, out_.buffer());
   out_.Check();
 }
 
+const pmapi::InDomSnapshot* Dumper::MembershipNow(pmapi::InDom indom) {
+  Membership& m = memberships_[indom];
+  if (m.snap != nullptr && m.at == now_) return m.snap;
+  m.at = now_;
+  m.snap = nullptr;
+  m.next = 0;
+  const std::vector<pmapi::InDomSnapshot>* history = archive_.InDomHistory(indom);
+  if (history == nullptr) return nullptr;
+  auto after = std::upper_bound(history->begin(), history->end(), now_,
+                                [](const ArchiveTime& x, const pmapi::InDomSnapshot& s) {
+                                  return x < s.stamp;
+                                });
+  if (after != history->begin()) m.snap = &*std::prev(after);
+  return m.snap;
+}
+
 void Dumper::InstanceLabel(pmapi::InDom indom, int32_t inst) {
   out_.Int(inst);
-  const std::string* name = archive_.InstanceName(indom, inst, now_);
+  // The name in the membership at now_, as Archive::InstanceName finds it.
+  const std::string* name = nullptr;
+  if (const pmapi::InDomSnapshot* snap = MembershipNow(indom)) {
+    Membership& m = memberships_[indom];
+    const std::vector<int32_t>& insts = snap->insts;
+    size_t i = m.next;
+    if (i >= insts.size() || insts[i] != inst ||
+        (i > 0 && insts[i - 1] == inst)) {  // the first of equal numbers wins
+      i = static_cast<size_t>(std::lower_bound(insts.begin(), insts.end(), inst) - insts.begin());
+    }
+    if (i < insts.size() && insts[i] == inst) {
+      name = &snap->names[i];
+      m.next = i + 1;
+    }
+  }
   if (name == nullptr) {
     out_.Str(" or ???");
   } else {
@@ -495,11 +542,7 @@ void Dumper::Metric(const pmapi::Result& r, const pmapi::ValueSet& vs) {
       continue;
     }
     if (j == 0) {
-      out_.Str("    ");
-      out_.Str(PmIDText(vs.pmid));
-      out_.Str(" (");
-      Names(vs.pmid);
-      out_.Str("):");
+      out_.Str(MetricHeading(vs.pmid));
       if (vs.numval > 1) out_.Str("\n       ");
     } else {
       out_.Str("       ");

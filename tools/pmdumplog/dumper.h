@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "output.h"
 #include "pmapi/archive.h"
 #include "time_format.h"
@@ -65,6 +66,20 @@ class Dumper {
   const TimeFormat& tf_;
   Output& out_;
   pmapi::ArchiveTime now_;  // time of the record being dumped
+
+  // Caches for the record loop: the "    PMID (names):" heading of each
+  // metric, and each instance domain's membership at now_ (with the
+  // position of the last instance found, since values mostly come in
+  // membership order).
+  const std::string& MetricHeading(pmapi::PmID pmid);
+  const pmapi::InDomSnapshot* MembershipNow(pmapi::InDom indom);
+  absl::flat_hash_map<pmapi::PmID, std::string> headings_;
+  struct Membership {
+    pmapi::ArchiveTime at;
+    const pmapi::InDomSnapshot* snap = nullptr;
+    size_t next = 0;
+  };
+  absl::flat_hash_map<pmapi::InDom, Membership> memberships_;
 };
 
 // PCP's identifier texts: "29.0.6", "29.2", and the NULL forms.

@@ -2,6 +2,7 @@
 #include "value_format.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -22,6 +23,30 @@ void AppendF(std::string* out, const char* fmt, ...) {
   if (n > 0) out->append(buf, std::min<size_t>(n, sizeof(buf) - 1));
 }
 
+// Appends a number as printf's %d/%u/%lld/%llu would.
+template <typename T>
+void AppendInt(std::string* out, T x) {
+  char buf[24];
+  out->append(buf, std::to_chars(buf, buf + sizeof(buf), x).ptr);
+}
+
+// Appends a double as printf's "%.<precision>g" would: std::to_chars with
+// a precision is specified to convert as printf does in the C locale.
+void AppendG(std::string* out, double x, int precision) {
+  if (!std::isfinite(x)) {
+    AppendF(out, "%.*g", precision, x);
+    return;
+  }
+  char buf[64];
+  const std::to_chars_result r =
+      std::to_chars(buf, buf + sizeof(buf), x, std::chars_format::general, precision);
+  if (r.ec == std::errc()) {
+    out->append(buf, r.ptr);
+  } else {
+    AppendF(out, "%.*g", precision, x);
+  }
+}
+
 template <typename T>
 bool LoadPayload(const ValueView& v, T* out) {
   if (v.payload.size() < sizeof(T)) return false;
@@ -36,25 +61,25 @@ bool AppendTyped(int valfmt, int type, const ValueView& v, std::string* out) {
     case pmapi::kType32: {
       int32_t x = v.lval;
       if (!insitu && !LoadPayload(v, &x)) return false;
-      AppendF(out, "%d", x);
+      AppendInt(out, x);
       return true;
     }
     case pmapi::kTypeU32: {
       uint32_t x = static_cast<uint32_t>(v.lval);
       if (!insitu && !LoadPayload(v, &x)) return false;
-      AppendF(out, "%u", x);
+      AppendInt(out, x);
       return true;
     }
     case pmapi::kType64: {
       int64_t x;
       if (insitu || !LoadPayload(v, &x)) return false;
-      AppendF(out, "%lld", static_cast<long long>(x));
+      AppendInt(out, x);
       return true;
     }
     case pmapi::kTypeU64: {
       uint64_t x;
       if (insitu || !LoadPayload(v, &x)) return false;
-      AppendF(out, "%llu", static_cast<unsigned long long>(x));
+      AppendInt(out, x);
       return true;
     }
     case pmapi::kTypeFloat: {
@@ -64,13 +89,13 @@ bool AppendTyped(int valfmt, int type, const ValueView& v, std::string* out) {
       } else if (!LoadPayload(v, &x)) {
         return false;
       }
-      AppendF(out, "%.8g", static_cast<double>(x));
+      AppendG(out, static_cast<double>(x), 8);
       return true;
     }
     case pmapi::kTypeDouble: {
       double x;
       if (insitu || !LoadPayload(v, &x)) return false;
-      AppendF(out, "%.16g", x);
+      AppendG(out, x, 16);
       return true;
     }
     case pmapi::kTypeString: {

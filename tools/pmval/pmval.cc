@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
@@ -213,10 +214,10 @@ bool Report::LookupMetric() {
 absl::Status Report::AddInstancesNow() {
   absl::StatusOr<std::vector<pmapi::Instance>> now = ctx_.GetInDom(desc_.indom);
   if (!now.ok()) return now.status();
+  absl::flat_hash_set<int32_t> known;
+  for (const Column& c : columns_) known.insert(c.id);
   for (const pmapi::Instance& i : *now) {
-    bool known = false;
-    for (const Column& c : columns_) known = known || c.id == i.id;
-    if (!known) columns_.push_back({i.id, i.name});
+    if (known.insert(i.id).second) columns_.push_back({i.id, i.name});
   }
   return absl::OkStatus();
 }

@@ -93,7 +93,8 @@ struct InDomRecord {
   std::vector<bool> deleted;
 };
 
-// The complete membership of an instance domain from `stamp` on.
+// The complete membership of an instance domain from `stamp` on, in
+// ascending instance order (as libpcp keeps it).
 struct InDomSnapshot {
   ArchiveTime stamp;
   std::vector<int32_t> insts;
@@ -175,6 +176,11 @@ class Archive {
   absl::Status ReadNext(Result* out);
   absl::Status ReadPrev(Result* out);
   uint32_t record_bytes() const;
+  // Decode only the value sets of these metrics from now on (the others
+  // come back as empty sets of their PMIDs); empty means all of them. A
+  // reader that wants a few metrics of a wide archive skips most of each
+  // record's decoding this way.
+  void DecodeOnly(std::vector<PmID> pmids);
 
   // Where the reader is: the volume and byte offset of the record ReadNext
   // reads next. Seek(Tell()) returns to the same place.
