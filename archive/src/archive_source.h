@@ -44,6 +44,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::StatusOr<Result> FetchArchive() override;
   absl::StatusOr<ArchiveLabel> GetArchiveLabel() override { return set_->label(); }
   absl::StatusOr<absl::Time> GetArchiveEnd() override;
+  absl::StatusOr<std::vector<Instance>> GetInDomArchive(InDom indom) override;
 
  private:
   explicit ArchiveSource(std::unique_ptr<ArchiveSet> set);
@@ -66,7 +67,15 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::Status Read(size_t i, Result* out) override;
   // InterpMetadata.
   const Desc* FindDesc(PmID pmid) override;
-  std::vector<int32_t> AllInstances(InDom indom) override;
+  const std::vector<int32_t>& AllInstances(InDom indom) override;
+
+  // Every instance the archive records for an indom, newest first, each
+  // with its latest name; built once per indom. nullptr if none.
+  struct EverySeen {
+    std::vector<int32_t> ids;
+    std::vector<std::string> names;
+  };
+  const EverySeen* EveryInstance(InDom indom);
 
   std::unique_ptr<ArchiveSet> set_;
   Pmns pmns_;
@@ -82,6 +91,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   std::vector<ArchiveSet::Record> catalog_;
   absl::Status catalog_error_;
   absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;
+  absl::flat_hash_map<InDom, EverySeen> every_instance_;
 };
 
 }  // namespace pmapi

@@ -335,17 +335,13 @@ absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, 
 
 absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
                                      const Profile& profile, bool crossed_mark, Result* out) {
-  std::vector<int32_t> candidates;
-  if (desc.indom == kInDomNull) {
-    candidates.push_back(kInNull);
-  } else {
-    for (int32_t inst : metadata_->AllInstances(desc.indom)) {
-      if (profile.Admits(desc.indom, inst)) candidates.push_back(inst);
-    }
-  }
+  static const std::vector<int32_t> kSingular{kInNull};
+  const std::vector<int32_t>& candidates =
+      desc.indom == kInDomNull ? kSingular : metadata_->AllInstances(desc.indom);
   pending_.clear();
   bool type_error = false;
   for (int32_t inst : candidates) {
+    if (desc.indom != kInDomNull && !profile.Admits(desc.indom, inst)) continue;
     auto obs = tl.by_inst.find(inst);
     if (obs == tl.by_inst.end()) continue;
     Bound prior = Prior(obs->second, t_ns);

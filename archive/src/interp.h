@@ -56,8 +56,9 @@ class InterpMetadata {
   // Returns the descriptor of pmid, or nullptr if the archive has none.
   virtual const Desc* FindDesc(PmID pmid) = 0;
   // Returns every instance the archive ever records for indom, in the
-  // order pmGetInDomArchive gives them.
-  virtual std::vector<int32_t> AllInstances(InDom indom) = 0;
+  // order pmGetInDomArchive gives them. The reference stays valid for
+  // the life of the metadata.
+  virtual const std::vector<int32_t>& AllInstances(InDom indom) = 0;
 };
 
 class InterpEngine {

@@ -65,13 +65,14 @@ class FakeArchive : public RecordSource, public InterpMetadata {
     auto it = descs_.find(pmid);
     return it == descs_.end() ? nullptr : &it->second;
   }
-  std::vector<int32_t> AllInstances(InDom) override { return {0, 1, 2}; }
+  const std::vector<int32_t>& AllInstances(InDom) override { return all_instances_; }
 
   int reads = 0;
 
  private:
   std::vector<Result> records_;
   std::map<PmID, Desc> descs_;
+  std::vector<int32_t> all_instances_{0, 1, 2};
 };
 
 // Returns the in-situ values of set 0 of r as inst -> value.

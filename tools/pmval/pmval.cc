@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
@@ -221,31 +222,17 @@ absl::Status Report::AddInstancesNow() {
   return absl::OkStatus();
 }
 
-// PCP's pmGetInDomArchive gives every instance the archive ever held; the
-// context answers for one time, so the instances are gathered at every
-// record of the archive and at its end. Called before the first fetch
-// only, as it moves the collection time.
+// Every instance the archive ever held, each with its latest name, as
+// PCP's pmval takes them from pmGetInDomArchive.
 absl::Status Report::AddArchiveInstances() {
-  const absl::Duration step = absl::Nanoseconds(Nanos(interval_));
-  absl::Status first = absl::OkStatus();
-  bool found = false;
-  if (ctx_.SetMode(pmapi::kModeForw, absl::FromUnixNanos(Nanos(label_start_)), step).ok()) {
-    while (ctx_.FetchArchive().ok()) {
-      absl::Status st = AddInstancesNow();
-      found = found || st.ok();
-      if (!st.ok() && first.ok()) first = st;
-    }
+  absl::StatusOr<std::vector<pmapi::Instance>> all = ctx_.GetInDomArchive(desc_.indom);
+  if (!all.ok()) return all.status();
+  absl::flat_hash_set<int32_t> known;
+  for (const Column& c : columns_) known.insert(c.id);
+  for (pmapi::Instance& i : *all) {
+    if (known.insert(i.id).second) columns_.push_back({i.id, std::move(i.name)});
   }
-  absl::StatusOr<absl::Time> end = ctx_.GetArchiveEnd();
-  if (end.ok() && ctx_.SetMode(pmapi::kModeInterp, *end, step).ok()) {
-    absl::Status st = AddInstancesNow();
-    found = found || st.ok();
-    if (!st.ok() && first.ok()) first = st;
-  }
-  absl::Status back = ctx_.SetMode(raw_archive_ ? pmapi::kModeForw : pmapi::kModeInterp,
-                                   absl::FromUnixNanos(Nanos(origin_)), step);
-  if (!back.ok()) return back;
-  return found ? absl::OkStatus() : first;
+  return absl::OkStatus();
 }
 
 // Returns the column named `name` among the archive's instances: an exact
