@@ -109,7 +109,8 @@ const std::vector<InDomSnapshot>* ArchiveSet::InDomHistory(InDom indom) const {
 
 absl::StatusOr<ArchiveTime> ArchiveSet::End() const { return archives_.back()->End(); }
 
-std::vector<ArchiveSet::Record> ArchiveSet::Catalog(absl::Status* error) {
+std::vector<ArchiveSet::Record> ArchiveSet::Catalog(
+    absl::Status* error, const std::function<void(size_t, const Result&)>& visit) {
   std::vector<Record> out;
   Result r;
   for (size_t m = 0; m < archives_.size(); ++m) {
@@ -131,6 +132,7 @@ std::vector<ArchiveSet::Record> ArchiveSet::Catalog(absl::Status* error) {
         return out;
       }
       out.push_back(Record{r.timestamp_ns(), r.is_mark(), m, pos});
+      if (visit && !r.is_mark()) visit(out.size() - 1, r);
     }
   }
   return out;

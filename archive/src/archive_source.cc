@@ -243,6 +243,13 @@ absl::StatusOr<size_t> ArchiveSource::Count() {
 
 absl::Status ArchiveSource::Read(size_t i, Result* out) { return set_->Read(catalog_[i], out); }
 
+absl::Status ArchiveSource::Scan(const std::function<void(size_t, const Result&)>& visit) {
+  if (have_catalog_) return RecordSource::Scan(visit);
+  catalog_ = set_->Catalog(&catalog_error_, visit);
+  have_catalog_ = true;
+  return absl::OkStatus();
+}
+
 const Desc* ArchiveSource::FindDesc(PmID pmid) {
   const MetricDesc* md = set_->FindDesc(pmid);
   return md == nullptr ? nullptr : &md->desc;

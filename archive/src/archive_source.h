@@ -65,6 +65,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   int64_t TimeNs(size_t i) override { return catalog_[i].time_ns; }
   bool IsMark(size_t i) override { return catalog_[i].mark; }
   absl::Status Read(size_t i, Result* out) override;
+  absl::Status Scan(const std::function<void(size_t, const Result&)>& visit) override;
   // InterpMetadata.
   const Desc* FindDesc(PmID pmid) override;
   const std::vector<int32_t>& AllInstances(InDom indom) override;

@@ -118,29 +118,35 @@ uint64_t InterpU64(uint64_t prior, uint64_t next, CounterSpan s) {
   return DoubleToUint64(0.5 + static_cast<double>(prior) - s.dt * d / s.span);
 }
 
-// Finds the value of `inst` (any instance for a singular metric) for
-// `pmid` in record `r`.
-const ValueSet* FindSet(const Result& r, PmID pmid) {
-  for (const ValueSet& vs : r.sets()) {
-    if (vs.pmid == pmid) return &vs;
-  }
-  return nullptr;
-}
+}  // namespace
 
-bool FindValue(const Result& r, PmID pmid, int32_t inst, bool singular, ValueView* out) {
-  const ValueSet* vs = FindSet(r, pmid);
-  if (vs == nullptr) return false;
-  for (int j = 0; j < vs->numval; ++j) {
-    ValueView v = r.value(*vs, j);
-    if (singular || v.inst == inst) {
-      *out = v;
-      return true;
+bool InterpEngine::FindValue(CachedResult& c, PmID pmid, int32_t inst, bool singular,
+                             ValueView* out) {
+  if (c.indexed != pmid) {
+    c.indexed = pmid;
+    c.set = nullptr;
+    c.by_inst.clear();
+    for (const ValueSet& vs : c.result.sets()) {
+      if (vs.pmid == pmid) {
+        c.set = &vs;
+        break;
+      }
+    }
+    if (c.set != nullptr) {
+      // The first value of each instance, as a forward search finds it.
+      for (int j = c.set->numval - 1; j >= 0; --j) c.by_inst[c.result.value(*c.set, j).inst] = j;
     }
   }
-  return false;
+  if (c.set == nullptr || c.set->numval <= 0) return false;
+  if (singular) {
+    *out = c.result.value(*c.set, 0);
+    return true;
+  }
+  auto it = c.by_inst.find(inst);
+  if (it == c.by_inst.end()) return false;
+  *out = c.result.value(*c.set, it->second);
+  return true;
 }
-
-}  // namespace
 
 InterpEngine::PendingValue InterpEngine::FromView(int32_t inst, const ValueView& v) {
   PendingValue p;
@@ -198,6 +204,18 @@ InterpEngine::PendingValue InterpEngine::InterpolateCounter(int type, int valfmt
   return p;
 }
 
+absl::Status RecordSource::Scan(const std::function<void(size_t, const Result&)>& visit) {
+  absl::StatusOr<size_t> n = Count();
+  if (!n.ok()) return n.status();
+  Result r;
+  for (size_t i = 0; i < *n; ++i) {
+    if (IsMark(i)) continue;
+    if (absl::Status s = Read(i, &r); !s.ok()) return s;
+    visit(i, r);
+  }
+  return absl::OkStatus();
+}
+
 void InterpEngine::ResetHistory() {
   have_last_ = false;
   last_numval_.clear();
@@ -225,23 +243,21 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
   }
   if (wanted.empty()) return absl::OkStatus();
   for (const auto& [id, singular] : wanted) timelines_[id];
-  Result r;
-  for (size_t i = 0; i < times_.size(); ++i) {
-    if (std::binary_search(marks_.begin(), marks_.end(), static_cast<uint32_t>(i))) continue;
-    if (absl::Status s = records_->Read(i, &r); !s.ok()) return s;
+  // One pass over the records; on a fresh source it is the pass that lists
+  // them.
+  return records_->Scan([&](size_t i, const Result& r) {
     for (const ValueSet& vs : r.sets()) {
       auto w = wanted.find(vs.pmid);
       if (w == wanted.end() || vs.numval <= 0) continue;
       Timeline& tl = timelines_[vs.pmid];
       if (tl.valfmt < 0) tl.valfmt = vs.valfmt;
       for (int j = 0; j < vs.numval; ++j) {
-        int32_t inst = w->second ? kInNull : r.value(vs, j).inst;
+        int32_t inst = w->second ? kInNull : r.stored(vs, j).inst;
         std::vector<uint32_t>& obs = tl.by_inst[inst];
         if (obs.empty() || obs.back() != i) obs.push_back(static_cast<uint32_t>(i));
       }
     }
-  }
-  return absl::OkStatus();
+  });
 }
 
 bool InterpEngine::MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from) {
@@ -275,29 +291,32 @@ InterpEngine::Bound InterpEngine::Next(const std::vector<uint32_t>& obs, int64_t
   return b;
 }
 
-absl::StatusOr<const Result*> InterpEngine::CachedRecord(uint32_t i) {
+absl::StatusOr<InterpEngine::CachedResult*> InterpEngine::CachedRecord(uint32_t i) {
   for (auto it = cache_.begin(); it != cache_.end(); ++it) {
-    if (it->first != i) continue;
+    if (it->record != i) continue;
     cache_.splice(cache_.begin(), cache_, it);
-    return &cache_.front().second;
+    return &cache_.front();
   }
   if (cache_.size() >= kCachedRecords) {
     cache_.splice(cache_.begin(), cache_, std::prev(cache_.end()));
-    cache_.front().first = i;
   } else {
-    cache_.emplace_front(i, Result());
+    cache_.emplace_front();
   }
-  if (absl::Status s = records_->Read(i, &cache_.front().second); !s.ok()) {
+  CachedResult& c = cache_.front();
+  c.record = i;
+  c.indexed = kPmIDNull;
+  c.set = nullptr;
+  if (absl::Status s = records_->Read(i, &c.result); !s.ok()) {
     cache_.pop_front();
     return s;
   }
-  return &cache_.front().second;
+  return &c;
 }
 
 absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, const Bound& prior,
                                     const Bound& next, int64_t t_ns) {
   bool singular = desc.indom == kInDomNull;
-  absl::StatusOr<const Result*> pr = CachedRecord(prior.record);
+  absl::StatusOr<CachedResult*> pr = CachedRecord(prior.record);
   if (!pr.ok()) return pr.status();
   ValueView pv;
   if (!FindValue(**pr, desc.pmid, inst, singular, &pv)) return absl::OkStatus();
@@ -308,7 +327,7 @@ absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, 
   if (use_prior) {
     value = FromView(inst, pv);
   } else {
-    absl::StatusOr<const Result*> nr = CachedRecord(next.record);
+    absl::StatusOr<CachedResult*> nr = CachedRecord(next.record);
     if (!nr.ok()) return nr.status();
     ValueView nv;
     if (!FindValue(**nr, desc.pmid, inst, singular, &nv)) return absl::OkStatus();
@@ -376,8 +395,8 @@ absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64
 
 absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> pmids,
                                            const Profile& profile, bool forward) {
-  if (absl::Status s = EnsureRecordTimes(); !s.ok()) return s;
   if (absl::Status s = EnsureTimelines(pmids); !s.ok()) return s;
+  if (absl::Status s = EnsureRecordTimes(); !s.ok()) return s;
   bool crossed_mark = false;
   if (have_last_) {
     crossed_mark = forward ? MarkBetween(last_t_ns_, t_ns, false)

@@ -23,6 +23,7 @@
 #define PMAPI_ARCHIVE_SRC_INTERP_H_
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <span>
 #include <utility>
@@ -47,6 +48,10 @@ class RecordSource {
   virtual bool IsMark(size_t i) = 0;
   // Decodes record i. REQUIRES: i < Count().
   virtual absl::Status Read(size_t i, Result* out) = 0;
+  // Calls `visit` with each record that is not a <mark>, oldest first.
+  // A source that lists its records by decoding them overrides this to
+  // visit them during that one pass.
+  virtual absl::Status Scan(const std::function<void(size_t, const Result&)>& visit);
 };
 
 // What the engine needs to know of the archive's metadata.
@@ -97,12 +102,23 @@ class InterpEngine {
     int64_t time_ns = 0;
   };
 
+  // A decoded record with an index of one metric's values by instance.
+  struct CachedResult {
+    uint32_t record = 0;
+    Result result;
+    PmID indexed = kPmIDNull;
+    const ValueSet* set = nullptr;
+    absl::flat_hash_map<int32_t, int> by_inst;
+  };
+  // Finds the value of `inst` (any, for a singular metric) of `pmid`.
+  static bool FindValue(CachedResult& c, PmID pmid, int32_t inst, bool singular, ValueView* out);
+
   absl::Status EnsureTimelines(std::span<const PmID> pmids);
   absl::Status EnsureRecordTimes();
   Bound Prior(const std::vector<uint32_t>& obs, int64_t t_ns);
   Bound Next(const std::vector<uint32_t>& obs, int64_t t_ns);
   bool MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from);
-  absl::StatusOr<const Result*> CachedRecord(uint32_t i);
+  absl::StatusOr<CachedResult*> CachedRecord(uint32_t i);
   absl::Status AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
                          const Profile& profile, bool crossed_mark, Result* out);
   absl::Status AddValue(const Desc& desc, int valfmt, int32_t inst, const Bound& prior,
@@ -121,7 +137,7 @@ class InterpEngine {
   absl::flat_hash_map<PmID, int> last_numval_;
   bool have_last_ = false;
   int64_t last_t_ns_ = 0;
-  std::list<std::pair<uint32_t, Result>> cache_;  // most recent first
+  std::list<CachedResult> cache_;  // most recent first
   std::vector<PendingValue> pending_;
 };
 
