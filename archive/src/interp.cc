@@ -245,19 +245,64 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
   for (const auto& [id, singular] : wanted) timelines_[id];
   // One pass over the records; on a fresh source it is the pass that lists
   // them.
-  return records_->Scan([&](size_t i, const Result& r) {
+  absl::Status scanned = records_->Scan([&](size_t i, const Result& r) {
     for (const ValueSet& vs : r.sets()) {
       auto w = wanted.find(vs.pmid);
       if (w == wanted.end() || vs.numval <= 0) continue;
       Timeline& tl = timelines_[vs.pmid];
       if (tl.valfmt < 0) tl.valfmt = vs.valfmt;
+      if (tl.valfmt != vs.valfmt) tl.kept = false;
       for (int j = 0; j < vs.numval; ++j) {
-        int32_t inst = w->second ? kInNull : r.stored(vs, j).inst;
-        std::vector<uint32_t>& obs = tl.by_inst[inst];
-        if (obs.empty() || obs.back() != i) obs.push_back(static_cast<uint32_t>(i));
+        ValueView v = r.value(vs, j);
+        Observations& obs = tl.by_inst[w->second ? kInNull : v.inst];
+        if (!obs.records.empty() && obs.records.back() == i) continue;
+        obs.records.push_back(static_cast<uint32_t>(i));
+        if (tl.kept) Keep(v, &tl, &obs);
       }
     }
   });
+  for (const auto& [id, singular] : wanted) {
+    Timeline& tl = timelines_[id];
+    if (tl.kept) continue;
+    for (auto& [inst, obs] : tl.by_inst) std::vector<uint64_t>().swap(obs.bits);
+  }
+  return scanned;
+}
+
+void InterpEngine::Keep(const ValueView& v, Timeline* tl, Observations* obs) {
+  if (tl->valfmt == kValInsitu) {
+    obs->bits.push_back(static_cast<uint32_t>(v.lval));
+    return;
+  }
+  if (tl->vtype == kTypeUnknown) tl->vtype = v.vtype;
+  if (v.payload.size() != sizeof(uint64_t) || v.vtype != tl->vtype) {
+    tl->kept = false;
+    return;
+  }
+  uint64_t bits;
+  std::memcpy(&bits, v.payload.data(), sizeof bits);
+  obs->bits.push_back(bits);
+}
+
+absl::StatusOr<bool> InterpEngine::ValueAt(const Desc& desc, const Timeline& tl,
+                                           const Observations& obs, const Bound& b, int32_t inst,
+                                           ValueView* out) {
+  if (tl.kept) {
+    ValueView v;
+    v.inst = inst;
+    if (tl.valfmt == kValInsitu) {
+      v.lval = static_cast<int32_t>(static_cast<uint32_t>(obs.bits[b.pos]));
+    } else {
+      v.vtype = tl.vtype;
+      v.payload = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&obs.bits[b.pos]),
+                                           sizeof(uint64_t));
+    }
+    *out = v;
+    return true;
+  }
+  absl::StatusOr<CachedResult*> c = CachedRecord(b.record);
+  if (!c.ok()) return c.status();
+  return FindValue(**c, desc.pmid, inst, desc.indom == kInDomNull, out);
 }
 
 bool InterpEngine::MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from) {
@@ -274,6 +319,7 @@ InterpEngine::Bound InterpEngine::Prior(const std::vector<uint32_t>& obs, int64_
                              [this](int64_t t, uint32_t rec) { return t < times_[rec]; });
   Bound b;
   if (it == obs.begin()) return b;
+  b.pos = static_cast<size_t>(it - 1 - obs.begin());
   b.record = *(it - 1);
   b.time_ns = times_[b.record];
   b.value = !MarkBetween(b.time_ns, t_ns, true);
@@ -285,6 +331,7 @@ InterpEngine::Bound InterpEngine::Next(const std::vector<uint32_t>& obs, int64_t
                              [this](uint32_t rec, int64_t t) { return times_[rec] < t; });
   Bound b;
   if (it == obs.end()) return b;
+  b.pos = static_cast<size_t>(it - obs.begin());
   b.record = *it;
   b.time_ns = times_[b.record];
   b.value = !MarkBetween(t_ns, b.time_ns, true);
@@ -313,13 +360,13 @@ absl::StatusOr<InterpEngine::CachedResult*> InterpEngine::CachedRecord(uint32_t 
   return &c;
 }
 
-absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, const Bound& prior,
+absl::Status InterpEngine::AddValue(const Desc& desc, const Timeline& tl,
+                                    const Observations& obs, int32_t inst, const Bound& prior,
                                     const Bound& next, int64_t t_ns) {
-  bool singular = desc.indom == kInDomNull;
-  absl::StatusOr<CachedResult*> pr = CachedRecord(prior.record);
-  if (!pr.ok()) return pr.status();
   ValueView pv;
-  if (!FindValue(**pr, desc.pmid, inst, singular, &pv)) return absl::OkStatus();
+  absl::StatusOr<bool> found = ValueAt(desc, tl, obs, prior, inst, &pv);
+  if (!found.ok()) return found.status();
+  if (!*found) return absl::OkStatus();
   bool use_prior = prior.time_ns == t_ns || desc.sem == kSemDiscrete ||
                    desc.type == kTypeString || desc.type == kTypeAggregate ||
                    desc.type == kTypeEvent || desc.type == kTypeHighResEvent;
@@ -327,14 +374,15 @@ absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, 
   if (use_prior) {
     value = FromView(inst, pv);
   } else {
-    absl::StatusOr<CachedResult*> nr = CachedRecord(next.record);
-    if (!nr.ok()) return nr.status();
     ValueView nv;
-    if (!FindValue(**nr, desc.pmid, inst, singular, &nv)) return absl::OkStatus();
+    found = ValueAt(desc, tl, obs, next, inst, &nv);
+    if (!found.ok()) return found.status();
+    if (!*found) return absl::OkStatus();
     // The prior record may have been evicted while reading the next one.
-    pr = CachedRecord(prior.record);
-    if (!pr.ok()) return pr.status();
-    FindValue(**pr, desc.pmid, inst, singular, &pv);
+    if (!tl.kept) {
+      found = ValueAt(desc, tl, obs, prior, inst, &pv);
+      if (!found.ok()) return found.status();
+    }
     double t = RelSeconds(t_ns, origin_ns_);
     double tp = RelSeconds(prior.time_ns, origin_ns_);
     double tn = RelSeconds(next.time_ns, origin_ns_);
@@ -345,7 +393,7 @@ absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, 
       // value whenever a next one exists (pmval -t 0.5 shows it).
       value = FromView(inst, pv);
     } else {
-      value = InterpolateCounter(desc.type, valfmt, inst, pv, nv, t - tp, tn - tp);
+      value = InterpolateCounter(desc.type, tl.valfmt, inst, pv, nv, t - tp, tn - tp);
     }
   }
   pending_.push_back(std::move(value));
@@ -363,11 +411,11 @@ absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64
     if (desc.indom != kInDomNull && !profile.Admits(desc.indom, inst)) continue;
     auto obs = tl.by_inst.find(inst);
     if (obs == tl.by_inst.end()) continue;
-    Bound prior = Prior(obs->second, t_ns);
+    Bound prior = Prior(obs->second.records, t_ns);
     if (!prior.value) continue;
     Bound next;
     if (desc.sem != kSemDiscrete) {
-      next = Next(obs->second, t_ns);
+      next = Next(obs->second.records, t_ns);
       if (!next.value) continue;
       if (desc.sem == kSemCounter && !IsArithmetic(desc.type)) {
         type_error = true;
@@ -375,7 +423,9 @@ absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64
       }
       if (desc.sem == kSemCounter && crossed_mark) continue;
     }
-    if (absl::Status s = AddValue(desc, tl.valfmt, inst, prior, next, t_ns); !s.ok()) return s;
+    if (absl::Status s = AddValue(desc, tl, obs->second, inst, prior, next, t_ns); !s.ok()) {
+      return s;
+    }
   }
   if (type_error) {
     out->AddSet(desc.pmid, kErrType, 0);

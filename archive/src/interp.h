@@ -85,9 +85,19 @@ class InterpEngine {
   void set_origin_ns(int64_t origin_ns) { origin_ns_ = origin_ns; }
 
  private:
+  // The observations of one instance: the records holding it and, while
+  // the metric's values are all in-situ or 8-byte blocks, the values
+  // themselves (in-situ values in the low 32 bits), so a sample needs no
+  // record read.
+  struct Observations {
+    std::vector<uint32_t> records;
+    std::vector<uint64_t> bits;
+  };
   struct Timeline {
     int valfmt = -1;
-    absl::flat_hash_map<int32_t, std::vector<uint32_t>> by_inst;
+    int vtype = kTypeUnknown;  // of the kept 8-byte blocks
+    bool kept = true;          // Observations::bits hold every value
+    absl::flat_hash_map<int32_t, Observations> by_inst;
   };
   // One value of the result being built.
   struct PendingValue {
@@ -99,6 +109,7 @@ class InterpEngine {
   struct Bound {
     bool value = false;  // an observation (else none or a <mark>)
     uint32_t record = 0;
+    size_t pos = 0;  // its index in the instance's Observations
     int64_t time_ns = 0;
   };
 
@@ -121,8 +132,12 @@ class InterpEngine {
   absl::StatusOr<CachedResult*> CachedRecord(uint32_t i);
   absl::Status AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
                          const Profile& profile, bool crossed_mark, Result* out);
-  absl::Status AddValue(const Desc& desc, int valfmt, int32_t inst, const Bound& prior,
-                        const Bound& next, int64_t t_ns);
+  absl::Status AddValue(const Desc& desc, const Timeline& tl, const Observations& obs,
+                        int32_t inst, const Bound& prior, const Bound& next, int64_t t_ns);
+  // The value of `inst` at observation `b`: kept, or read from its record.
+  absl::StatusOr<bool> ValueAt(const Desc& desc, const Timeline& tl, const Observations& obs,
+                               const Bound& b, int32_t inst, ValueView* out);
+  static void Keep(const ValueView& v, Timeline* tl, Observations* obs);
   static PendingValue FromView(int32_t inst, const ValueView& v);
   static PendingValue InterpolateCounter(int type, int valfmt, int32_t inst, const ValueView& a,
                                          const ValueView& b, double dt, double span);
