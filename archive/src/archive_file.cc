@@ -101,6 +101,10 @@ void ArchiveFile::Release() {
   inflated_.clear();
 }
 
+void ArchiveFile::DropPages() const {
+  if (mapping_ != nullptr) madvise(mapping_, size_, MADV_DONTNEED);
+}
+
 absl::StatusOr<ArchiveFile> ArchiveFile::Open(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return PcpError(-errno);

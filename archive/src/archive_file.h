@@ -38,6 +38,9 @@ class ArchiveFile {
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
   const std::string& path() const { return path_; }
   bool compressed() const { return compressed_; }
+  // Lets the kernel drop the resident pages of a mapped file; they come
+  // back from the page cache when next touched. No effect otherwise.
+  void DropPages() const;
 
  private:
   void Release();

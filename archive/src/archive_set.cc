@@ -126,11 +126,16 @@ std::vector<ArchiveSet::Record> ArchiveSet::Catalog(
     while (true) {
       Archive::Position pos = a.Tell();
       absl::Status s = a.ReadNext(&r);
-      if (PcpCode(s) == kErrEol) break;
+      if (PcpCode(s) == kErrEol) {
+        a.DropVolumePages(pos.vol);
+        break;
+      }
       if (!s.ok()) {
         *error = s;
         return out;
       }
+      // A volume read through is let go, so the pass holds one at a time.
+      if (pos.vol != a.Tell().vol) a.DropVolumePages(pos.vol);
       out.push_back(Record{r.timestamp_ns(), r.is_mark(), m, pos});
       if (visit && !r.is_mark()) visit(out.size() - 1, r);
     }
