@@ -590,6 +590,11 @@ absl::Status Archive::ReadNext(Result* out) { return impl_->ReadNext(out); }
 
 Archive::Position Archive::Tell() const { return Position{impl_->vol, impl_->offset}; }
 
+void Archive::DropVolumePages(int vol) {
+  auto open = impl_->open_volumes.find(vol);
+  if (open != impl_->open_volumes.end()) open->second.Drop();
+}
+
 void Archive::Seek(Position p) {
   impl_->vol = p.vol;
   impl_->offset = static_cast<size_t>(p.offset);

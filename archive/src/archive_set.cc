@@ -109,7 +109,9 @@ const std::vector<InDomSnapshot>* ArchiveSet::InDomHistory(InDom indom) const {
 
 absl::StatusOr<ArchiveTime> ArchiveSet::End() const { return archives_.back()->End(); }
 
-std::vector<ArchiveSet::Record> ArchiveSet::Catalog(absl::Status* error) {
+std::vector<ArchiveSet::Record> ArchiveSet::Catalog(
+    absl::Status* error, std::span<const PmID> only,
+    const std::function<void(size_t, const Result&)>& visit) {
   std::vector<Record> out;
   Result r;
   for (size_t m = 0; m < archives_.size(); ++m) {
@@ -122,19 +124,29 @@ std::vector<ArchiveSet::Record> ArchiveSet::Catalog(absl::Status* error) {
       out.push_back(mark);
     }
     a.SeekStart();
-    // Only times and framing are needed: no metric's values are decoded
-    // (no record holds PM_ID_NULL).
-    a.DecodeOnly({kPmIDNull});
+    // Only times and framing are needed, and the value sets a visitor
+    // wants: no other metric's values are decoded (no record holds
+    // PM_ID_NULL).
+    if (!visit)
+      a.DecodeOnly({kPmIDNull});
+    else
+      a.DecodeOnly(std::vector<PmID>(only.begin(), only.end()));  // empty: all
     while (true) {
       Archive::Position pos = a.Tell();
       absl::Status s = a.ReadNext(&r);
-      if (PcpCode(s) == kErrEol) break;
+      if (PcpCode(s) == kErrEol) {
+        a.DropVolumePages(pos.vol);
+        break;
+      }
       if (!s.ok()) {
         a.DecodeOnly({});
         *error = s;
         return out;
       }
+      // A volume read through is let go, so the pass holds one at a time.
+      if (pos.vol != a.Tell().vol) a.DropVolumePages(pos.vol);
       out.push_back(Record{r.timestamp_ns(), r.is_mark(), m, pos});
+      if (visit && !r.is_mark()) visit(out.size() - 1, r);
     }
     a.DecodeOnly({});
   }

@@ -15,6 +15,7 @@
 #ifndef PMAPI_ARCHIVE_SRC_ARCHIVE_SET_H_
 #define PMAPI_ARCHIVE_SRC_ARCHIVE_SET_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -60,7 +61,10 @@ class ArchiveSet {
   // Lists every record of every member (reading each member once); stops
   // at a member's first corrupt record and returns what came before,
   // setting *error to the corruption.
-  std::vector<Record> Catalog(absl::Status* error);
+  // `visit`, if given, sees each record (not the virtual marks) with its
+  // index in the list and the value sets of `only` decoded.
+  std::vector<Record> Catalog(absl::Status* error, std::span<const PmID> only = {},
+                              const std::function<void(size_t, const Result&)>& visit = nullptr);
   // Decodes record `r` (a virtual mark becomes an empty Result).
   absl::Status Read(const Record& r, Result* out);
   // As Read, decoding only the value sets of `only` (Archive::DecodeOnly).

@@ -250,21 +250,49 @@ absl::Status ArchiveSource::ReadOnly(size_t i, std::span<const PmID> only, Resul
   return set_->ReadOnly(catalog_[i], only, out);
 }
 
+absl::Status ArchiveSource::Scan(std::span<const PmID> only,
+                                 const std::function<void(size_t, const Result&)>& visit) {
+  if (have_catalog_) return RecordSource::Scan(only, visit);
+  catalog_ = set_->Catalog(&catalog_error_, only, visit);
+  have_catalog_ = true;
+  return absl::OkStatus();
+}
+
 const Desc* ArchiveSource::FindDesc(PmID pmid) {
   const MetricDesc* md = set_->FindDesc(pmid);
   return md == nullptr ? nullptr : &md->desc;
 }
 
-std::vector<int32_t> ArchiveSource::AllInstances(InDom indom) {
-  std::vector<int32_t> out;
+const ArchiveSource::EverySeen* ArchiveSource::EveryInstance(InDom indom) {
+  auto cached = every_instance_.find(indom);
+  if (cached != every_instance_.end()) return &cached->second;
   const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
-  if (h == nullptr) return out;
+  if (h == nullptr) return nullptr;
+  // Newest first: an instance keeps the name of its latest appearance.
+  EverySeen& all = every_instance_[indom];
   absl::flat_hash_set<int32_t> seen;
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
-    for (int32_t inst : it->insts) {
-      if (seen.insert(inst).second) out.push_back(inst);
+    for (size_t i = 0; i < it->insts.size(); ++i) {
+      if (!seen.insert(it->insts[i]).second) continue;
+      all.ids.push_back(it->insts[i]);
+      all.names.push_back(it->names[i]);
     }
   }
+  return &all;
+}
+
+const std::vector<int32_t>& ArchiveSource::AllInstances(InDom indom) {
+  static const std::vector<int32_t> kNone;
+  const EverySeen* all = EveryInstance(indom);
+  return all == nullptr ? kNone : all->ids;
+}
+
+absl::StatusOr<std::vector<Instance>> ArchiveSource::GetInDomArchive(InDom indom) {
+  const EverySeen* all = EveryInstance(indom);
+  if (all == nullptr) return PcpError(kErrIndomLog);
+  std::vector<Instance> out;
+  out.reserve(all->ids.size());
+  for (size_t i = 0; i < all->ids.size(); ++i) out.push_back({all->ids[i], all->names[i]});
   return out;
 }
 

@@ -44,6 +44,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::StatusOr<Result> FetchArchive() override;
   absl::StatusOr<ArchiveLabel> GetArchiveLabel() override { return set_->label(); }
   absl::StatusOr<absl::Time> GetArchiveEnd() override;
+  absl::StatusOr<std::vector<Instance>> GetInDomArchive(InDom indom) override;
 
  private:
   explicit ArchiveSource(std::unique_ptr<ArchiveSet> set);
@@ -65,9 +66,19 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   bool IsMark(size_t i) override { return catalog_[i].mark; }
   absl::Status Read(size_t i, Result* out) override;
   absl::Status ReadOnly(size_t i, std::span<const PmID> only, Result* out) override;
+  absl::Status Scan(std::span<const PmID> only,
+                    const std::function<void(size_t, const Result&)>& visit) override;
   // InterpMetadata.
   const Desc* FindDesc(PmID pmid) override;
-  std::vector<int32_t> AllInstances(InDom indom) override;
+  const std::vector<int32_t>& AllInstances(InDom indom) override;
+
+  // Every instance the archive records for an indom, newest first, each
+  // with its latest name; built once per indom. nullptr if none.
+  struct EverySeen {
+    std::vector<int32_t> ids;
+    std::vector<std::string> names;
+  };
+  const EverySeen* EveryInstance(InDom indom);
 
   std::unique_ptr<ArchiveSet> set_;
   Pmns pmns_;
@@ -83,6 +94,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   std::vector<ArchiveSet::Record> catalog_;
   absl::Status catalog_error_;
   absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;
+  absl::flat_hash_map<InDom, EverySeen> every_instance_;
 };
 
 }  // namespace pmapi

@@ -118,29 +118,35 @@ uint64_t InterpU64(uint64_t prior, uint64_t next, CounterSpan s) {
   return DoubleToUint64(0.5 + static_cast<double>(prior) - s.dt * d / s.span);
 }
 
-// Finds the value of `inst` (any instance for a singular metric) for
-// `pmid` in record `r`.
-const ValueSet* FindSet(const Result& r, PmID pmid) {
-  for (const ValueSet& vs : r.sets()) {
-    if (vs.pmid == pmid) return &vs;
-  }
-  return nullptr;
-}
+}  // namespace
 
-bool FindValue(const Result& r, PmID pmid, int32_t inst, bool singular, ValueView* out) {
-  const ValueSet* vs = FindSet(r, pmid);
-  if (vs == nullptr) return false;
-  for (int j = 0; j < vs->numval; ++j) {
-    ValueView v = r.value(*vs, j);
-    if (singular || v.inst == inst) {
-      *out = v;
-      return true;
+bool InterpEngine::FindValue(CachedResult& c, PmID pmid, int32_t inst, bool singular,
+                             ValueView* out) {
+  if (c.indexed != pmid) {
+    c.indexed = pmid;
+    c.set = nullptr;
+    c.by_inst.clear();
+    for (const ValueSet& vs : c.result.sets()) {
+      if (vs.pmid == pmid) {
+        c.set = &vs;
+        break;
+      }
+    }
+    if (c.set != nullptr) {
+      // The first value of each instance, as a forward search finds it.
+      for (int j = c.set->numval - 1; j >= 0; --j) c.by_inst[c.result.value(*c.set, j).inst] = j;
     }
   }
-  return false;
+  if (c.set == nullptr || c.set->numval <= 0) return false;
+  if (singular) {
+    *out = c.result.value(*c.set, 0);
+    return true;
+  }
+  auto it = c.by_inst.find(inst);
+  if (it == c.by_inst.end()) return false;
+  *out = c.result.value(*c.set, it->second);
+  return true;
 }
-
-}  // namespace
 
 InterpEngine::PendingValue InterpEngine::FromView(int32_t inst, const ValueView& v) {
   PendingValue p;
@@ -198,6 +204,19 @@ InterpEngine::PendingValue InterpEngine::InterpolateCounter(int type, int valfmt
   return p;
 }
 
+absl::Status RecordSource::Scan(std::span<const PmID> only,
+                                const std::function<void(size_t, const Result&)>& visit) {
+  absl::StatusOr<size_t> n = Count();
+  if (!n.ok()) return n.status();
+  Result r;
+  for (size_t i = 0; i < *n; ++i) {
+    if (IsMark(i)) continue;
+    if (absl::Status s = ReadOnly(i, only, &r); !s.ok()) return s;
+    visit(i, r);
+  }
+  return absl::OkStatus();
+}
+
 void InterpEngine::ResetHistory() {
   have_last_ = false;
   last_numval_.clear();
@@ -229,23 +248,66 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
     timelines_[id];
     only.push_back(id);
   }
-  Result r;
-  for (size_t i = 0; i < times_.size(); ++i) {
-    if (std::binary_search(marks_.begin(), marks_.end(), static_cast<uint32_t>(i))) continue;
-    if (absl::Status s = records_->ReadOnly(i, only, &r); !s.ok()) return s;
+  // One pass over the records, decoding only these metrics' value sets; on
+  // a fresh source it is the pass that lists them.
+  absl::Status scanned = records_->Scan(only, [&](size_t i, const Result& r) {
     for (const ValueSet& vs : r.sets()) {
       auto w = wanted.find(vs.pmid);
       if (w == wanted.end() || vs.numval <= 0) continue;
       Timeline& tl = timelines_[vs.pmid];
       if (tl.valfmt < 0) tl.valfmt = vs.valfmt;
+      if (tl.valfmt != vs.valfmt) tl.kept = false;
       for (int j = 0; j < vs.numval; ++j) {
-        int32_t inst = w->second ? kInNull : r.value(vs, j).inst;
-        std::vector<uint32_t>& obs = tl.by_inst[inst];
-        if (obs.empty() || obs.back() != i) obs.push_back(static_cast<uint32_t>(i));
+        ValueView v = r.value(vs, j);
+        Observations& obs = tl.by_inst[w->second ? kInNull : v.inst];
+        if (!obs.records.empty() && obs.records.back() == i) continue;
+        obs.records.push_back(static_cast<uint32_t>(i));
+        if (tl.kept) Keep(v, &tl, &obs);
       }
     }
+  });
+  for (const auto& [id, singular] : wanted) {
+    Timeline& tl = timelines_[id];
+    if (tl.kept) continue;
+    for (auto& [inst, obs] : tl.by_inst) std::vector<uint64_t>().swap(obs.bits);
   }
-  return absl::OkStatus();
+  return scanned;
+}
+
+void InterpEngine::Keep(const ValueView& v, Timeline* tl, Observations* obs) {
+  if (tl->valfmt == kValInsitu) {
+    obs->bits.push_back(static_cast<uint32_t>(v.lval));
+    return;
+  }
+  if (tl->vtype == kTypeUnknown) tl->vtype = v.vtype;
+  if (v.payload.size() != sizeof(uint64_t) || v.vtype != tl->vtype) {
+    tl->kept = false;
+    return;
+  }
+  uint64_t bits;
+  std::memcpy(&bits, v.payload.data(), sizeof bits);
+  obs->bits.push_back(bits);
+}
+
+absl::StatusOr<bool> InterpEngine::ValueAt(const Desc& desc, const Timeline& tl,
+                                           const Observations& obs, const Bound& b, int32_t inst,
+                                           ValueView* out) {
+  if (tl.kept) {
+    ValueView v;
+    v.inst = inst;
+    if (tl.valfmt == kValInsitu) {
+      v.lval = static_cast<int32_t>(static_cast<uint32_t>(obs.bits[b.pos]));
+    } else {
+      v.vtype = tl.vtype;
+      v.payload = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&obs.bits[b.pos]),
+                                           sizeof(uint64_t));
+    }
+    *out = v;
+    return true;
+  }
+  absl::StatusOr<CachedResult*> c = CachedRecord(b.record);
+  if (!c.ok()) return c.status();
+  return FindValue(**c, desc.pmid, inst, desc.indom == kInDomNull, out);
 }
 
 bool InterpEngine::MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from) {
@@ -262,6 +324,7 @@ InterpEngine::Bound InterpEngine::Prior(const std::vector<uint32_t>& obs, int64_
                              [this](int64_t t, uint32_t rec) { return t < times_[rec]; });
   Bound b;
   if (it == obs.begin()) return b;
+  b.pos = static_cast<size_t>(it - 1 - obs.begin());
   b.record = *(it - 1);
   b.time_ns = times_[b.record];
   b.value = !MarkBetween(b.time_ns, t_ns, true);
@@ -273,38 +336,42 @@ InterpEngine::Bound InterpEngine::Next(const std::vector<uint32_t>& obs, int64_t
                              [this](uint32_t rec, int64_t t) { return times_[rec] < t; });
   Bound b;
   if (it == obs.end()) return b;
+  b.pos = static_cast<size_t>(it - obs.begin());
   b.record = *it;
   b.time_ns = times_[b.record];
   b.value = !MarkBetween(t_ns, b.time_ns, true);
   return b;
 }
 
-absl::StatusOr<const Result*> InterpEngine::CachedRecord(uint32_t i) {
+absl::StatusOr<InterpEngine::CachedResult*> InterpEngine::CachedRecord(uint32_t i) {
   for (auto it = cache_.begin(); it != cache_.end(); ++it) {
-    if (it->first != i) continue;
+    if (it->record != i) continue;
     cache_.splice(cache_.begin(), cache_, it);
-    return &cache_.front().second;
+    return &cache_.front();
   }
   if (cache_.size() >= kCachedRecords) {
     cache_.splice(cache_.begin(), cache_, std::prev(cache_.end()));
-    cache_.front().first = i;
   } else {
-    cache_.emplace_front(i, Result());
+    cache_.emplace_front();
   }
-  if (absl::Status s = records_->Read(i, &cache_.front().second); !s.ok()) {
+  CachedResult& c = cache_.front();
+  c.record = i;
+  c.indexed = kPmIDNull;
+  c.set = nullptr;
+  if (absl::Status s = records_->Read(i, &c.result); !s.ok()) {
     cache_.pop_front();
     return s;
   }
-  return &cache_.front().second;
+  return &c;
 }
 
-absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, const Bound& prior,
+absl::Status InterpEngine::AddValue(const Desc& desc, const Timeline& tl,
+                                    const Observations& obs, int32_t inst, const Bound& prior,
                                     const Bound& next, int64_t t_ns) {
-  bool singular = desc.indom == kInDomNull;
-  absl::StatusOr<const Result*> pr = CachedRecord(prior.record);
-  if (!pr.ok()) return pr.status();
   ValueView pv;
-  if (!FindValue(**pr, desc.pmid, inst, singular, &pv)) return absl::OkStatus();
+  absl::StatusOr<bool> found = ValueAt(desc, tl, obs, prior, inst, &pv);
+  if (!found.ok()) return found.status();
+  if (!*found) return absl::OkStatus();
   bool use_prior = prior.time_ns == t_ns || desc.sem == kSemDiscrete ||
                    desc.type == kTypeString || desc.type == kTypeAggregate ||
                    desc.type == kTypeEvent || desc.type == kTypeHighResEvent;
@@ -312,14 +379,15 @@ absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, 
   if (use_prior) {
     value = FromView(inst, pv);
   } else {
-    absl::StatusOr<const Result*> nr = CachedRecord(next.record);
-    if (!nr.ok()) return nr.status();
     ValueView nv;
-    if (!FindValue(**nr, desc.pmid, inst, singular, &nv)) return absl::OkStatus();
+    found = ValueAt(desc, tl, obs, next, inst, &nv);
+    if (!found.ok()) return found.status();
+    if (!*found) return absl::OkStatus();
     // The prior record may have been evicted while reading the next one.
-    pr = CachedRecord(prior.record);
-    if (!pr.ok()) return pr.status();
-    FindValue(**pr, desc.pmid, inst, singular, &pv);
+    if (!tl.kept) {
+      found = ValueAt(desc, tl, obs, prior, inst, &pv);
+      if (!found.ok()) return found.status();
+    }
     double t = RelSeconds(t_ns, origin_ns_);
     double tp = RelSeconds(prior.time_ns, origin_ns_);
     double tn = RelSeconds(next.time_ns, origin_ns_);
@@ -330,7 +398,7 @@ absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, 
       // value whenever a next one exists (pmval -t 0.5 shows it).
       value = FromView(inst, pv);
     } else {
-      value = InterpolateCounter(desc.type, valfmt, inst, pv, nv, t - tp, tn - tp);
+      value = InterpolateCounter(desc.type, tl.valfmt, inst, pv, nv, t - tp, tn - tp);
     }
   }
   pending_.push_back(std::move(value));
@@ -339,24 +407,20 @@ absl::Status InterpEngine::AddValue(const Desc& desc, int valfmt, int32_t inst, 
 
 absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
                                      const Profile& profile, bool crossed_mark, Result* out) {
-  std::vector<int32_t> candidates;
-  if (desc.indom == kInDomNull) {
-    candidates.push_back(kInNull);
-  } else {
-    for (int32_t inst : metadata_->AllInstances(desc.indom)) {
-      if (profile.Admits(desc.indom, inst)) candidates.push_back(inst);
-    }
-  }
+  static const std::vector<int32_t> kSingular{kInNull};
+  const std::vector<int32_t>& candidates =
+      desc.indom == kInDomNull ? kSingular : metadata_->AllInstances(desc.indom);
   pending_.clear();
   bool type_error = false;
   for (int32_t inst : candidates) {
+    if (desc.indom != kInDomNull && !profile.Admits(desc.indom, inst)) continue;
     auto obs = tl.by_inst.find(inst);
     if (obs == tl.by_inst.end()) continue;
-    Bound prior = Prior(obs->second, t_ns);
+    Bound prior = Prior(obs->second.records, t_ns);
     if (!prior.value) continue;
     Bound next;
     if (desc.sem != kSemDiscrete) {
-      next = Next(obs->second, t_ns);
+      next = Next(obs->second.records, t_ns);
       if (!next.value) continue;
       if (desc.sem == kSemCounter && !IsArithmetic(desc.type)) {
         type_error = true;
@@ -364,7 +428,9 @@ absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64
       }
       if (desc.sem == kSemCounter && crossed_mark) continue;
     }
-    if (absl::Status s = AddValue(desc, tl.valfmt, inst, prior, next, t_ns); !s.ok()) return s;
+    if (absl::Status s = AddValue(desc, tl, obs->second, inst, prior, next, t_ns); !s.ok()) {
+      return s;
+    }
   }
   if (type_error) {
     out->AddSet(desc.pmid, kErrType, 0);
@@ -384,8 +450,8 @@ absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64
 
 absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> pmids,
                                            const Profile& profile, bool forward) {
-  if (absl::Status s = EnsureRecordTimes(); !s.ok()) return s;
   if (absl::Status s = EnsureTimelines(pmids); !s.ok()) return s;
+  if (absl::Status s = EnsureRecordTimes(); !s.ok()) return s;
   bool crossed_mark = false;
   if (have_last_) {
     crossed_mark = forward ? MarkBetween(last_t_ns_, t_ns, false)

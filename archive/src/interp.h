@@ -23,6 +23,7 @@
 #define PMAPI_ARCHIVE_SRC_INTERP_H_
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <span>
 #include <utility>
@@ -53,6 +54,11 @@ class RecordSource {
     (void)only;
     return Read(i, out);
   }
+  // Calls `visit` with each record that is not a <mark>, oldest first,
+  // with at least the value sets of `only` decoded. A source that lists its
+  // records by reading them overrides this to visit them during that pass.
+  virtual absl::Status Scan(std::span<const PmID> only,
+                            const std::function<void(size_t, const Result&)>& visit);
 };
 
 // What the engine needs to know of the archive's metadata.
@@ -62,8 +68,9 @@ class InterpMetadata {
   // Returns the descriptor of pmid, or nullptr if the archive has none.
   virtual const Desc* FindDesc(PmID pmid) = 0;
   // Returns every instance the archive ever records for indom, in the
-  // order pmGetInDomArchive gives them.
-  virtual std::vector<int32_t> AllInstances(InDom indom) = 0;
+  // order pmGetInDomArchive gives them. The reference stays valid for
+  // the life of the metadata.
+  virtual const std::vector<int32_t>& AllInstances(InDom indom) = 0;
 };
 
 class InterpEngine {
@@ -85,9 +92,19 @@ class InterpEngine {
   void set_origin_ns(int64_t origin_ns) { origin_ns_ = origin_ns; }
 
  private:
+  // The observations of one instance: the records holding it and, while
+  // the metric's values are all in-situ or 8-byte blocks, the values
+  // themselves (in-situ values in the low 32 bits), so a sample needs no
+  // record read.
+  struct Observations {
+    std::vector<uint32_t> records;
+    std::vector<uint64_t> bits;
+  };
   struct Timeline {
     int valfmt = -1;
-    absl::flat_hash_map<int32_t, std::vector<uint32_t>> by_inst;
+    int vtype = kTypeUnknown;  // of the kept 8-byte blocks
+    bool kept = true;          // Observations::bits hold every value
+    absl::flat_hash_map<int32_t, Observations> by_inst;
   };
   // One value of the result being built.
   struct PendingValue {
@@ -99,19 +116,35 @@ class InterpEngine {
   struct Bound {
     bool value = false;  // an observation (else none or a <mark>)
     uint32_t record = 0;
+    size_t pos = 0;  // its index in the instance's Observations
     int64_t time_ns = 0;
   };
+
+  // A decoded record with an index of one metric's values by instance.
+  struct CachedResult {
+    uint32_t record = 0;
+    Result result;
+    PmID indexed = kPmIDNull;
+    const ValueSet* set = nullptr;
+    absl::flat_hash_map<int32_t, int> by_inst;
+  };
+  // Finds the value of `inst` (any, for a singular metric) of `pmid`.
+  static bool FindValue(CachedResult& c, PmID pmid, int32_t inst, bool singular, ValueView* out);
 
   absl::Status EnsureTimelines(std::span<const PmID> pmids);
   absl::Status EnsureRecordTimes();
   Bound Prior(const std::vector<uint32_t>& obs, int64_t t_ns);
   Bound Next(const std::vector<uint32_t>& obs, int64_t t_ns);
   bool MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from);
-  absl::StatusOr<const Result*> CachedRecord(uint32_t i);
+  absl::StatusOr<CachedResult*> CachedRecord(uint32_t i);
   absl::Status AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
                          const Profile& profile, bool crossed_mark, Result* out);
-  absl::Status AddValue(const Desc& desc, int valfmt, int32_t inst, const Bound& prior,
-                        const Bound& next, int64_t t_ns);
+  absl::Status AddValue(const Desc& desc, const Timeline& tl, const Observations& obs,
+                        int32_t inst, const Bound& prior, const Bound& next, int64_t t_ns);
+  // The value of `inst` at observation `b`: kept, or read from its record.
+  absl::StatusOr<bool> ValueAt(const Desc& desc, const Timeline& tl, const Observations& obs,
+                               const Bound& b, int32_t inst, ValueView* out);
+  static void Keep(const ValueView& v, Timeline* tl, Observations* obs);
   static PendingValue FromView(int32_t inst, const ValueView& v);
   static PendingValue InterpolateCounter(int type, int valfmt, int32_t inst, const ValueView& a,
                                          const ValueView& b, double dt, double span);
@@ -126,7 +159,7 @@ class InterpEngine {
   absl::flat_hash_map<PmID, int> last_numval_;
   bool have_last_ = false;
   int64_t last_t_ns_ = 0;
-  std::list<std::pair<uint32_t, Result>> cache_;  // most recent first
+  std::list<CachedResult> cache_;  // most recent first
   std::vector<PendingValue> pending_;
 };
 

@@ -147,6 +147,11 @@ absl::StatusOr<std::vector<Instance>> Context::GetInDom(InDom indom) {
   return source_->GetInDom(indom);
 }
 
+absl::StatusOr<std::vector<Instance>> Context::GetInDomArchive(InDom indom) {
+  if (indom == kInDomNull) return PcpError(kErrIndom);
+  return source_->GetInDomArchive(indom);
+}
+
 absl::StatusOr<std::string> Context::NameInDom(InDom indom, int32_t inst) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
   return source_->NameInDom(indom, inst);

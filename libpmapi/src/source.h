@@ -79,6 +79,10 @@ class Source {
   virtual absl::Status Reconnect() { return absl::OkStatus(); }
   virtual absl::StatusOr<ArchiveLabel> GetArchiveLabel() { return PcpError(kErrNotarchive); }
   virtual absl::StatusOr<absl::Time> GetArchiveEnd() { return PcpError(kErrNotarchive); }
+  virtual absl::StatusOr<std::vector<Instance>> GetInDomArchive(InDom indom) {
+    (void)indom;
+    return PcpError(kErrNotarchive);
+  }
 };
 
 }  // namespace pmapi

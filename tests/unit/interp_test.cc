@@ -65,13 +65,14 @@ class FakeArchive : public RecordSource, public InterpMetadata {
     auto it = descs_.find(pmid);
     return it == descs_.end() ? nullptr : &it->second;
   }
-  std::vector<int32_t> AllInstances(InDom) override { return {0, 1, 2}; }
+  const std::vector<int32_t>& AllInstances(InDom) override { return all_instances_; }
 
   int reads = 0;
 
  private:
   std::vector<Result> records_;
   std::map<PmID, Desc> descs_;
+  std::vector<int32_t> all_instances_{0, 1, 2};
 };
 
 // Returns the in-situ values of set 0 of r as inst -> value.
@@ -223,6 +224,31 @@ TEST(InterpCacheTest, SteppingForwardReadsEachRecordAFewTimes) {
   PmID ids[] = {kCounter};
   for (int i = 0; i < 99; ++i) ASSERT_TRUE(e.Fetch(i * kSec + kSec / 2, ids, p, true).ok());
   EXPECT_LT(a.reads, 100 /* timeline scan */ + 2 * 100);
+}
+
+TEST(InterpCacheTest, KeptValuesNeedNoReadAfterTheScan) {
+  FakeArchive a;
+  a.AddDesc(kCounter, kType32, kSemCounter);
+  a.AddDoubleRecord(0, kDoubleCounter, 1.0);
+  a.AddDesc(kDoubleCounter, kTypeDouble, kSemCounter);
+  for (int i = 1; i < 100; ++i) {
+    a.AddRecord(i * kSec, {{kCounter, {{kInNull, 10 * i}}}});
+    a.AddDoubleRecord(i * kSec, kDoubleCounter, 2.0 * i);
+  }
+  InterpEngine e(&a, &a);
+  Profile p;
+  PmID ids[] = {kCounter, kDoubleCounter};
+  ASSERT_TRUE(e.Fetch(kSec, ids, p, true).ok());
+  const int scan_reads = a.reads;
+  // Far apart and back again: no record is decoded again.
+  for (int64_t t : {90 * kSec + kSec / 2, 2 * kSec + kSec / 2, 50 * kSec}) {
+    absl::StatusOr<Result> r = e.Fetch(t, ids, p, true);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->sets()[0].numval, 1);
+    EXPECT_EQ(r->value(r->sets()[0], 0).lval,
+              static_cast<int32_t>(10 * t / kSec));
+  }
+  EXPECT_EQ(a.reads, scan_reads);
 }
 
 }  // namespace

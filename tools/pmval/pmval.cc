@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/context.h"
@@ -66,6 +67,8 @@ struct Sample {
   int set = 0;
   TimeSpec stamp;
   std::vector<pmapi::ValueView> values;
+  // Index in `values` of each instance's first value.
+  absl::flat_hash_map<int32_t, size_t> by_inst;
   int valfmt = 0;
 };
 
@@ -123,6 +126,7 @@ class Report {
   double AsDouble(const Sample& smp, const pmapi::ValueView& v) const;
   bool KnowsAll(const Sample& smp) const;
   const pmapi::ValueView* Find(const Sample& smp, int32_t inst) const;
+  absl::flat_hash_set<int32_t> ColumnIds() const;
   // Fetches the reference sample; returns -1 to stop, 0 with no values,
   // 1 with a rate reference, 2 when the sample was reported at once.
   int FirstSample(Sample* prev, bool* no_values);
@@ -222,31 +226,17 @@ absl::Status Report::AddInstancesNow() {
   return absl::OkStatus();
 }
 
-// PCP's pmGetInDomArchive gives every instance the archive ever held; the
-// context answers for one time, so the instances are gathered at every
-// record of the archive and at its end. Called before the first fetch
-// only, as it moves the collection time.
+// Every instance the archive ever held, each with its latest name, as
+// PCP's pmval takes them from pmGetInDomArchive.
 absl::Status Report::AddArchiveInstances() {
-  const absl::Duration step = absl::Nanoseconds(Nanos(interval_));
-  absl::Status first = absl::OkStatus();
-  bool found = false;
-  if (ctx_.SetMode(pmapi::kModeForw, absl::FromUnixNanos(Nanos(label_start_)), step).ok()) {
-    while (ctx_.FetchArchive().ok()) {
-      absl::Status st = AddInstancesNow();
-      found = found || st.ok();
-      if (!st.ok() && first.ok()) first = st;
-    }
+  absl::StatusOr<std::vector<pmapi::Instance>> all = ctx_.GetInDomArchive(desc_.indom);
+  if (!all.ok()) return all.status();
+  absl::flat_hash_set<int32_t> known;
+  for (const Column& c : columns_) known.insert(c.id);
+  for (pmapi::Instance& i : *all) {
+    if (known.insert(i.id).second) columns_.push_back({i.id, std::move(i.name)});
   }
-  absl::StatusOr<absl::Time> end = ctx_.GetArchiveEnd();
-  if (end.ok() && ctx_.SetMode(pmapi::kModeInterp, *end, step).ok()) {
-    absl::Status st = AddInstancesNow();
-    found = found || st.ok();
-    if (!st.ok() && first.ok()) first = st;
-  }
-  absl::Status back = ctx_.SetMode(raw_archive_ ? pmapi::kModeForw : pmapi::kModeInterp,
-                                   absl::FromUnixNanos(Nanos(origin_)), step);
-  if (!back.ok()) return back;
-  return found ? absl::OkStatus() : first;
+  return absl::OkStatus();
 }
 
 // Returns the column named `name` among the archive's instances: an exact
@@ -446,11 +436,13 @@ int Report::Fetch(Sample* out) {
   out->stamp = stamp;
   out->valfmt = vs.valfmt;
   out->values.clear();
+  out->by_inst.clear();
   for (int j = 0; j < vs.numval; ++j) out->values.push_back(out->result.value(vs, j));
   std::stable_sort(out->values.begin(), out->values.end(),
                    [](const pmapi::ValueView& a, const pmapi::ValueView& b) {
                      return a.inst < b.inst;
                    });
+  for (size_t j = 0; j < out->values.size(); ++j) out->by_inst.emplace(out->values[j].inst, j);
   return 1;
 }
 
@@ -515,10 +507,15 @@ std::string Report::RateText(const Sample& a, const pmapi::ValueView& va,
 }
 
 const pmapi::ValueView* Report::Find(const Sample& smp, int32_t inst) const {
-  for (const pmapi::ValueView& v : smp.values) {
-    if (v.inst == inst) return &v;
-  }
-  return nullptr;
+  auto it = smp.by_inst.find(inst);
+  return it == smp.by_inst.end() ? nullptr : &smp.values[it->second];
+}
+
+absl::flat_hash_set<int32_t> Report::ColumnIds() const {
+  absl::flat_hash_set<int32_t> ids;
+  ids.reserve(columns_.size());
+  for (const Column& c : columns_) ids.insert(c.id);
+  return ids;
 }
 
 void Report::PrintValues(const Sample& cur) {
@@ -535,10 +532,9 @@ void Report::PrintValues(const Sample& cur) {
   }
   std::printf("%s\n", line.c_str());
   if (!all_instances_) return;
+  const absl::flat_hash_set<int32_t> ids = ColumnIds();
   for (const pmapi::ValueView& v : cur.values) {
-    bool known = false;
-    for (const Column& c : columns_) known = known || c.id == v.inst;
-    if (!known) {
+    if (!ids.contains(v.inst)) {
       std::printf("Warning: value=%s, but instance=%d is unknown\n", ValueText(cur, v, 1).c_str(),
                   v.inst);
     }
@@ -564,9 +560,9 @@ void Report::PrintRates(const Sample& cur, const Sample& prev) {
   }
   std::printf("%s\n", line.c_str());
   if (!all_instances_) return;
+  const absl::flat_hash_set<int32_t> ids = ColumnIds();
   for (size_t j = 0; j < cur.values.size(); ++j) {
-    bool known = false;
-    for (const Column& c : columns_) known = known || c.id == cur.values[j].inst;
+    const bool known = ids.contains(cur.values[j].inst);
     if (!known && j < prev.values.size() && prev.values[j].inst == cur.values[j].inst) {
       std::printf("Warning: value=%s, but instance=%d is unknown\n",
                   RateText(cur, cur.values[j], prev.values[j], delta, 1).c_str(),
@@ -592,10 +588,9 @@ void Report::PrintEvents(const Sample& smp) {
 
 bool Report::KnowsAll(const Sample& smp) const {
   if (desc_.indom == pmapi::kInDomNull) return true;
+  const absl::flat_hash_set<int32_t> ids = ColumnIds();
   for (const pmapi::ValueView& v : smp.values) {
-    bool known = false;
-    for (const Column& c : columns_) known = known || c.id == v.inst;
-    if (!known) return false;
+    if (!ids.contains(v.inst)) return false;
   }
   return true;
 }

@@ -190,6 +190,9 @@ class Archive {
   };
   Position Tell() const;
   void Seek(Position p);
+  // Lets the kernel drop the resident pages of volume `vol` if it is
+  // memory-mapped (after a pass over it); reading it again still works.
+  void DropVolumePages(int vol);
 
   // Returns the time of the last data record in the archive, or the PCP
   // error that stops it being found (as pmGetArchiveEnd does).

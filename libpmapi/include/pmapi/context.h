@@ -130,6 +130,11 @@ class Context {
   // Returns the instances of `indom` (for an archive, as at the current
   // collection time).
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom);
+  // Returns every instance an archive ever records for `indom`, whatever
+  // the collection time, each once with its latest name, newest first
+  // (pmGetInDomArchive); PM_ERR_NOTARCHIVE for other contexts,
+  // PM_ERR_INDOM_LOG if the archive has no such indom.
+  absl::StatusOr<std::vector<Instance>> GetInDomArchive(InDom indom);
   absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst);
   absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name);
   // Returns help text of `kind` (kTextOneline or kTextHelp) for a metric or
