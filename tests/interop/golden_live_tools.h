@@ -100,6 +100,30 @@ inline ToolRun RunPcp(const std::string& command) {
   return RunTool("/usr/bin/" + ToolName(command), command);
 }
 
+// Makes DIR (under the private pmcd's directory) hold a pmcd.conf that
+// loads PCP's own linux agent as a shared object and a name space made from
+// ours (the PMIDs are PCP's), so PCP's tools can run the linux agent in a
+// local context as the oracle for ours; returns DIR.
+inline std::string PcpLinuxLocalDir(const std::string& name) {
+  const std::string dir = std::string(PMAPI_PMCD_DIR) + "/" + name;
+  const std::string setup =
+      "mkdir -p '" + dir + "' && sed -e 's/LINUX:/60:/g' -e '/^\\/\\*/,/\\*\\//d' '" +
+      PMAPI_SOURCE_DIR + "/pmns/namespaces/root_linux' > '" + dir +
+      "/root' && printf 'linux\\t60\\tdso\\tlinux_init\\t/var/lib/pcp/pmdas/linux/pmda_linux.so\\n' > '" +
+      dir + "/pmcd.conf'";
+  return std::system(setup.c_str()) == 0 ? dir : "";
+}
+
+// Runs PCP's `command` in a local context set up by PcpLinuxLocalDir.
+inline ToolRun RunPcpLinuxLocal(const std::string& dir, const std::string& command) {
+  setenv("PCP_PMCDCONF_PATH", (dir + "/pmcd.conf").c_str(), 1);
+  setenv("PMNS_DEFAULT", (dir + "/root").c_str(), 1);
+  ToolRun r = RunPcp(command);
+  unsetenv("PCP_PMCDCONF_PATH");
+  unsetenv("PMNS_DEFAULT");
+  return r;
+}
+
 // Sets the sample metrics the pmstore commands change back to 13 with PCP's
 // pmstore; returns true if every store worked.
 inline bool ResetWriteMe() {

@@ -59,29 +59,15 @@ bool AsNumber(const std::string& text, double* d) {
   return !text.empty() && end != nullptr && *end == '\0';
 }
 
-std::string PcpLocalDir() {
-  const std::string dir = std::string(PMAPI_PMCD_DIR) + "/linux-values";
-  const std::string setup =
-      "mkdir -p '" + dir + "' && sed -e 's/LINUX:/60:/g' -e '/^\\/\\*/,/\\*\\//d' '" +
-      PMAPI_SOURCE_DIR + "/pmns/namespaces/root_linux' > '" + dir +
-      "/root' && printf 'linux\\t60\\tdso\\tlinux_init\\t/var/lib/pcp/pmdas/linux/pmda_linux.so\\n' > '" +
-      dir + "/pmcd.conf'";
-  EXPECT_EQ(std::system(setup.c_str()), 0) << setup;
-  return dir;
-}
-
 TEST(LinuxAgentValues, AgreeWithPcpsLinuxAgent) {
   const std::string args =
       " -L -d -f kernel.all kernel.percpu mem swap disk network.interface filesys hinv kernel.uname";
-  const std::string dir = PcpLocalDir();
+  const std::string dir = PcpLinuxLocalDir("linux-values");
+  ASSERT_FALSE(dir.empty());
   const auto t0 = std::chrono::steady_clock::now();
   setenv("PCP_PMCDCONF_PATH", PMAPI_SOURCE_DIR "/pmdas/pmcd.conf", 1);
   ToolRun ours = RunOurs("pminfo" + args);
-  setenv("PCP_PMCDCONF_PATH", (dir + "/pmcd.conf").c_str(), 1);
-  setenv("PMNS_DEFAULT", (dir + "/root").c_str(), 1);
-  ToolRun pcp = RunPcp("pminfo" + args);
-  unsetenv("PCP_PMCDCONF_PATH");
-  unsetenv("PMNS_DEFAULT");
+  ToolRun pcp = RunPcpLinuxLocal(dir, "pminfo" + args);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(ours.status, 0) << ours.err;
   ASSERT_EQ(pcp.status, 0) << pcp.err;

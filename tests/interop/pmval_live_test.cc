@@ -314,23 +314,13 @@ TEST(PmvalLocal, PerCpuColumns) {
 // ours (the PMIDs are PCP's), is the oracle for the local header, the
 // instance labels and the row shapes.
 std::string PcpLocalDir() {
-  const std::string dir = std::string(PMAPI_PMCD_DIR) + "/pmval-local";
-  const std::string setup =
-      "mkdir -p '" + dir + "' && sed -e 's/LINUX:/60:/g' -e '/^\\/\\*/,/\\*\\//d' '" +
-      PMAPI_SOURCE_DIR + "/pmns/namespaces/root_linux' > '" + dir +
-      "/root' && printf 'linux\\t60\\tdso\\tlinux_init\\t/var/lib/pcp/pmdas/linux/pmda_linux.so\\n' > '" +
-      dir + "/pmcd.conf'";
-  EXPECT_EQ(std::system(setup.c_str()), 0) << setup;
+  const std::string dir = PcpLinuxLocalDir("pmval-local");
+  EXPECT_FALSE(dir.empty());
   return dir;
 }
 
 ToolRun RunPcpLocal(const std::string& dir, const std::string& args) {
-  setenv("PCP_PMCDCONF_PATH", (dir + "/pmcd.conf").c_str(), 1);
-  setenv("PMNS_DEFAULT", (dir + "/root").c_str(), 1);
-  ToolRun r = RunPcp("pmval -L " + args);
-  unsetenv("PCP_PMCDCONF_PATH");
-  unsetenv("PMNS_DEFAULT");
-  return r;
+  return RunPcpLinuxLocal(dir, "pmval -L " + args);
 }
 
 bool IsValueRow(const std::string& row) { return std::regex_match(row, std::regex(R"(^[ 0-9.E+\-!?]*$)")); }
