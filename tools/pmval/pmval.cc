@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
+#include "display_width.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
 #include "pmapi/extract.h"
@@ -450,7 +451,7 @@ void Report::PrintLabels() {
   if (label_style_ == -1) {
     label_style_ = 0;
     for (const Column& c : columns_) {
-      const int len = static_cast<int>(c.name.size());
+      const int len = pmtools::DisplayWidth(c.name);
       if (len > width_) {
         label_style_ = 2;
         break;
@@ -468,10 +469,10 @@ void Report::PrintLabels() {
     if (i == 0 && !live_) line += std::string(s_.timestamp_detail > 1 ? 34 : s_.timestamp_detail == 1 ? 31 : 12, ' ');
     const std::string& name = columns_[i].name;
     if (!Rates() || label_style_ != 0 || s_.fixed != -1) {
-      line += absl::StrFormat("%*.*s ", width_, width_, name);
+      line += pmtools::PadDisplay(name, width_) + " ";
     } else {
       // Rates print with decimals, so the name sits three places left.
-      line += absl::StrFormat("%*.*s    ", width_ - 3, width_ - 3, name);
+      line += pmtools::PadDisplay(name, width_ - 3) + "    ";
     }
   }
   if (!columns_.empty()) line += "\n";
