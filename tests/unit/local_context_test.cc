@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "local_fixture.h"
 #include "pmapi/errors.h"
 #include "pmapi/local.h"
 #include "pmda_config.h"
@@ -16,29 +17,10 @@
 namespace pmapi {
 namespace {
 
-const std::string kConfig = std::string(PMAPI_TEST_DATA_DIR) + "/../../pmdas/pmcd.conf";
+const std::string& kConfig = kLocalTestConfig;
 
-class LocalContextTest : public testing::Test {
+class LocalContextTest : public LocalFixture {
  protected:
-  void SetUp() override {
-    LocalOptions opts;
-    opts.config_path = kConfig;
-    opts.warnings = &warnings_;
-    absl::StatusOr<Context> c = OpenLocalContext(opts);
-    ASSERT_TRUE(c.ok()) << c.status();
-    ctx_ = std::make_unique<Context>(*std::move(c));
-  }
-  PmID Id(const std::string& name) {
-    absl::StatusOr<PmID> id = ctx_->LookupName(name);
-    EXPECT_TRUE(id.ok()) << name << ": " << id.status();
-    return id.value_or(kPmIDNull);
-  }
-  Result FetchOne(const std::string& name) {
-    PmID id = Id(name);
-    absl::StatusOr<Result> r = ctx_->Fetch({&id, 1});
-    EXPECT_TRUE(r.ok()) << r.status();
-    return r.ok() ? *std::move(r) : Result();
-  }
   std::string Payload(const Result& r) {
     ValueView v = r.value(r.sets()[0], 0);
     return std::string(v.payload.begin(), v.payload.end());
@@ -49,8 +31,6 @@ class LocalContextTest : public testing::Test {
     for (auto [inst, v] : values) r.AddInsitu(inst, v);
     return ctx_->Store(r);
   }
-  std::vector<std::string> warnings_;
-  std::unique_ptr<Context> ctx_;
 };
 
 TEST_F(LocalContextTest, IsLocalAndLoadsBothAgents) {

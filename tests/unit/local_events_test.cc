@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 #include "golden_runner.h"
+#include "local_fixture.h"
 #include "pmapi/errors.h"
 #include "pmapi/events.h"
 #include "pmapi/extract.h"
@@ -23,29 +24,11 @@
 namespace pmapi {
 namespace {
 
-const std::string kConfig = std::string(PMAPI_TEST_DATA_DIR) + "/../../pmdas/pmcd.conf";
+const std::string& kConfig = kLocalTestConfig;
 constexpr int64_t kSec = 1700000000;
 
-class LocalEventsTest : public testing::Test {
+class LocalEventsTest : public LocalFixture {
  protected:
-  void SetUp() override {
-    LocalOptions opts;
-    opts.config_path = kConfig;
-    absl::StatusOr<Context> c = OpenLocalContext(opts);
-    ASSERT_TRUE(c.ok()) << c.status();
-    ctx_ = std::make_unique<Context>(*std::move(c));
-  }
-  PmID Id(const std::string& name) {
-    absl::StatusOr<PmID> id = ctx_->LookupName(name);
-    EXPECT_TRUE(id.ok()) << name << ": " << id.status();
-    return id.value_or(kPmIDNull);
-  }
-  Result FetchOne(const std::string& name) {
-    PmID id = Id(name);
-    absl::StatusOr<Result> r = ctx_->Fetch({&id, 1});
-    EXPECT_TRUE(r.ok()) << r.status();
-    return r.ok() ? *std::move(r) : Result();
-  }
   std::vector<Result> Records(const std::string& name, bool highres) {
     Result r = FetchOne(name);
     EXPECT_EQ(r.sets().size(), 1u);
@@ -76,7 +59,6 @@ class LocalEventsTest : public testing::Test {
     EXPECT_TRUE(in.ok()) << in.status();
     return in.ok() ? *in : std::vector<Instance>{};
   }
-  std::unique_ptr<Context> ctx_;
 };
 
 // Finds the value of `pmid` in one record.
