@@ -11,12 +11,14 @@
 #
 # Options: -t SECONDS per target; -n EXECUTIONS per target (the time limit
 # then defaults to 3600 s); -b DIR build directory (default build-fuzz);
-# -j N fuzzing jobs per target (default 1).
+# -j N fuzzing jobs per target (default 1); -o FILE where the summary is
+# written (default DIR/fuzz-work/summary.txt), so that runs in parallel keep
+# their own.
 # New inputs the fuzzer keeps go to DIR/fuzz-work/TARGET/corpus (copy the
 # interesting ones to tests/fuzz/corpus/TARGET); crashing inputs go to
 # DIR/fuzz-work/TARGET/artifacts and belong, once fixed, in
-# tests/fuzz/regressions/TARGET. The summary is also written to
-# DIR/fuzz-work/summary.txt. Exits 1 if any target had a finding.
+# tests/fuzz/regressions/TARGET. The summary is also written to the -o
+# file. Exits 1 if any target had a finding.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,14 +28,16 @@ build="$top/build-fuzz"
 jobs=1
 targets=""
 list=0
-while getopts "t:n:b:j:l" opt; do
+summary=""
+while getopts "t:n:b:j:o:l" opt; do
   case $opt in
     t) seconds=$OPTARG ;;
     n) runs=$OPTARG ;;
     b) build=$OPTARG ;;
     j) jobs=$OPTARG ;;
+    o) summary=$OPTARG ;;
     l) list=1 ;;
-    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,23p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -64,7 +68,7 @@ cmake --build "$build" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; 
 
 work="$build/fuzz-work"
 mkdir -p "$work"
-summary="$work/summary.txt"
+summary=${summary:-$work/summary.txt}
 printf '%-15s %12s %8s %9s %9s %8s %s\n' target executions seconds cov_start cov_end new findings >"$summary"
 found_any=0
 for t in $targets; do

@@ -8,9 +8,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 build="${PMAPI_BUILD_DIR:-$root/build}"
-mkdir -p "$build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$build/configure.log" 2>&1 ||
-  { cat "$build/configure.log"; exit 1; }
+"$root/scripts/configure.sh" "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" --target pmval
 # The agents of the local context, from the source tree's configuration.
 export PCP_PMCDCONF_PATH="$root/pmdas/pmcd.conf"
