@@ -22,6 +22,8 @@
 #include <sstream>
 #include <string>
 
+#include "private_pmcd.h"
+
 namespace pmapi {
 
 struct ToolRun {
@@ -36,34 +38,6 @@ inline std::string ReadFile(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// Runs a shell command and returns its standard output.
-inline std::string ShellOutput(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
-
-// The private pmcd's environment, read once from the script.
-inline const std::string& PmcdEnv() {
-  static const std::string* env = [] {
-    std::string vars = ShellOutput(std::string(PMAPI_SOURCE_DIR) + "/scripts/pmcd-private.sh env " +
-                                   PMAPI_PMCD_DIR);
-    std::string words;
-    std::istringstream lines(vars);
-    std::string line;
-    while (std::getline(lines, line)) {
-      if (line.rfind("PMCD_", 0) == 0) words += line + " ";
-    }
-    return new std::string(words);
-  }();
-  return *env;
 }
 
 // Runs `command` with `binary` in place of its first word.

@@ -28,15 +28,6 @@
 namespace pmapi {
 namespace {
 
-std::string Script() { return std::string(PMAPI_SOURCE_DIR) + "/scripts/pmcd-private.sh"; }
-
-std::string EnvValue(const std::string& env, const std::string& name) {
-  size_t at = env.find(name + "=");
-  if (at == std::string::npos) return "";
-  size_t start = at + name.size() + 1;
-  return env.substr(start, env.find('\n', start) - start);
-}
-
 // A pmcd of this test's own, so stopping it disturbs no other test.
 class FaultPmcd : public testing::Test {
  protected:
@@ -46,17 +37,17 @@ class FaultPmcd : public testing::Test {
   // directory: a TCP port could be taken by another pmcd while this one is
   // down.
   static void Start() {
-    std::string env = ShellOutput(Script() + " start " + Dir());
+    std::string env = ShellOutput(PmcdScript() + " start " + Dir());
     socket_ = EnvValue(env, "PMCD_SOCKET");
   }
-  static void Stop() { ShellOutput(Script() + " stop " + Dir() + " >/dev/null 2>&1"); }
+  static void Stop() { ShellOutput(PmcdScript() + " stop " + Dir() + " >/dev/null 2>&1"); }
   static int Pid() { return std::atoi(ReadFile(Dir() + "/run/pmcd.pid").c_str()); }
 
   static void SetUpTestSuite() { Start(); }
   static void TearDownTestSuite() { Stop(); }
 
   void SetUp() override {
-    if (ShellOutput(Script() + " status " + Dir() + " && echo up") != "up\n") Start();
+    if (ShellOutput(PmcdScript() + " status " + Dir() + " && echo up") != "up\n") Start();
     ASSERT_FALSE(socket_.empty());
   }
 

@@ -11,6 +11,7 @@
 #include "host_connection.h"
 #include "pdu_codec.h"
 #include "pmapi/errors.h"
+#include "private_pmcd.h"
 
 namespace pmapi {
 namespace {
@@ -22,28 +23,6 @@ const PmID kColour = MakePmID(29, 0, 5);
 const PmID kStringHullo = MakePmID(29, 0, 31);
 const InDom kColourInDom = MakeInDom(29, 1);
 
-// Runs a shell command and returns its standard output.
-std::string RunShell(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[512];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
-
-// Returns the value of NAME=value in the script's `env` output.
-std::string EnvValue(const std::string& env, const std::string& name) {
-  size_t at = env.find(name + "=");
-  if (at == std::string::npos) return "";
-  size_t start = at + name.size() + 1;
-  return env.substr(start, env.find('\n', start) - start);
-}
-
-std::string Script() { return std::string(PMAPI_SOURCE_DIR) + "/scripts/pmcd-private.sh"; }
-
 // The private pmcd's port and socket, read once from the script.
 struct PrivatePmcd {
   std::string port;
@@ -52,7 +31,7 @@ struct PrivatePmcd {
 
 const PrivatePmcd& Pmcd() {
   static const PrivatePmcd* pmcd = [] {
-    std::string env = RunShell(Script() + " env " + PMAPI_PMCD_DIR);
+    std::string env = ShellOutput(PmcdScript() + " env " + PMAPI_PMCD_DIR);
     return new PrivatePmcd{EnvValue(env, "PMCD_PORT"), EnvValue(env, "PMCD_SOCKET")};
   }();
   return *pmcd;
@@ -407,11 +386,11 @@ class AuthPmcd : public testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new std::string(std::string(PMAPI_PMCD_DIR) + "-auth");
-    std::string env = RunShell("PMCD_PRIVATE_ARGS=-S " + Script() + " start " + *dir_);
+    std::string env = ShellOutput("PMCD_PRIVATE_ARGS=-S " + PmcdScript() + " start " + *dir_);
     port_ = new std::string(EnvValue(env, "PMCD_PORT"));
     socket_ = new std::string(EnvValue(env, "PMCD_SOCKET"));
   }
-  static void TearDownTestSuite() { RunShell(Script() + " stop " + *dir_); }
+  static void TearDownTestSuite() { ShellOutput(PmcdScript() + " stop " + *dir_); }
   static ConnectOptions AuthOptions() {
     ConnectOptions o;
     o.ports = {std::atoi(port_->c_str())};

@@ -19,6 +19,7 @@
 #include "gtest/gtest.h"
 #include "pmapi/context.h"
 #include "pmapi/host.h"
+#include "private_pmcd.h"
 #include "stress_walks.h"
 
 namespace {
@@ -33,31 +34,13 @@ const std::vector<std::string> kStable = {
     "sample.float.hundred", "sample.string.hullo", "sample.bin",       "sample.part_bin",
 };
 
-std::string RunShell(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[512];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
-
-std::string EnvValue(const std::string& env, const std::string& name) {
-  size_t at = env.find(name + "=");
-  if (at == std::string::npos) return "";
-  size_t start = at + name.size() + 1;
-  return env.substr(start, env.find('\n', start) - start);
-}
-
 // Points PMCD_PORT and PMCD_SOCKET at the private pmcd (PMAPI_STRESS_PMCD_DIR
 // overrides the build tree's). Called before any thread starts.
 bool UsePrivatePmcd() {
   const char* dir = std::getenv("PMAPI_STRESS_PMCD_DIR");
-  std::string env = RunShell(std::string(PMAPI_SOURCE_DIR) + "/scripts/pmcd-private.sh env " +
-                             (dir != nullptr ? dir : PMAPI_PMCD_DIR));
-  std::string port = EnvValue(env, "PMCD_PORT"), socket = EnvValue(env, "PMCD_SOCKET");
+  std::string env = pmapi::ShellOutput(pmapi::PmcdScript() + " env " + (dir != nullptr ? dir : PMAPI_PMCD_DIR));
+  std::string port = pmapi::EnvValue(env, "PMCD_PORT");
+  std::string socket = pmapi::EnvValue(env, "PMCD_SOCKET");
   if (port.empty() || socket.empty()) return false;
   setenv("PMCD_PORT", port.c_str(), 1);
   setenv("PMCD_SOCKET", socket.c_str(), 1);
