@@ -79,6 +79,7 @@ inline int Code(const absl::Status& s) { return PcpCode(s); }
 pmUnits ToC(const Units& u);
 Units FromC(const pmUnits& u);
 pmDesc ToC(const Desc& d);
+Desc FromC(const pmDesc& d);
 
 // A malloc'd copy of `s` (NUL terminated), or null when out of memory.
 char* Dup(std::string_view s);

@@ -38,6 +38,16 @@ Units FromC(const pmUnits& c) {
   return u;
 }
 
+Desc FromC(const pmDesc& d) {
+  Desc out;
+  out.pmid = d.pmid;
+  out.type = d.type;
+  out.indom = d.indom;
+  out.sem = d.sem;
+  out.units = FromC(d.units);
+  return out;
+}
+
 pmDesc ToC(const Desc& d) {
   pmDesc c;
   std::memset(&c, 0, sizeof c);
@@ -412,45 +422,9 @@ void pmPrintValue(FILE* f, int valfmt, int type, const pmValue* val, int minwidt
   std::fputs(text.c_str(), f);
 }
 
-// The long type names pmPrintDesc writes.
-static const char* TypeLongName(int type) {
-  switch (type) {
-    case PM_TYPE_NOSUPPORT: return "Not Supported";
-    case PM_TYPE_32: return "32-bit int";
-    case PM_TYPE_U32: return "32-bit unsigned int";
-    case PM_TYPE_64: return "64-bit int";
-    case PM_TYPE_U64: return "64-bit unsigned int";
-    case PM_TYPE_FLOAT: return "float";
-    case PM_TYPE_DOUBLE: return "double";
-    case PM_TYPE_STRING: return "string";
-    case PM_TYPE_AGGREGATE: return "aggregate";
-    case PM_TYPE_AGGREGATE_STATIC: return "static aggregate";
-    case PM_TYPE_EVENT: return "event record array";
-    case PM_TYPE_HIGHRES_EVENT: return "highres event record array";
-  }
-  return nullptr;
-}
-
 void pmPrintDesc(FILE* f, const pmDesc* desc) {
   if (f == nullptr || desc == nullptr) return;
-  const char* type = TypeLongName(desc->type);
-  if (desc->type == PM_TYPE_NOSUPPORT) {
-    std::fprintf(f, "    Data Type: %s\n", type);
-    return;
-  }
-  if (type != nullptr) {
-    std::fprintf(f, "    Data Type: %s", type);
-  } else {
-    std::fprintf(f, "    Data Type: ??? (%d)", desc->type);
-  }
-  std::fprintf(f, "  InDom: %s 0x%x\n", InDomStr(desc->indom).c_str(), desc->indom);
-  std::string units = UnitsStr(FromC(desc->units));
-  if (units.empty()) units = "none";
-  if (desc->sem == PM_SEM_COUNTER || desc->sem == PM_SEM_INSTANT || desc->sem == PM_SEM_DISCRETE) {
-    std::fprintf(f, "    Semantics: %s  Units: %s\n", SemStr(desc->sem).c_str(), units.c_str());
-  } else {
-    std::fprintf(f, "    Semantics: ??? (%d)  Units: %s\n", desc->sem, units.c_str());
-  }
+  std::fputs(DescStr(FromC(*desc)).c_str(), f);
 }
 
 void pmFreeLabelSets(pmLabelSet* sets, int nsets) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "c_api_internal.h"
 #include "c_pmda_internal.h"
 #include "pmapi/errors.h"
 
@@ -127,18 +128,7 @@ absl::StatusOr<Desc> DescOf(CAgent* a, PmID id) {
   std::memset(&d, 0, sizeof(d));
   int sts = a->dp.version.any.desc(id, &d, a->ext());
   if (sts < 0) return PcpError(sts);
-  Desc out;
-  out.pmid = d.pmid;
-  out.type = d.type;
-  out.indom = d.indom;
-  out.sem = d.sem;
-  out.units.dim_space = static_cast<int8_t>(d.units.dimSpace);
-  out.units.dim_time = static_cast<int8_t>(d.units.dimTime);
-  out.units.dim_count = static_cast<int8_t>(d.units.dimCount);
-  out.units.scale_space = static_cast<uint8_t>(d.units.scaleSpace);
-  out.units.scale_time = static_cast<uint8_t>(d.units.scaleTime);
-  out.units.scale_count = static_cast<int8_t>(d.units.scaleCount);
-  return out;
+  return capi::FromC(d);
 }
 
 void FreeInResult(pmInResult* r) {

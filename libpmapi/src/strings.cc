@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/civil_time.h"
+#include "pmapi/units.h"
 
 namespace pmapi {
 namespace {
@@ -446,6 +447,30 @@ std::string SemStr(int sem) {
     default:
       return "???";
   }
+}
+
+std::string TypeLongStr(int type) {
+  static constexpr const char* kLongNames[] = {
+      "32-bit int", "32-bit unsigned int", "64-bit int", "64-bit unsigned int",
+      "float", "double", "string", "aggregate", "static aggregate", "event record array",
+      "highres event record array"};
+  static_assert(sizeof(kLongNames) / sizeof(kLongNames[0]) == kTypeNameCount);
+  if (type >= 0 && type < kTypeNameCount) return kLongNames[type];
+  if (type == kTypeNoSupport) return "Not Supported";
+  return "";
+}
+
+std::string DescStr(const Desc& desc) {
+  std::string type = TypeLongStr(desc.type);
+  if (desc.type == kTypeNoSupport) return absl::StrCat("    Data Type: ", type, "\n");
+  if (type.empty()) type = absl::StrCat("??? (", desc.type, ")");
+  std::string sem = SemStr(desc.sem);
+  if (sem == "???") absl::StrAppend(&sem, " (", desc.sem, ")");
+  std::string units = UnitsStr(desc.units);
+  char indom_hex[16];
+  std::snprintf(indom_hex, sizeof indom_hex, "0x%x", desc.indom);
+  return absl::StrCat("    Data Type: ", type, "  InDom: ", InDomStr(desc.indom), " ", indom_hex,
+                      "\n    Semantics: ", sem, "  Units: ", units.empty() ? "none" : units, "\n");
 }
 
 std::string AtomStr(const AtomValue& a, int type, int block_vtype) {

@@ -19,8 +19,6 @@ const std::map<std::string, std::string>& KnownDifferences() {
        "records dated before the label: PCP's positioning not reproduced"},
       {"bad/badlog-4/pminfo-f.txt",
        "records dated before the label: PCP's positioning not reproduced"},
-      {"bad/badmeta-2/pminfo-dmTtl.txt",
-       "corrupt .meta: PCP's partial metadata not reproduced"},
       {"bad/badti-2/pminfo-dmTtl.txt",
        "corrupt temporal index: PCP positions by the index, we read the data"},
       {"bad/badti-2/pminfo-f.txt",

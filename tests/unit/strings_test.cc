@@ -272,5 +272,35 @@ TEST(StringsTest, LocalZoneIsTheDefault) {
   EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, v, 0, plus5h), "[1 event record timestamp 03:13:20.000]");
 }
 
+// The lines PCP 6.0.3's pmPrintDesc writes for the same descriptors.
+TEST(StringsTest, DescStrIsPmPrintDesc) {
+  Desc d;
+  d.pmid = MakePmID(29, 0, 1);
+  d.type = kTypeU32;
+  d.indom = kInDomNull;
+  d.sem = kSemCounter;
+  d.units.dim_time = 1;
+  d.units.scale_time = 3;
+  EXPECT_EQ(DescStr(d),
+            "    Data Type: 32-bit unsigned int  InDom: PM_INDOM_NULL 0xffffffff\n"
+            "    Semantics: counter  Units: sec\n");
+  d.type = kTypeHighResEvent;
+  d.indom = MakeInDom(29, 1);
+  d.sem = 7;
+  d.units = Units();
+  EXPECT_EQ(DescStr(d),
+            "    Data Type: highres event record array  InDom: 29.1 0x7400001\n"
+            "    Semantics: ??? (7)  Units: none\n");
+  d.type = 42;
+  d.sem = kSemInstant;
+  EXPECT_EQ(DescStr(d),
+            "    Data Type: ??? (42)  InDom: 29.1 0x7400001\n"
+            "    Semantics: instant  Units: none\n");
+  d.type = kTypeNoSupport;
+  EXPECT_EQ(DescStr(d), "    Data Type: Not Supported\n");
+  EXPECT_EQ(TypeLongStr(kTypeAggregateStatic), "static aggregate");
+  EXPECT_EQ(TypeLongStr(11), "");
+}
+
 }  // namespace
 }  // namespace pmapi

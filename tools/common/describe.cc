@@ -2,75 +2,30 @@
 
 #include "absl/strings/str_format.h"
 #include "pmapi/strings.h"
-#include "pmapi/units.h"
 
 namespace pmtools {
-namespace {
-
-const char* SemName(int sem) {
-  switch (sem) {
-    case pmapi::kSemCounter:
-      return "counter";
-    case pmapi::kSemInstant:
-      return "instant";
-    case pmapi::kSemDiscrete:
-      return "discrete";
-  }
-  return nullptr;
-}
-
-}  // namespace
-
-std::string TypeLongName(int type) {
-  switch (type) {
-    case pmapi::kTypeNoSupport:
-      return "Not Supported";
-    case pmapi::kType32:
-      return "32-bit int";
-    case pmapi::kTypeU32:
-      return "32-bit unsigned int";
-    case pmapi::kType64:
-      return "64-bit int";
-    case pmapi::kTypeU64:
-      return "64-bit unsigned int";
-    case pmapi::kTypeFloat:
-      return "float";
-    case pmapi::kTypeDouble:
-      return "double";
-    case pmapi::kTypeString:
-      return "string";
-    case pmapi::kTypeAggregate:
-      return "aggregate";
-    case pmapi::kTypeAggregateStatic:
-      return "static aggregate";
-    case pmapi::kTypeEvent:
-      return "event record array";
-    case pmapi::kTypeHighResEvent:
-      return "highres event record array";
-  }
-  return "???";
-}
 
 std::string DescText(const pmapi::Desc& desc, bool verbose_indom) {
-  std::string indom = pmapi::InDomStr(desc.indom);
-  std::string out;
-  if (verbose_indom) {
-    out = absl::StrFormat("    Data Type: %s  InDom: %s = %u = 0x%x\n", TypeLongName(desc.type),
-                          indom, desc.indom, desc.indom);
+  std::string text;
+  if (desc.type == pmapi::kTypeNoSupport) {
+    // pmPrintDesc stops after the type of such a metric; pminfo still
+    // writes the instance domain, semantics and units.
+    pmapi::Desc any_type = desc;
+    any_type.type = pmapi::kType32;
+    text = pmapi::DescStr(any_type);
+    const std::string type32 = pmapi::TypeLongStr(pmapi::kType32);
+    text.replace(text.find(type32), type32.size(), pmapi::TypeLongStr(desc.type));
   } else {
-    out = absl::StrFormat("    Data Type: %s  InDom: %s 0x%x\n", TypeLongName(desc.type), indom,
-                          desc.indom);
+    text = pmapi::DescStr(desc);
   }
-  const char* sem = SemName(desc.sem);
-  if (sem == nullptr) {
-    std::string units = pmapi::UnitsStr(desc.units);
-    absl::StrAppendFormat(&out, "    Semantics: ??? (%d)  Units: %s\n", desc.sem,
-                          units.empty() ? "none" : units);
-    return out;
-  }
-  std::string units = pmapi::UnitsStr(desc.units);
-  absl::StrAppendFormat(&out, "    Semantics: %s  Units: %s\n", sem, units.empty() ? "none" : units);
-  return out;
+  if (!verbose_indom) return text;
+  // The first line ends "InDom: 29.1 0x7400001"; -I writes the number in
+  // decimal too: "InDom: 29.1 = 121634817 = 0x7400001".
+  size_t at = text.find("  InDom: ");
+  size_t eol = text.find('\n', at);
+  std::string indom = absl::StrFormat("  InDom: %s = %u = 0x%x", pmapi::InDomStr(desc.indom),
+                                      desc.indom, desc.indom);
+  return text.replace(at, eol - at, indom);
 }
 
 }  // namespace pmtools

@@ -9,11 +9,9 @@
 
 namespace pmtools {
 
-// Returns the long name of a metric type ("32-bit unsigned int").
-std::string TypeLongName(int type);
-
-// Returns the two descriptor lines; `verbose_indom` writes the InDom as
-// "29.1 = 121634817 = 0x7400001" (pminfo -I).
+// Returns pminfo's descriptor lines: pmPrintDesc's (pmapi::DescStr), but
+// both lines for a type of kTypeNoSupport too; `verbose_indom` writes the
+// InDom as "29.1 = 121634817 = 0x7400001" (pminfo -I).
 std::string DescText(const pmapi::Desc& desc, bool verbose_indom = false);
 
 }  // namespace pmtools

@@ -1,5 +1,5 @@
-// desc_text.h: the text PCP prints for a metric descriptor (pmPrintDesc,
-// pmUnitsStr, pmTypeStr's long form) and for label sets (pmPrintLabelSets).
+// desc_text.h: the text PCP prints for a metric descriptor (pmPrintDesc)
+// and for label sets (pmPrintLabelSets).
 //
 // Example:
 //   std::string s;
@@ -16,10 +16,7 @@
 
 namespace pmdumplog {
 
-// Returns pmUnitsStr's text for `u` ("" for dimensionless units).
-std::string UnitsText(const pmapi::Units& u);
-
-// Appends pmPrintDesc's two lines for `d`.
+// Appends pmPrintDesc's lines for `d` (pmapi::DescStr).
 void AppendDescText(const pmapi::Desc& d, std::string* out);
 
 // Appends pmPrintLabelSets's lines for every set of `r`.

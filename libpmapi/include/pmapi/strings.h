@@ -48,6 +48,18 @@ std::string TypeStr(int type);
 // Returns "counter", "instant" or "discrete", or "???" for any other value.
 std::string SemStr(int sem);
 
+// Returns the long name pmPrintDesc gives a metric type ("32-bit unsigned
+// int", "highres event record array", "Not Supported"), or "" for a number
+// that is no type.
+std::string TypeLongStr(int type);
+
+// Returns the text pmPrintDesc writes for `desc`: the type and instance
+// domain line, then the semantics and units line; a single line when the
+// type is kTypeNoSupport. Unknown types and semantics read "??? (N)".
+//   "    Data Type: 32-bit int  InDom: PM_INDOM_NULL 0xffffffff\n"
+//   "    Semantics: instant  Units: none\n"
+std::string DescStr(const Desc& desc);
+
 // Returns pmAtomStr's text for a value of `type` held in `a`:
 //  - numbers in C printf style (floats and doubles as "%e");
 //  - a STRING (its characters up to the first NUL) quoted, shortened to its
