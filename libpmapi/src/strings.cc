@@ -5,6 +5,7 @@
 // "%e", "%.16g" and friends is the specification being matched.
 #include "pmapi/strings.h"
 
+#include <charconv>
 #include <cinttypes>
 #include <cmath>
 #include <cstdarg>
@@ -414,6 +415,82 @@ std::string FormatExtracted(int type, const AtomValue& a, int minwidth) {
 // wild value cannot ask for gigabytes.
 constexpr int kMaxWidth = 1 << 20;
 
+// Appends `x` as printf's %d, %u, %lld or %llu would.
+template <typename T>
+void AppendInteger(std::string* out, T x) {
+  char buf[24];
+  out->append(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
+}
+
+// Appends `x` as printf's "%.<precision>g" would: std::to_chars with a
+// precision converts as printf does in the C locale.
+void AppendGeneral(std::string* out, double x, int precision) {
+  char buf[64];
+  std::to_chars_result r{};
+  if (std::isfinite(x)) r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, precision);
+  if (std::isfinite(x) && r.ec == std::errc()) {
+    out->append(buf, r.ptr);
+  } else {
+    out->append(Printf("%.*g", precision, x));
+  }
+}
+
+// Appends a number or string value with no padding, the common case, without
+// building a string first; returns false (appending nothing) for every other
+// value, which FormatAny handles.
+bool AppendUnpadded(std::string* out, int valfmt, int type, const ValueView& v) {
+  if (type == kTypeString) {
+    if (valfmt == kValInsitu || !BlockTypeFits(v, type)) return false;
+    const char* p = reinterpret_cast<const char*>(v.payload.data());
+    out->push_back('"');
+    out->append(p, strnlen(p, v.payload.size()));
+    out->push_back('"');
+    return true;
+  }
+  if (type < kType32 || type > kTypeDouble) return false;
+  Extracted e = ExtractSameType(valfmt, type, v);
+  if (!e.ok) return false;
+  switch (type) {
+    case kType32: AppendInteger(out, e.atom.l); break;
+    case kTypeU32: AppendInteger(out, e.atom.ul); break;
+    case kType64: AppendInteger(out, e.atom.ll); break;
+    case kTypeU64: AppendInteger(out, e.atom.ull); break;
+    case kTypeFloat: AppendGeneral(out, static_cast<double>(e.atom.f), 8); break;
+    default: AppendGeneral(out, e.atom.d, 16); break;
+  }
+  return true;
+}
+
+
+// Returns FormatValue's text, for any value and width.
+std::string FormatAny(int valfmt, int type, const ValueView& v, int minwidth, absl::TimeZone tz) {
+  if (minwidth > kMaxWidth) minwidth = kMaxWidth;
+  if (minwidth < -kMaxWidth) minwidth = -kMaxWidth;
+  if (type == kTypeEvent || type == kTypeHighResEvent) return FormatEvent(valfmt, type, v, tz);
+  Extracted e;
+  if (type != kTypeUnknown) {
+    e = ExtractSameType(valfmt, type, v);
+    if (!e.ok) type = kTypeUnknown;
+  }
+  switch (type) {
+    case kType32:
+    case kTypeU32:
+    case kType64:
+    case kTypeU64:
+    case kTypeFloat:
+    case kTypeDouble:
+    case kTypeString:
+      return FormatExtracted(type, e.atom, minwidth);
+    case kTypeAggregate:
+    case kTypeUnknown:
+      return DumpRaw(valfmt, v, minwidth);
+    case kTypeNoSupport:
+      return "pmPrintValue: bogus value, metric Not Supported\n";
+    default:
+      return Printf("pmPrintValue: unknown value type=%d\n", type);
+  }
+}
+
 }  // namespace
 
 std::string IDStr(PmID id) {
@@ -554,35 +631,26 @@ std::string EventFlagsStr(int flags) {
 }
 
 std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth, absl::TimeZone tz) {
-  if (minwidth > kMaxWidth) minwidth = kMaxWidth;
-  if (minwidth < -kMaxWidth) minwidth = -kMaxWidth;
-  if (type == kTypeEvent || type == kTypeHighResEvent) return FormatEvent(valfmt, type, v, tz);
-  Extracted e;
-  if (type != kTypeUnknown) {
-    e = ExtractSameType(valfmt, type, v);
-    if (!e.ok) type = kTypeUnknown;
-  }
-  switch (type) {
-    case kType32:
-    case kTypeU32:
-    case kType64:
-    case kTypeU64:
-    case kTypeFloat:
-    case kTypeDouble:
-    case kTypeString:
-      return FormatExtracted(type, e.atom, minwidth);
-    case kTypeAggregate:
-    case kTypeUnknown:
-      return DumpRaw(valfmt, v, minwidth);
-    case kTypeNoSupport:
-      return "pmPrintValue: bogus value, metric Not Supported\n";
-    default:
-      return Printf("pmPrintValue: unknown value type=%d\n", type);
-  }
+  std::string out;
+  AppendValue(&out, valfmt, type, v, minwidth, tz);
+  return out;
 }
 
 std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth) {
-  return FormatValue(valfmt, type, v, minwidth, absl::LocalTimeZone());
+  std::string out;
+  AppendValue(&out, valfmt, type, v, minwidth);
+  return out;
+}
+
+void AppendValue(std::string* out, int valfmt, int type, const ValueView& v, int minwidth,
+                 absl::TimeZone tz) {
+  if (minwidth >= -1 && minwidth <= 1 && AppendUnpadded(out, valfmt, type, v)) return;
+  out->append(FormatAny(valfmt, type, v, minwidth, tz));
+}
+
+void AppendValue(std::string* out, int valfmt, int type, const ValueView& v, int minwidth) {
+  if (minwidth >= -1 && minwidth <= 1 && AppendUnpadded(out, valfmt, type, v)) return;
+  out->append(FormatAny(valfmt, type, v, minwidth, absl::LocalTimeZone()));
 }
 
 }  // namespace pmapi

@@ -25,8 +25,6 @@ const std::map<std::string, std::string>& KnownDifferences() {
       {"bad/badmeta-1/pmdumplog-m.txt", "truncated .meta: PCP's partial-record handling not reproduced"},
       {"bad/badti-4/pmdumplog-a.txt", "index offsets inside the label: PCP seeks by the index"},
       {"bad/badti-4/pmdumplog-m.txt", "index offsets inside the label: PCP seeks by the index"},
-      {"bad/logsummary-bug/pmdumplog-a.txt", "value block type disagrees with the descriptor"},
-      {"bad/logsummary-bug/pmdumplog-m.txt", "value block type disagrees with the descriptor"},
   };
   return *known;
 }

@@ -12,12 +12,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "pmapi/errors.h"
+#include "pmapi/strings.h"
 #include "../../archive/src/archive_file.h"
 #include "../../libpmapi/src/byte_reader.h"
 #include "desc_text.h"
 #include "event_array.h"
 #include "pcp_hash_order.h"
-#include "value_format.h"
 
 namespace pmdumplog {
 namespace {
@@ -118,7 +118,7 @@ const std::string& Dumper::MetricHeading(pmapi::PmID pmid) {
 }
 
 void Dumper::Value(int valfmt, int type, const pmapi::ValueView& v) {
-  AppendValue(valfmt, type, v, out_.buffer());
+  pmapi::AppendValue(out_.buffer(), valfmt, type, v, 1);
   out_.Check();
 }
 
