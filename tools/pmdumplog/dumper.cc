@@ -452,7 +452,7 @@ void Dumper::EventValue(const pmapi::ValueSet& vs, const pmapi::ValueView& v,
     out_.Str("] timestamp ");
     // Event timestamps carry their own precision, whatever the archive's;
     // only the microsecond kind honours -x.
-    TimeFormat event_tf(highres ? 3 : 2);
+    const TimeFormat event_tf = tf_.WithVersion(highres ? 3 : 2);
     if (highres || opt_.xflag == 0) {
       event_tf.AppendStamp(e.stamp, out_.buffer());
     } else {

@@ -1,9 +1,6 @@
 // time_format.h: the timestamps pmdumplog prints, in the reporting time
-// zone (local $TZ by default, the archive's zone with -z, any zone with -Z).
-//
-// Zones are applied the way libpcp applies them: by setting $TZ and using
-// the C library's localtime, which understands both Olson names
-// ("America/New_York") and the POSIX strings archives record ("AEDT-11").
+// zone (local $TZ by default, the archive's zone with -z, any zone with -Z),
+// built by the library's time forms (pmapi/timefmt.h).
 //
 // Example:
 //   TimeFormat tf(pmapi::kVersion3);
@@ -17,16 +14,24 @@
 #include <string>
 
 #include "pmapi/archive.h"
+#include "pmapi/timezone.h"
 
 namespace pmdumplog {
 
 class TimeFormat {
  public:
-  // `version` selects microsecond (2) or nanosecond (3) stamps.
-  explicit TimeFormat(int version) : version_(version) {}
+  // `version` selects microsecond (2) or nanosecond (3) stamps; the zone is
+  // the process's own ($TZ, else the system's).
+  explicit TimeFormat(int version);
 
-  // Makes `zone` the reporting time zone.
+  // Makes `zone` the reporting time zone, read as PCP's pmNewZone reads it
+  // (an Olson name, a zoneinfo path or a POSIX string such as "AEDT-11");
+  // one that cannot be read is UTC, as the C library takes it.
   void SetZone(const std::string& zone);
+
+  // The same zone, with stamps of another archive version (event records
+  // carry their own precision).
+  TimeFormat WithVersion(int version) const;
 
   // Appends "HH:MM:SS.uuuuuu" (v2) or "HH:MM:SS.nnnnnnnnn" (v3).
   void AppendStamp(const pmapi::ArchiveTime& t, std::string* out) const;
@@ -39,13 +44,8 @@ class TimeFormat {
   int version() const { return version_; }
 
  private:
-  // Breaks sec into local calendar fields, caching the last answer
-  // because consecutive records usually share their minute.
-  void Local(int64_t sec, struct tm* tm) const;
-
   int version_;
-  mutable int64_t cached_minute_ = INT64_MIN;
-  mutable struct tm cached_tm_ {};
+  pmapi::TimeZone zone_;
 };
 
 }  // namespace pmdumplog
