@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "dumper.h"
 #include "pmapi/errors.h"
+#include "pmapi/timewindow.h"
 #include "raw_dump.h"
 
 namespace pmdumplog {
@@ -124,35 +124,27 @@ void ParseOptions(int argc, char** argv, Flags* f) {
   }
 }
 
-// Parses a -S/-T time: "+N" is N seconds after `start` (the archive start
-// for -S, the window start for -T), "-N" N seconds before the archive end (N may carry a unit: sec, min, hour, msec, usec).
-// Returns false for forms not understood.
-bool ParseWindowTime(const std::string& text, const pmapi::ArchiveTime& start,
-                     const pmapi::ArchiveTime& end, pmapi::ArchiveTime* out) {
-  if (text.empty() || (text[0] != '+' && text[0] != '-')) return false;
-  std::string num = text.substr(1);
-  double scale = 1;
-  static const struct {
-    const char* suffix;
-    double seconds;
-  } kUnits[] = {{"msec", 1e-3}, {"ms", 1e-3}, {"usec", 1e-6}, {"us", 1e-6}, {"sec", 1},
-                {"s", 1},       {"min", 60},  {"m", 60},      {"hour", 3600}, {"h", 3600}};
-  for (const auto& u : kUnits) {
-    const size_t n = strlen(u.suffix);
-    if (num.size() > n && num.compare(num.size() - n, n, u.suffix) == 0) {
-      num.resize(num.size() - n);
-      scale = u.seconds;
-      break;
-    }
+// Resolves -S and -T as PCP's pmParseHighResTimeWindow does, in the
+// reporting zone; on a bad time prints PCP's message and returns false.
+bool ResolveWindow(const Flags& f, const pmapi::ArchiveLabel& label,
+                   const absl::StatusOr<pmapi::ArchiveTime>& end, const TimeFormat& tf,
+                   DumpOptions* dump) {
+  if (f.start.empty() && f.finish.empty()) return true;
+  pmapi::TimeWindowArgs args;
+  if (!f.start.empty()) args.start = f.start;
+  if (!f.finish.empty()) args.end = f.finish;
+  const pmapi::TimeSpec log_start{label.start.sec, label.start.nsec};
+  const pmapi::TimeSpec log_end =
+      end.ok() ? pmapi::TimeSpec{end->sec, end->nsec} : pmapi::TimeSpec{pmapi::kUnboundedEnd, 0};
+  pmapi::TimeParser parser(tf.zone());
+  absl::StatusOr<pmapi::TimeWindow> w = parser.ParseWindow(args, log_start, log_end);
+  if (!w.ok()) {
+    fprintf(stderr, "pmdumplog: invalid time window.\n%s\n",
+            std::string(w.status().message()).c_str());
+    return false;
   }
-  double value;
-  if (!absl::SimpleAtod(num, &value)) return false;
-  const int64_t delta = static_cast<int64_t>(value * scale * 1e9);
-  if (text[0] == '+') {
-    *out = pmapi::ArchiveTime::FromNanos(start.nanos() + delta);
-  } else {
-    *out = pmapi::ArchiveTime::FromNanos(end.nanos() - delta);
-  }
+  if (args.start) dump->start = pmapi::ArchiveTime{w->start.sec, w->start.nsec};
+  if (args.end) dump->finish = pmapi::ArchiveTime{w->end.sec, w->end.nsec};
   return true;
 }
 
@@ -225,18 +217,9 @@ int Run(int argc, char** argv) {
     tf.SetZone(f.zone);
     out.Str("Note: timezone set to \"TZ=" + f.zone + "\"\n\n");
   }
-  const pmapi::ArchiveTime last = end.ok() ? *end : pmapi::ArchiveTime{INT32_MAX, 0};
-  for (const auto& [text, slot] : {std::pair{f.start, &f.dump.start},
-                                   std::pair{f.finish, &f.dump.finish}}) {
-    if (text.empty()) continue;
-    pmapi::ArchiveTime t;
-    const pmapi::ArchiveTime origin = f.dump.start ? *f.dump.start : label.start;
-    if (!ParseWindowTime(text, origin, last, &t)) {
-      out.Flush();
-      fprintf(stderr, "pmdumplog: unrecognized time window \"%s\"\n", text.c_str());
-      return 1;
-    }
-    *slot = t;
+  if (!ResolveWindow(f, label, end, tf, &f.dump)) {
+    out.Flush();
+    return 1;
   }
   if (optind < argc) {
     LookupMetrics(archive, argv + optind, argc - optind, &f.dump);

@@ -42,6 +42,7 @@ class TimeFormat {
   void AppendDatedStamp(const pmapi::ArchiveTime& t, std::string* out) const;
 
   int version() const { return version_; }
+  const pmapi::TimeZone& zone() const { return zone_; }
 
  private:
   int version_;
