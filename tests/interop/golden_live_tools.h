@@ -67,6 +67,7 @@ inline ToolRun RunOurs(const std::string& command) {
   if (tool == "pminfo") return RunTool(PMAPI_PMINFO, command);
   if (tool == "pmstore") return RunTool(PMAPI_PMSTORE, command);
   if (tool == "pmval") return RunTool(PMAPI_PMVAL, command);
+  if (tool == "pmdumplog") return RunTool(PMAPI_PMDUMPLOG, command);
   return ToolRun{};
 }
 
