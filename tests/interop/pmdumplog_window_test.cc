@@ -43,13 +43,14 @@ const std::vector<std::string> kWindows = {
 
 TEST(PmdumplogWindow, SameAsPcp) {
   int compared = 0;
+  int with_records = 0;  // windows in which PCP printed records
   for (const std::string& archive : kArchives) {
     for (const std::string& window : kWindows) {
       const std::string command = "pmdumplog " + window + " " + PMAPI_TEST_DATA_DIR +
                                   "/archives/reference/" + archive + " sample.long.one";
       ToolRun ours = RunOurs(command);
       ToolRun pcp = RunPcp(command);
-      EXPECT_FALSE(pcp.out.empty() && pcp.err.empty()) << command;
+      if (pcp.out.find(" metric\n") != std::string::npos) ++with_records;
       EXPECT_EQ(ours.status, pcp.status) << command;
       EXPECT_EQ(ours.out, pcp.out) << command;
       EXPECT_EQ(ours.err, pcp.err) << command;
@@ -57,6 +58,7 @@ TEST(PmdumplogWindow, SameAsPcp) {
     }
   }
   EXPECT_EQ(compared, 80);
+  EXPECT_GE(with_records, 40);
 }
 
 }  // namespace
