@@ -29,7 +29,7 @@ std::string OptionText(const OptionSpec& o) {
 std::string BoostName(const OptionSpec& o) {
   std::string name = o.long_name.empty() ? absl::StrCat("short-", std::string(1, o.short_name))
                                          : o.long_name;
-  if (o.short_name) absl::StrAppend(&name, ",", std::string(1, o.short_name));
+  if (o.short_name && !o.long_form_only) absl::StrAppend(&name, ",", std::string(1, o.short_name));
   return name;
 }
 
@@ -94,11 +94,14 @@ std::string MissingArgToken(const std::string& last) {
 
 }  // namespace
 
+const char* ToolsVersion() { return PMAPI_PROJECT_VERSION; }
+
 std::string UsageText(const OptionTable& table) {
   std::string out = absl::StrCat("Usage: ", table.program, " ", table.usage, "\n");
   for (const OptionGroup& g : table.groups) {
     absl::StrAppend(&out, "\n", g.title, ":\n");
     for (const OptionSpec& o : g.options) {
+      if (o.hidden) continue;
       std::string line = absl::StrCat("  ", OptionText(o));
       if (line.size() < kHelpColumn) {
         line.append(kHelpColumn - line.size(), ' ');

@@ -28,6 +28,11 @@ struct OptionSpec {
   std::string long_name;
   std::string arg;
   std::string help;
+  // Accepted, but left out of the usage text (PCP's -D debug flags).
+  bool hidden = false;
+  // Shown with its short letter in the usage text, yet only the long form
+  // is accepted: PCP's pmdumplog lists "-V, --version" but takes no -V.
+  bool long_form_only = false;
 };
 
 struct OptionGroup {
@@ -52,6 +57,9 @@ struct CommandLine {
   std::vector<ParsedOption> options;
   std::vector<std::string> operands;
 };
+
+// The project's version, which the tools print for --version.
+const char* ToolsVersion();
 
 // Returns PCP's usage message for `table` ("Usage: ..." and the option
 // groups, aligned as pmUsageMessage aligns them).

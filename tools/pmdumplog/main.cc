@@ -1,10 +1,8 @@
 // pmdumplog: dump the contents of a PCP archive, as PCP 6.0.3's pmdumplog.
 //
 // Command-line handling follows PCP's (GNU-style short and long options,
-// the same messages and exit statuses); the sections are printed by
-// Dumper. Options are parsed with getopt_long, which behaves as PCP's own
-// option parser does for every option pmdumplog takes.
-#include <getopt.h>
+// the same messages and exit statuses), through the option layer every
+// tool shares (tools/common/options.h); the sections are printed by Dumper.
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "dumper.h"
+#include "options.h"
 #include "pmapi/errors.h"
 #include "pmapi/timewindow.h"
 #include "raw_dump.h"
@@ -22,34 +21,39 @@
 namespace pmdumplog {
 namespace {
 
-constexpr const char* kUsage =
-    "Usage: pmdumplog [options] [archive [metricname ...]]\n"
-    "\n"
-    "Options:\n"
-    "  -a, --all             dump everything\n"
-    "  -d, --descs           dump metric descriptions\n"
-    "  -e, --labelsets       dump all metric label metadata\n"
-    "  -h, --helptext        dump all metric help text\n"
-    "  -I, --on-disk-insts   dump on-disk instance domain descriptions\n"
-    "  -i, --insts           dump instance domain descriptions\n"
-    "  -L                    more verbose form of archive label dump\n"
-    "  -l, --label           dump the archive label\n"
-    "  -M, --markrecs        report <mark> records\n"
-    "  -m, --metrics         dump values of the metrics (default)\n"
-    "  -n FILE, --namespace=FILE\n"
-    "                        use an alternative PMNS\n"
-    "  -r, --reverse         process archive in reverse chronological order\n"
-    "  -S TIME, --start=TIME start of the time window\n"
-    "  -s, --sizes           report size of data records in archive\n"
-    "  -T TIME, --finish=TIME\n"
-    "                        end of the time window\n"
-    "  -t                    dump the temporal index\n"
-    "  -v FILE               verbose hex dump of a physical file in raw format\n"
-    "  -x                    include date, usec (-xx) and Epoch (-xxx) in reported timestamps\n"
-    "  -Z TZ, --timezone=TZ  set reporting timezone\n"
-    "  -z, --hostzone        set reporting timezone to local time of metrics source\n"
-    "  -V, --version         display version number and exit\n"
-    "  -?, --help            show this usage message and exit\n";
+pmtools::OptionTable Table() {
+  using pmtools::OptionSpec;
+  OptionSpec version = pmtools::StdVersion();
+  version.long_form_only = true;
+  OptionSpec debug{'D', "debug", "DBG", ""};
+  debug.hidden = true;
+  return {"pmdumplog",
+          "[options] [archive [metricname ...]]",
+          {{"Options",
+            {debug,
+             {'a', "all", "", "dump everything"},
+             {'d', "descs", "", "dump metric descriptions"},
+             {'e', "labelsets", "", "dump all metric label metadata"},
+             {'h', "helptext", "", "dump all metric help text"},
+             {'I', "on-disk-insts", "", "dump on-disk instance domain descriptions"},
+             {'i', "insts", "", "dump instance domain descriptions"},
+             {'L', "", "", "more verbose form of archive label dump"},
+             {'l', "label", "", "dump the archive label"},
+             {'M', "markrecs", "", "report <mark> records"},
+             {'m', "metrics", "", "dump values of the metrics (default)"},
+             pmtools::StdNamespace(),
+             {'r', "reverse", "", "process archive in reverse chronological order"},
+             pmtools::StdStart(),
+             {'s', "sizes", "", "report size of data records in archive"},
+             pmtools::StdFinish(),
+             {'t', "", "", "dump the temporal index"},
+             {'v', "", "FILE", "verbose hex dump of a physical file in raw format"},
+             {'x', "", "", "include date, usec (-xx) and Epoch (-xxx) in reported timestamps"},
+             pmtools::StdTimezone(),
+             pmtools::StdHostzone(),
+             version,
+             pmtools::StdHelp()}}}};
+}
 
 struct Flags {
   bool d = false, e = false, h = false, I = false, i = false, L = false, l = false;
@@ -63,64 +67,43 @@ struct Flags {
   DumpOptions dump;
 };
 
-void ParseOptions(int argc, char** argv, Flags* f) {
-  static const struct option kLong[] = {
-      {"debug", required_argument, nullptr, 'D'}, {"all", no_argument, nullptr, 'a'},
-      {"descs", no_argument, nullptr, 'd'},       {"labelsets", no_argument, nullptr, 'e'},
-      {"helptext", no_argument, nullptr, 'h'},    {"on-disk-insts", no_argument, nullptr, 'I'},
-      {"insts", no_argument, nullptr, 'i'},       {"label", no_argument, nullptr, 'l'},
-      {"markrecs", no_argument, nullptr, 'M'},    {"metrics", no_argument, nullptr, 'm'},
-      {"namespace", required_argument, nullptr, 'n'}, {"reverse", no_argument, nullptr, 'r'},
-      {"start", required_argument, nullptr, 'S'}, {"sizes", no_argument, nullptr, 's'},
-      {"finish", required_argument, nullptr, 'T'}, {"timezone", required_argument, nullptr, 'Z'},
-      {"hostzone", no_argument, nullptr, 'z'},    {"version", no_argument, nullptr, 'V'},
-      {"help", no_argument, nullptr, '?'},        {nullptr, 0, nullptr, 0}};
-  int c;
-  while ((c = getopt_long(argc, argv, "aD:dehIilLmMn:rS:sT:tVv:xZ:z?", kLong, nullptr)) != -1) {
-    switch (c) {
-      case 'a': f->d = f->i = f->L = f->l = f->m = f->t = true; f->dump.sizes = true; break;
-      case 'd': f->d = true; break;
-      case 'e': f->e = true; break;
-      case 'h': f->h = true; break;
-      case 'I': f->I = true; break;
-      case 'i': f->i = true; break;
-      case 'L': f->L = f->l = true; break;
-      case 'l': f->l = true; break;
-      case 'M': f->dump.marks = true; break;
-      case 'm': f->m = true; break;
-      case 'r': f->dump.reverse = true; break;
-      case 's': f->dump.sizes = true; break;
-      case 't': f->t = true; break;
-      case 'v': f->raw = true; f->raw_file = optarg; break;
-      case 'x': ++f->dump.xflag; break;
-      case 'S': f->start = optarg; break;
-      case 'T': f->finish = optarg; break;
-      case 'D': case 'n': break;  // accepted; no effect on an archive dump
-      case 'V': f->version = true; break;
-      case 'Z':
-        if (f->z) {
-          fprintf(stderr, "pmdumplog: at most one of -Z and/or -z allowed\n");
-          ++f->errors;
-        }
-        f->zone = optarg;
+// Applies one parsed option to *f.
+void Apply(const pmtools::ParsedOption& o, Flags* f) {
+  const char k = o.key.size() == 1 ? o.key[0] : 0;
+  switch (k) {
+    case 'a': f->d = f->i = f->L = f->l = f->m = f->t = true; f->dump.sizes = true; break;
+    case 'd': f->d = true; break;
+    case 'e': f->e = true; break;
+    case 'h': f->h = true; break;
+    case 'I': f->I = true; break;
+    case 'i': f->i = true; break;
+    case 'L': f->L = f->l = true; break;
+    case 'l': f->l = true; break;
+    case 'M': f->dump.marks = true; break;
+    case 'm': f->m = true; break;
+    case 'r': f->dump.reverse = true; break;
+    case 's': f->dump.sizes = true; break;
+    case 't': f->t = true; break;
+    case 'v': f->raw = true; f->raw_file = o.value; break;
+    case 'x': ++f->dump.xflag; break;
+    case 'S': f->start = o.value; break;
+    case 'T': f->finish = o.value; break;
+    case 'D': case 'n': break;  // accepted; no effect on an archive dump
+    case 'V': f->version = true; break;
+    case 'Z':
+    case 'z':
+      if (k == 'Z' ? f->z : f->zone_set) {
+        fprintf(stderr, "pmdumplog: at most one of -Z and -z allowed\n");
+        ++f->errors;
+      }
+      if (k == 'Z') {
+        f->zone = o.value;
         f->zone_set = true;
-        break;
-      case 'z':
-        if (f->zone_set) {
-          fprintf(stderr, "pmdumplog: at most one of -Z and/or -z allowed\n");
-          ++f->errors;
-        }
+      } else {
         f->z = true;
-        break;
-      case '?':
-        if (optopt == 0 || optopt == '?') {
-          f->help = true;
-        } else {
-          ++f->errors;
-        }
-        break;
-      default: ++f->errors; break;
-    }
+      }
+      break;
+    default: f->help = true; break;  // -? and --help
   }
 }
 
@@ -148,21 +131,22 @@ bool ResolveWindow(const Flags& f, const pmapi::ArchiveLabel& label,
   return true;
 }
 
-void LookupMetrics(const pmapi::Archive& a, char** names, int count, DumpOptions* d) {
-  for (int i = 0; i < count; ++i) {
-    absl::StatusOr<pmapi::PmID> id = a.LookupName(names[i]);
+void LookupMetrics(const pmapi::Archive& a, const std::vector<std::string>& names,
+                   DumpOptions* d) {
+  for (const std::string& name : names) {
+    absl::StatusOr<pmapi::PmID> id = a.LookupName(name);
     if (id.ok()) {
       d->pmids.push_back(*id);
       continue;
     }
     if (pmapi::PcpCode(id.status()) == pmapi::kErrNonleaf) {
-      for (const std::string& leaf : a.NamesUnder(names[i])) {
+      for (const std::string& leaf : a.NamesUnder(name)) {
         absl::StatusOr<pmapi::PmID> leaf_id = a.LookupName(leaf);
         if (leaf_id.ok()) d->pmids.push_back(*leaf_id);
       }
       continue;
     }
-    fprintf(stderr, "pmdumplog: pmLookupName(%s): %s\n", names[i],
+    fprintf(stderr, "pmdumplog: pmLookupName(%s): %s\n", name.c_str(),
             pmapi::ErrStr(pmapi::PcpCode(id.status())).c_str());
   }
 }
@@ -173,20 +157,27 @@ bool IsDirectory(const char* path) {
 }
 
 int Run(int argc, char** argv) {
+  const pmtools::OptionTable table = Table();
+  absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
+  if (!cl.ok()) {
+    fputs(std::string(cl.status().message()).c_str(), stderr);
+    return 1;
+  }
   Flags f;
-  ParseOptions(argc, argv, &f);
+  for (const pmtools::ParsedOption& o : cl->options) Apply(o, &f);
   if (f.version) {
-    printf("pmdumplog version 6.0.3\n");
+    fprintf(stderr, "pmdumplog version %s\n", pmtools::ToolsVersion());
     return 0;
   }
-  if (f.errors || f.help || (f.raw && optind != argc) || (!f.raw && optind > argc - 1)) {
-    fputs(kUsage, stderr);
-    return f.errors || !f.help ? 1 : 0;
+  const std::vector<std::string>& operands = cl->operands;
+  if (f.errors || f.help || (f.raw && !operands.empty()) || (!f.raw && operands.empty())) {
+    fputs(pmtools::UsageText(table).c_str(), stderr);
+    return 1;
   }
   if (f.raw) return RawDump(f.raw_file);
   if (!(f.d || f.e || f.h || f.I || f.i || f.l || f.m || f.t)) f.m = true;
 
-  const char* name = argv[optind++];
+  const char* name = operands[0].c_str();
   if (IsDirectory(name)) {
     fprintf(stderr, "pmdumplog: Multiple archives are not supported\n");
     return 1;
@@ -221,8 +212,8 @@ int Run(int argc, char** argv) {
     out.Flush();
     return 1;
   }
-  if (optind < argc) {
-    LookupMetrics(archive, argv + optind, argc - optind, &f.dump);
+  if (operands.size() > 1) {
+    LookupMetrics(archive, {operands.begin() + 1, operands.end()}, &f.dump);
     if (f.dump.pmids.empty()) {
       out.Flush();
       fprintf(stderr, "No metric names can be translated, dump abandoned\n");

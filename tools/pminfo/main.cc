@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (settings.version) {
-    std::printf("pminfo version %s\n", pminfo::kVersion);
+    std::printf("pminfo version %s\n", pmtools::ToolsVersion());
     return 0;
   }
   settings.names = cl->operands;

@@ -7,8 +7,6 @@
 
 namespace pminfo {
 
-inline constexpr char kVersion[] = "0.1.0";
-
 struct Settings {
   std::vector<std::string> archives;
   std::vector<std::string> hosts;

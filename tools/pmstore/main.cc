@@ -19,7 +19,6 @@
 
 namespace {
 
-constexpr char kVersion[] = "0.1.0";
 
 struct Settings {
   std::vector<std::string> hosts;
@@ -236,7 +235,7 @@ int main(int argc, char** argv) {
   Settings settings;
   for (const pmtools::ParsedOption& o : cl->options) Apply(o, &settings);
   if (settings.version) {
-    std::printf("pmstore version %s\n", kVersion);
+    std::printf("pmstore version %s\n", pmtools::ToolsVersion());
     return 0;
   }
   if (settings.usage || cl->operands.size() != 2) {

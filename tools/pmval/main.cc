@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (flags.version) {
-    std::printf("pmval version 6.0.3\n");
+    std::printf("pmval version %s\n", pmtools::ToolsVersion());
     return 0;
   }
   if (!flags.errors && cl->operands.empty()) {
