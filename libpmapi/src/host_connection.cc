@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/time.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
@@ -24,8 +26,13 @@
 namespace pmapi {
 namespace {
 
-// Largest piece of a PDU body read (and allocated) at once.
+// Largest piece of a PDU read (and allocated) at once.
 constexpr size_t kReadChunk = 65536;
+// The receive buffer's first size: room for most replies in one read.
+constexpr size_t kMinBuffer = 16384;
+// A receive buffer grown above this by a large reply is given back before
+// the next receive.
+constexpr size_t kKeepBytes = 1 << 20;
 
 // Connection features this client can carry out. All others that are
 // demanded make the connection fail.
@@ -35,53 +42,71 @@ constexpr uint16_t kSecurityFeatures =
 
 absl::Status Errno(int e) { return PcpError(-e); }
 
-// Returns the milliseconds left until `deadline` for poll(): -1 for no
-// deadline, else at least 0, rounded up.
-int PollMillis(absl::Time deadline) {
-  if (deadline == absl::InfiniteFuture()) return -1;
-  const absl::Duration left = deadline - absl::Now();
-  if (left <= absl::ZeroDuration()) return 0;
-  const int64_t ms = absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1)));
-  return static_cast<int>(std::min<int64_t>(ms, 1 << 30));
+// Deadlines are nanoseconds of CLOCK_MONOTONIC; kNoDeadline means none.
+constexpr int64_t kNoDeadline = INT64_MAX;
+
+int64_t MonotonicNanos() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return int64_t{t.tv_sec} * 1000000000 + t.tv_nsec;
 }
 
-absl::Time DeadlineAfter(absl::Duration d) {
-  return d == absl::InfiniteDuration() ? absl::InfiniteFuture() : absl::Now() + d;
+int64_t DeadlineAfter(absl::Duration d) {
+  if (d == absl::InfiniteDuration()) return kNoDeadline;
+  const int64_t ns = absl::ToInt64Nanoseconds(d);
+  const int64_t now = MonotonicNanos();
+  return ns >= kNoDeadline - now ? kNoDeadline : now + ns;
+}
+
+// Returns the milliseconds left until `deadline` for poll(): -1 for no
+// deadline, else at least 0, rounded up.
+int PollMillis(int64_t deadline) {
+  if (deadline == kNoDeadline) return -1;
+  const int64_t left = deadline - MonotonicNanos();
+  if (left <= 0) return 0;
+  return static_cast<int>(std::min<int64_t>((left + 999999) / 1000000, 1 << 30));
 }
 
 // Waits until fd is ready for `events`. Returns 1 when ready, 0 when the
 // deadline passes, -errno on failure.
-int WaitFd(int fd, short events, absl::Time deadline) {
+int WaitFd(int fd, short events, int64_t deadline) {
   while (true) {
     pollfd p{fd, events, 0};
     int n = poll(&p, 1, PollMillis(deadline));
     if (n > 0) return 1;
     if (n == 0) {
-      if (absl::Now() >= deadline) return 0;
+      if (MonotonicNanos() >= deadline) return 0;
       continue;  // poll's rounding woke us early
     }
     if (errno != EINTR) return -errno;
   }
 }
 
-// Reads exactly n bytes. Returns OK, PM_ERR_TIMEOUT, or PM_ERR_IPC for end
-// of file or a socket error.
-absl::Status ReadFully(int fd, uint8_t* p, size_t n, absl::Time deadline) {
-  while (n > 0) {
-    int w = WaitFd(fd, POLLIN, deadline);
-    if (w == 0) return PcpError(kErrTimeout);
-    if (w < 0) return PcpError(kErrIpc);
-    ssize_t got = recv(fd, p, n, 0);
-    if (got == 0) return PcpError(kErrIpc);
-    if (got < 0) {
-      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
-      return PcpError(kErrIpc);
-    }
-    p += got;
-    n -= static_cast<size_t>(got);
-  }
-  return absl::OkStatus();
+// Returns `d` as a socket timeout: zero (none) for an infinite duration,
+// else at least one microsecond, at most about 31 years.
+timeval SocketTimeout(absl::Duration d) {
+  if (d == absl::InfiniteDuration()) return timeval{0, 0};
+  d = std::clamp(d, absl::Microseconds(1), absl::Seconds(1000000000));
+  return absl::ToTimeval(d);
 }
+
+// Makes a connected socket blocking, with `timeout` on every send and
+// receive, so that a request and its reply each take one system call.
+// Returns 0 or -errno.
+int BlockWithTimeout(int fd, absl::Duration timeout) {
+  const int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) return -errno;
+  const timeval tv = SocketTimeout(timeout);
+  if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0 ||
+      setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0) {
+    return -errno;
+  }
+  return 0;
+}
+
+// True for the errors after which a read or write may simply be retried
+// (a signal, or a socket timeout that the deadline check then judges).
+bool Retryable(int e) { return e == EINTR || e == EAGAIN || e == EWOULDBLOCK; }
 
 int NewSocket(int family) {
   return socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -89,7 +114,7 @@ int NewSocket(int family) {
 
 // Connects a non-blocking socket to one address within the deadline.
 // Returns 0 or -errno.
-int ConnectAddress(int fd, const sockaddr* addr, socklen_t len, absl::Time deadline) {
+int ConnectAddress(int fd, const sockaddr* addr, socklen_t len, int64_t deadline) {
   if (connect(fd, addr, len) == 0) return 0;
   if (errno != EINPROGRESS && errno != EAGAIN) return -errno;
   int w = WaitFd(fd, POLLOUT, deadline);
@@ -319,6 +344,8 @@ HostConnection::~HostConnection() { Break(); }
 void HostConnection::Break() {
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
+  in_ = std::vector<uint8_t>();
+  in_begin_ = in_end_ = 0;
 }
 
 absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
@@ -332,7 +359,7 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
     absl::StatusOr<int> fd = ConnectUnix(spec->socket_path, opts.connect_timeout);
     if (fd.ok()) {
       std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, true, true));
-      last = c->Handshake();
+      last = c->Start();
       if (last.ok()) return c;
     } else {
       last = fd.status();
@@ -349,14 +376,14 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
       continue;
     }
     std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, local, false));
-    last = c->Handshake();
+    last = c->Start();
     if (last.ok()) return c;
   }
   return last;
 }
 
 absl::Status HostConnection::Handshake() {
-  absl::StatusOr<std::vector<uint8_t>> first = Receive();
+  absl::StatusOr<std::span<const uint8_t>> first = ReceiveView();
   if (!first.ok()) {
     return PcpCode(first.status()) == kErrTimeout ? first.status() : PcpError(kErrIpc);
   }
@@ -379,20 +406,33 @@ absl::Status HostConnection::Handshake() {
   return absl::OkStatus();
 }
 
+absl::Status HostConnection::Start() {
+  if (int rc = BlockWithTimeout(fd_, options_.request_timeout); rc != 0) return Errno(-rc);
+  return Handshake();
+}
+
 absl::Status HostConnection::Send(std::span<const uint8_t> pdu) {
   if (fd_ < 0) return PcpError(kErrIpc);
   if (pdu.size() > options_.max_request_bytes) return PcpError(kErrToobig);
-  const absl::Time deadline = DeadlineAfter(options_.request_timeout);
+  const int64_t deadline = DeadlineAfter(options_.request_timeout);
   size_t off = 0;
+  bool first = true;
   while (off < pdu.size()) {
-    int w = WaitFd(fd_, POLLOUT, deadline);
-    if (w <= 0) {
-      Break();
-      return PcpError(w == 0 ? kErrTimeout : kErrIpc);
+    int flags = MSG_NOSIGNAL;
+    // The first send() blocks (bounded by SO_SNDTIMEO); the rest of a
+    // request the socket did not take at once waits in poll().
+    if (!first) {
+      int w = WaitFd(fd_, POLLOUT, deadline);
+      if (w <= 0) {
+        Break();
+        return PcpError(w == 0 ? kErrTimeout : kErrIpc);
+      }
+      flags |= MSG_DONTWAIT;
     }
-    ssize_t n = send(fd_, pdu.data() + off, pdu.size() - off, MSG_NOSIGNAL);
+    first = false;
+    ssize_t n = send(fd_, pdu.data() + off, pdu.size() - off, flags);
     if (n < 0) {
-      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
+      if (Retryable(errno)) continue;
       Break();
       return PcpError(kErrIpc);
     }
@@ -401,20 +441,54 @@ absl::Status HostConnection::Send(std::span<const uint8_t> pdu) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<uint8_t>> HostConnection::Receive() {
+absl::Status HostConnection::Fill(size_t want, int64_t deadline, bool* first) {
+  while (in_end_ < want) {
+    if (in_.size() < want) {
+      // Room for the whole PDU if it is small, else one more chunk.
+      const size_t grow = std::min(std::max(want, kMinBuffer), in_end_ + kReadChunk);
+      if (grow > in_.size()) in_.resize(grow);
+    }
+    int flags = 0;
+    if (!*first) {
+      int w = WaitFd(fd_, POLLIN, deadline);
+      if (w == 0) return PcpError(kErrTimeout);
+      if (w < 0) return PcpError(kErrIpc);
+      flags = MSG_DONTWAIT;
+    }
+    *first = false;
+    ssize_t got = recv(fd_, in_.data() + in_end_, in_.size() - in_end_, flags);
+    if (got == 0) return PcpError(kErrIpc);
+    if (got < 0) {
+      if (Retryable(errno)) continue;
+      return PcpError(kErrIpc);
+    }
+    in_end_ += static_cast<size_t>(got);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::span<const uint8_t>> HostConnection::ReceiveView() {
   if (fd_ < 0) return PcpError(kErrIpc);
-  const absl::Time deadline = DeadlineAfter(options_.request_timeout);
-  std::vector<uint8_t> pdu(kPduHeaderBytes);
-  absl::Status s = ReadFully(fd_, pdu.data(), pdu.size(), deadline);
+  // Drop the PDU returned last time: what follows it moves to the front.
+  if (in_begin_ == in_end_) {
+    in_begin_ = in_end_ = 0;
+    if (in_.size() > kKeepBytes) in_ = std::vector<uint8_t>();
+  } else if (in_begin_ > 0) {
+    std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
+    in_end_ -= in_begin_;
+    in_begin_ = 0;
+  }
+  const int64_t deadline = DeadlineAfter(options_.request_timeout);
+  bool first = true;
+  size_t len = 0;
+  absl::Status s = Fill(kPduHeaderBytes, deadline, &first);
   if (s.ok()) {
-    absl::StatusOr<PduHeader> h = DecodePduHeader(pdu);
-    if (!h.ok() || h->len > options_.max_pdu_bytes) s = PcpError(kErrIpc);
-    // Grow with the bytes that actually arrive, never by the claimed length.
-    while (s.ok() && pdu.size() < h->len) {
-      const size_t at = pdu.size();
-      const size_t want = std::min<size_t>(h->len - at, kReadChunk);
-      pdu.resize(at + want);
-      s = ReadFully(fd_, pdu.data() + at, want, deadline);
+    absl::StatusOr<PduHeader> h = DecodePduHeader({in_.data(), kPduHeaderBytes});
+    if (!h.ok() || h->len > options_.max_pdu_bytes) {
+      s = PcpError(kErrIpc);
+    } else {
+      len = h->len;
+      s = Fill(len, deadline, &first);
     }
   }
   if (!s.ok()) {
@@ -422,13 +496,27 @@ absl::StatusOr<std::vector<uint8_t>> HostConnection::Receive() {
     Break();
     return s;
   }
-  return pdu;
+  in_begin_ = len;
+  return std::span<const uint8_t>(in_.data(), len);
+}
+
+absl::StatusOr<std::vector<uint8_t>> HostConnection::Receive() {
+  absl::StatusOr<std::span<const uint8_t>> pdu = ReceiveView();
+  if (!pdu.ok()) return pdu.status();
+  return std::vector<uint8_t>(pdu->begin(), pdu->end());
 }
 
 absl::StatusOr<std::vector<uint8_t>> HostConnection::Call(std::span<const uint8_t> request) {
   absl::Status s = Send(request);
   if (!s.ok()) return s;
   return Receive();
+}
+
+absl::StatusOr<std::span<const uint8_t>> HostConnection::CallView(
+    std::span<const uint8_t> request) {
+  absl::Status s = Send(request);
+  if (!s.ok()) return s;
+  return ReceiveView();
 }
 
 }  // namespace pmapi

@@ -30,6 +30,14 @@
 // lost connection, a short PDU or a timeout leaves the connection broken:
 // later calls fail with PM_ERR_IPC at once.
 //
+// The exchange costs two system calls when the reply comes whole: the
+// socket blocks, with the request timeout as its send and receive timeout
+// (SO_SNDTIMEO, SO_RCVTIMEO), so one send() writes the request and one
+// recv() waits for the reply and reads it into a buffer the connection
+// keeps (bytes of a following PDU stay there for the next receive). Only a
+// reply that arrives in pieces, or a wait cut short by a signal, goes on
+// with poll() against the deadline of the whole PDU.
+//
 // Example:
 //   absl::StatusOr<pmapi::ConnectOptions> opts = pmapi::ConnectOptions::FromEnvironment();
 //   absl::StatusOr<std::unique_ptr<pmapi::HostConnection>> c =
@@ -121,16 +129,35 @@ class HostConnection {
   // Returns the next whole PDU (header included), read within the request
   // timeout. Fails with PM_ERR_TIMEOUT or PM_ERR_IPC.
   absl::StatusOr<std::vector<uint8_t>> Receive();
+  // As Receive, but the PDU is returned in place, in the connection's
+  // buffer: it stays valid until the next call on this connection.
+  absl::StatusOr<std::span<const uint8_t>> ReceiveView();
   // Send, then Receive.
   absl::StatusOr<std::vector<uint8_t>> Call(std::span<const uint8_t> request);
+  // Send, then ReceiveView.
+  absl::StatusOr<std::span<const uint8_t>> CallView(std::span<const uint8_t> request);
 
  private:
   HostConnection(int fd, const ConnectOptions& options, bool is_local, bool is_unix);
+  // Sets the socket up for requests (blocking, with the request timeout),
+  // then does the handshake.
+  absl::Status Start();
   absl::Status Handshake();
   // Closes the socket; every later call fails with PM_ERR_IPC.
   void Break();
+  // Reads until the buffer holds `want` bytes (in_begin_ is 0), within
+  // `deadline` (monotonic nanoseconds). The first read of a receive
+  // (*first) waits in recv() itself, bounded by SO_RCVTIMEO; later ones
+  // poll() for what is left of the deadline.
+  absl::Status Fill(size_t want, int64_t deadline, bool* first);
 
   int fd_;
+  // Received bytes: [in_begin_, in_end_) are not yet returned. The size of
+  // in_ is the room for reading; it grows by at most one read chunk (64 KiB)
+  // beyond the bytes held, so never by a length only claimed.
+  std::vector<uint8_t> in_;
+  size_t in_begin_ = 0;
+  size_t in_end_ = 0;
   ConnectOptions options_;
   bool is_local_;
   bool is_unix_;
