@@ -6,7 +6,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <sys/time.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -82,31 +81,7 @@ int WaitFd(int fd, short events, int64_t deadline) {
   }
 }
 
-// Returns `d` as a socket timeout: zero (none) for an infinite duration,
-// else at least one microsecond, at most about 31 years.
-timeval SocketTimeout(absl::Duration d) {
-  if (d == absl::InfiniteDuration()) return timeval{0, 0};
-  d = std::clamp(d, absl::Microseconds(1), absl::Seconds(1000000000));
-  return absl::ToTimeval(d);
-}
-
-// Makes a connected socket blocking, with `timeout` on every send and
-// receive, so that a request and its reply each take one system call.
-// Returns 0 or -errno.
-int BlockWithTimeout(int fd, absl::Duration timeout) {
-  const int flags = fcntl(fd, F_GETFL);
-  if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) return -errno;
-  const timeval tv = SocketTimeout(timeout);
-  if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0 ||
-      setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0) {
-    return -errno;
-  }
-  return 0;
-}
-
-// True for the errors after which a read or write may simply be retried
-// (a signal, or a socket timeout that the deadline check then judges).
-bool Retryable(int e) { return e == EINTR || e == EAGAIN || e == EWOULDBLOCK; }
+bool WouldBlock(int e) { return e == EAGAIN || e == EWOULDBLOCK; }
 
 int NewSocket(int family) {
   return socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -359,7 +334,7 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
     absl::StatusOr<int> fd = ConnectUnix(spec->socket_path, opts.connect_timeout);
     if (fd.ok()) {
       std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, true, true));
-      last = c->Start();
+      last = c->Handshake();
       if (last.ok()) return c;
     } else {
       last = fd.status();
@@ -376,7 +351,7 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
       continue;
     }
     std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, local, false));
-    last = c->Start();
+    last = c->Handshake();
     if (last.ok()) return c;
   }
   return last;
@@ -406,60 +381,48 @@ absl::Status HostConnection::Handshake() {
   return absl::OkStatus();
 }
 
-absl::Status HostConnection::Start() {
-  if (int rc = BlockWithTimeout(fd_, options_.request_timeout); rc != 0) return Errno(-rc);
-  return Handshake();
-}
-
 absl::Status HostConnection::Send(std::span<const uint8_t> pdu) {
   if (fd_ < 0) return PcpError(kErrIpc);
   if (pdu.size() > options_.max_request_bytes) return PcpError(kErrToobig);
-  const int64_t deadline = DeadlineAfter(options_.request_timeout);
+  // A request normally fits in the socket buffer: one send(). The deadline
+  // is set (and poll() used) only when the socket cannot take it all.
+  int64_t deadline = 0;
   size_t off = 0;
-  bool first = true;
   while (off < pdu.size()) {
-    int flags = MSG_NOSIGNAL;
-    // The first send() blocks (bounded by SO_SNDTIMEO); the rest of a
-    // request the socket did not take at once waits in poll().
-    if (!first) {
-      int w = WaitFd(fd_, POLLOUT, deadline);
-      if (w <= 0) {
-        Break();
-        return PcpError(w == 0 ? kErrTimeout : kErrIpc);
-      }
-      flags |= MSG_DONTWAIT;
+    ssize_t n = send(fd_, pdu.data() + off, pdu.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n >= 0) {
+      off += static_cast<size_t>(n);
+      continue;
     }
-    first = false;
-    ssize_t n = send(fd_, pdu.data() + off, pdu.size() - off, flags);
-    if (n < 0) {
-      if (Retryable(errno)) continue;
-      Break();
-      return PcpError(kErrIpc);
+    if (errno == EINTR) continue;
+    int w = -errno;
+    if (WouldBlock(errno)) {
+      if (deadline == 0) deadline = DeadlineAfter(options_.request_timeout);
+      w = WaitFd(fd_, POLLOUT, deadline);
+      if (w > 0) continue;
     }
-    off += static_cast<size_t>(n);
+    Break();
+    return PcpError(w == 0 ? kErrTimeout : kErrIpc);
   }
   return absl::OkStatus();
 }
 
-absl::Status HostConnection::Fill(size_t want, int64_t deadline, bool* first) {
+absl::Status HostConnection::Fill(size_t want, int64_t deadline) {
   while (in_end_ < want) {
     if (in_.size() < want) {
       // Room for the whole PDU if it is small, else one more chunk.
       const size_t grow = std::min(std::max(want, kMinBuffer), in_end_ + kReadChunk);
       if (grow > in_.size()) in_.resize(grow);
     }
-    int flags = 0;
-    if (!*first) {
-      int w = WaitFd(fd_, POLLIN, deadline);
-      if (w == 0) return PcpError(kErrTimeout);
-      if (w < 0) return PcpError(kErrIpc);
-      flags = MSG_DONTWAIT;
-    }
-    *first = false;
-    ssize_t got = recv(fd_, in_.data() + in_end_, in_.size() - in_end_, flags);
+    // poll() first: a recv() asleep on the socket would also be woken when
+    // pmcd takes the request off it (write space), costing a second switch.
+    int w = WaitFd(fd_, POLLIN, deadline);
+    if (w == 0) return PcpError(kErrTimeout);
+    if (w < 0) return PcpError(kErrIpc);
+    ssize_t got = recv(fd_, in_.data() + in_end_, in_.size() - in_end_, MSG_DONTWAIT);
     if (got == 0) return PcpError(kErrIpc);
     if (got < 0) {
-      if (Retryable(errno)) continue;
+      if (errno == EINTR || WouldBlock(errno)) continue;
       return PcpError(kErrIpc);
     }
     in_end_ += static_cast<size_t>(got);
@@ -479,16 +442,15 @@ absl::StatusOr<std::span<const uint8_t>> HostConnection::ReceiveView() {
     in_begin_ = 0;
   }
   const int64_t deadline = DeadlineAfter(options_.request_timeout);
-  bool first = true;
   size_t len = 0;
-  absl::Status s = Fill(kPduHeaderBytes, deadline, &first);
+  absl::Status s = Fill(kPduHeaderBytes, deadline);
   if (s.ok()) {
     absl::StatusOr<PduHeader> h = DecodePduHeader({in_.data(), kPduHeaderBytes});
     if (!h.ok() || h->len > options_.max_pdu_bytes) {
       s = PcpError(kErrIpc);
     } else {
       len = h->len;
-      s = Fill(len, deadline, &first);
+      s = Fill(len, deadline);
     }
   }
   if (!s.ok()) {

@@ -30,13 +30,13 @@
 // lost connection, a short PDU or a timeout leaves the connection broken:
 // later calls fail with PM_ERR_IPC at once.
 //
-// The exchange costs two system calls when the reply comes whole: the
-// socket blocks, with the request timeout as its send and receive timeout
-// (SO_SNDTIMEO, SO_RCVTIMEO), so one send() writes the request and one
-// recv() waits for the reply and reads it into a buffer the connection
-// keeps (bytes of a following PDU stay there for the next receive). Only a
-// reply that arrives in pieces, or a wait cut short by a signal, goes on
-// with poll() against the deadline of the whole PDU.
+// An exchange costs three system calls when the reply comes whole: one
+// send() of the request, one poll() that waits for the reply, and one
+// recv() that reads it into a buffer the connection keeps (bytes of a
+// following PDU stay there for the next receive). The wait is in poll()
+// rather than in a blocking recv() because a task asleep in recv() on a
+// unix socket is also woken when the peer takes the request off the
+// socket, which would cost a second sleep per request.
 //
 // Example:
 //   absl::StatusOr<pmapi::ConnectOptions> opts = pmapi::ConnectOptions::FromEnvironment();
@@ -139,17 +139,12 @@ class HostConnection {
 
  private:
   HostConnection(int fd, const ConnectOptions& options, bool is_local, bool is_unix);
-  // Sets the socket up for requests (blocking, with the request timeout),
-  // then does the handshake.
-  absl::Status Start();
   absl::Status Handshake();
   // Closes the socket; every later call fails with PM_ERR_IPC.
   void Break();
   // Reads until the buffer holds `want` bytes (in_begin_ is 0), within
-  // `deadline` (monotonic nanoseconds). The first read of a receive
-  // (*first) waits in recv() itself, bounded by SO_RCVTIMEO; later ones
-  // poll() for what is left of the deadline.
-  absl::Status Fill(size_t want, int64_t deadline, bool* first);
+  // `deadline` (monotonic nanoseconds).
+  absl::Status Fill(size_t want, int64_t deadline);
 
   int fd_;
   // Received bytes: [in_begin_, in_end_) are not yet returned. The size of
