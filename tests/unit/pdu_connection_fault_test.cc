@@ -508,5 +508,28 @@ TEST(ConnectionFault, NoRequestTimeoutWaitsForTheReply) {
   EXPECT_EQ(DecodeDescPdu(*r)->pmid, 9u);
 }
 
+TEST(ConnectionFault, ServerNotReadingMakesSendTimeOut) {
+  FakeServer s([](int fd, const std::atomic<bool>& stop) {
+    Greet(fd);
+    while (!stop) usleep(10000);  // never reads again
+  });
+  absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
+  ASSERT_TRUE(c.ok()) << c.status();
+  // Requests of 64 KiB until the socket buffers are full: the send that
+  // finds no room waits for the request timeout, then the connection goes.
+  const std::vector<uint8_t> request = EncodeFetch(kPduFetch, 0, 0, std::vector<PmID>(16000, 1));
+  absl::Status sent;
+  absl::Duration last;
+  for (int i = 0; i < 4000 && sent.ok(); ++i) {
+    const absl::Time start = absl::Now();
+    sent = (*c)->Send(request);
+    last = absl::Now() - start;
+  }
+  EXPECT_EQ(CodeOf(sent), kErrTimeout);
+  EXPECT_GE(last, absl::Milliseconds(290));
+  EXPECT_LT(last, absl::Milliseconds(1500));
+  EXPECT_TRUE((*c)->broken());
+}
+
 }  // namespace
 }  // namespace pmapi
