@@ -1,18 +1,23 @@
 #!/bin/sh
 # Fetch rate and client CPU per fetch of sample.long.one over pmcd's unix
-# socket, for this library and for PCP's libpcp, against the same pmcd in
-# the same run.
+# socket, for this library, for PCP's libpcp, and for the protocol-only
+# floor (bench/host_fetch/raw.c: one send, poll and recv per fetch, no
+# library), against the same pmcd in the same run.
 #
-#   bench/host_fetch.sh [BUILD_DIR] [FETCHES]
+#   bench/host_fetch.sh [BUILD_DIR] [FETCHES] [ROUNDS]
 #
-# BUILD_DIR (default ./build) must hold a built library. The pmcd is the
-# private one of scripts/pmcd-private.sh (started if needed, in
+# BUILD_DIR (default ./build) must hold a built library. The three clients
+# run in turn, ROUNDS times (default 5), so that all see the same load; the
+# last lines are the median rate and median CPU per fetch of each, and the
+# better quartile of each. The pmcd
+# is the private one of scripts/pmcd-private.sh (started if needed, in
 # BUILD_DIR/bench-pmcd, and stopped again afterwards if this script started
 # it). Needs PCP's libpcp3-dev for the comparison program.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 n=${2:-20000}
+rounds=${3:-5}
 out="$build/bench-host-fetch"
 pmcd_dir="$build/bench-pmcd"
 mkdir -p "$out"
@@ -22,6 +27,7 @@ c++ -std=c++20 -O2 -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archi
   -L"$build/libpmapi" -Wl,-rpath,"$build/libpmapi" -lpmapi \
   -labsl_statusor -labsl_status -labsl_strings -labsl_time -labsl_time_zone
 cc -O2 "$top/bench/host_fetch/pcp.c" -o "$out/pcp" -lpcp
+cc -O2 "$top/bench/host_fetch/raw.c" -o "$out/raw"
 
 started=no
 if ! "$top/scripts/pmcd-private.sh" status "$pmcd_dir"; then
@@ -29,9 +35,31 @@ if ! "$top/scripts/pmcd-private.sh" status "$pmcd_dir"; then
   started=yes
 fi
 eval "$("$top/scripts/pmcd-private.sh" env "$pmcd_dir" | sed 's/^/export /')"
-echo "$n fetches of sample.long.one over unix: ($PMCD_SOCKET)"
-for round in 1 2; do
-  "$out/ours" unix: "$n"
-  "$out/pcp" unix: "$n"
+pmid=$(pminfo -m sample.long.one | sed 's/.*PMID: //')
+echo "$n fetches of sample.long.one ($pmid) over unix: ($PMCD_SOCKET), $rounds rounds"
+log="$out/rounds.txt"
+: > "$log"
+round=0
+while [ "$round" -lt "$rounds" ]; do
+  "$out/ours" unix: "$n" | tee -a "$log"
+  "$out/pcp" unix: "$n" | tee -a "$log"
+  "$out/raw" "$PMCD_SOCKET" "$pmid" "$n" | tee -a "$log"
+  round=$((round + 1))
 done
 [ "$started" = no ] || "$top/scripts/pmcd-private.sh" stop "$pmcd_dir"
+
+# The median (q=2) or lower quartile (q=1) of field $2 (counted from the
+# end) of the lines starting with $1: $3 picks which, for a rate the upper
+# quartile (the better quarter), for CPU the lower one.
+quantile() {
+  grep "^$1 " "$log" | awk -v f="$2" '{print $(NF - f)}' | sort -n |
+    awk -v q="$3" '{v[NR] = $1} END {print v[q == 2 ? int((NR + 1) / 2) : q == 1 ? int((NR + 3) / 4) : NR + 1 - int((NR + 3) / 4)]}'
+}
+# On a shared machine a round either runs quiet or loaded (the CPU per fetch
+# of all three roughly triples), so the median depends on how many rounds
+# the load hit; the better quartile shows the quiet rounds.
+echo "medians (better quartile in brackets):"
+for who in libpmapi libpcp raw; do
+  printf '%-9s %10s (%6s) fetches/s  %7s (%5s) us CPU/fetch\n' "$who" \
+    "$(quantile "$who" 4 2)" "$(quantile "$who" 4 3)" "$(quantile "$who" 2 2)" "$(quantile "$who" 2 1)"
+done

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
@@ -24,8 +25,13 @@
 namespace pmapi {
 namespace {
 
-// Largest piece of a PDU body read (and allocated) at once.
+// Largest piece of a PDU read (and allocated) at once.
 constexpr size_t kReadChunk = 65536;
+// The receive buffer's first size: room for most replies in one read.
+constexpr size_t kMinBuffer = 16384;
+// A receive buffer grown above this by a large reply is given back before
+// the next receive.
+constexpr size_t kKeepBytes = 1 << 20;
 
 // Connection features this client can carry out. All others that are
 // demanded make the connection fail.
@@ -35,53 +41,47 @@ constexpr uint16_t kSecurityFeatures =
 
 absl::Status Errno(int e) { return PcpError(-e); }
 
-// Returns the milliseconds left until `deadline` for poll(): -1 for no
-// deadline, else at least 0, rounded up.
-int PollMillis(absl::Time deadline) {
-  if (deadline == absl::InfiniteFuture()) return -1;
-  const absl::Duration left = deadline - absl::Now();
-  if (left <= absl::ZeroDuration()) return 0;
-  const int64_t ms = absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1)));
-  return static_cast<int>(std::min<int64_t>(ms, 1 << 30));
+// Deadlines are nanoseconds of CLOCK_MONOTONIC; kNoDeadline means none.
+constexpr int64_t kNoDeadline = INT64_MAX;
+
+int64_t MonotonicNanos() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return int64_t{t.tv_sec} * 1000000000 + t.tv_nsec;
 }
 
-absl::Time DeadlineAfter(absl::Duration d) {
-  return d == absl::InfiniteDuration() ? absl::InfiniteFuture() : absl::Now() + d;
+int64_t DeadlineAfter(absl::Duration d) {
+  if (d == absl::InfiniteDuration()) return kNoDeadline;
+  const int64_t ns = absl::ToInt64Nanoseconds(d);
+  const int64_t now = MonotonicNanos();
+  return ns >= kNoDeadline - now ? kNoDeadline : now + ns;
+}
+
+// Returns the milliseconds left until `deadline` for poll(): -1 for no
+// deadline, else at least 0, rounded up.
+int PollMillis(int64_t deadline) {
+  if (deadline == kNoDeadline) return -1;
+  const int64_t left = deadline - MonotonicNanos();
+  if (left <= 0) return 0;
+  return static_cast<int>(std::min<int64_t>((left + 999999) / 1000000, 1 << 30));
 }
 
 // Waits until fd is ready for `events`. Returns 1 when ready, 0 when the
 // deadline passes, -errno on failure.
-int WaitFd(int fd, short events, absl::Time deadline) {
+int WaitFd(int fd, short events, int64_t deadline) {
   while (true) {
     pollfd p{fd, events, 0};
     int n = poll(&p, 1, PollMillis(deadline));
     if (n > 0) return 1;
     if (n == 0) {
-      if (absl::Now() >= deadline) return 0;
+      if (MonotonicNanos() >= deadline) return 0;
       continue;  // poll's rounding woke us early
     }
     if (errno != EINTR) return -errno;
   }
 }
 
-// Reads exactly n bytes. Returns OK, PM_ERR_TIMEOUT, or PM_ERR_IPC for end
-// of file or a socket error.
-absl::Status ReadFully(int fd, uint8_t* p, size_t n, absl::Time deadline) {
-  while (n > 0) {
-    int w = WaitFd(fd, POLLIN, deadline);
-    if (w == 0) return PcpError(kErrTimeout);
-    if (w < 0) return PcpError(kErrIpc);
-    ssize_t got = recv(fd, p, n, 0);
-    if (got == 0) return PcpError(kErrIpc);
-    if (got < 0) {
-      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
-      return PcpError(kErrIpc);
-    }
-    p += got;
-    n -= static_cast<size_t>(got);
-  }
-  return absl::OkStatus();
-}
+bool WouldBlock(int e) { return e == EAGAIN || e == EWOULDBLOCK; }
 
 int NewSocket(int family) {
   return socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -89,7 +89,7 @@ int NewSocket(int family) {
 
 // Connects a non-blocking socket to one address within the deadline.
 // Returns 0 or -errno.
-int ConnectAddress(int fd, const sockaddr* addr, socklen_t len, absl::Time deadline) {
+int ConnectAddress(int fd, const sockaddr* addr, socklen_t len, int64_t deadline) {
   if (connect(fd, addr, len) == 0) return 0;
   if (errno != EINPROGRESS && errno != EAGAIN) return -errno;
   int w = WaitFd(fd, POLLOUT, deadline);
@@ -319,6 +319,8 @@ HostConnection::~HostConnection() { Break(); }
 void HostConnection::Break() {
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
+  in_ = std::vector<uint8_t>();
+  in_begin_ = in_end_ = 0;
 }
 
 absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
@@ -356,7 +358,7 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
 }
 
 absl::Status HostConnection::Handshake() {
-  absl::StatusOr<std::vector<uint8_t>> first = Receive();
+  absl::StatusOr<std::span<const uint8_t>> first = ReceiveView();
   if (!first.ok()) {
     return PcpCode(first.status()) == kErrTimeout ? first.status() : PcpError(kErrIpc);
   }
@@ -382,39 +384,73 @@ absl::Status HostConnection::Handshake() {
 absl::Status HostConnection::Send(std::span<const uint8_t> pdu) {
   if (fd_ < 0) return PcpError(kErrIpc);
   if (pdu.size() > options_.max_request_bytes) return PcpError(kErrToobig);
-  const absl::Time deadline = DeadlineAfter(options_.request_timeout);
+  // A request normally fits in the socket buffer: one send(). The deadline
+  // is set (and poll() used) only when the socket cannot take it all.
+  int64_t deadline = 0;
   size_t off = 0;
   while (off < pdu.size()) {
-    int w = WaitFd(fd_, POLLOUT, deadline);
-    if (w <= 0) {
-      Break();
-      return PcpError(w == 0 ? kErrTimeout : kErrIpc);
+    ssize_t n = send(fd_, pdu.data() + off, pdu.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n >= 0) {
+      off += static_cast<size_t>(n);
+      continue;
     }
-    ssize_t n = send(fd_, pdu.data() + off, pdu.size() - off, MSG_NOSIGNAL);
-    if (n < 0) {
-      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
-      Break();
-      return PcpError(kErrIpc);
+    if (errno == EINTR) continue;
+    int w = -errno;
+    if (WouldBlock(errno)) {
+      if (deadline == 0) deadline = DeadlineAfter(options_.request_timeout);
+      w = WaitFd(fd_, POLLOUT, deadline);
+      if (w > 0) continue;
     }
-    off += static_cast<size_t>(n);
+    Break();
+    return PcpError(w == 0 ? kErrTimeout : kErrIpc);
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<uint8_t>> HostConnection::Receive() {
+absl::Status HostConnection::Fill(size_t want, int64_t deadline) {
+  while (in_end_ < want) {
+    if (in_.size() < want) {
+      // Room for the whole PDU if it is small, else one more chunk.
+      const size_t grow = std::min(std::max(want, kMinBuffer), in_end_ + kReadChunk);
+      if (grow > in_.size()) in_.resize(grow);
+    }
+    // poll() first: a recv() asleep on the socket would also be woken when
+    // pmcd takes the request off it (write space), costing a second switch.
+    int w = WaitFd(fd_, POLLIN, deadline);
+    if (w == 0) return PcpError(kErrTimeout);
+    if (w < 0) return PcpError(kErrIpc);
+    ssize_t got = recv(fd_, in_.data() + in_end_, in_.size() - in_end_, MSG_DONTWAIT);
+    if (got == 0) return PcpError(kErrIpc);
+    if (got < 0) {
+      if (errno == EINTR || WouldBlock(errno)) continue;
+      return PcpError(kErrIpc);
+    }
+    in_end_ += static_cast<size_t>(got);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::span<const uint8_t>> HostConnection::ReceiveView() {
   if (fd_ < 0) return PcpError(kErrIpc);
-  const absl::Time deadline = DeadlineAfter(options_.request_timeout);
-  std::vector<uint8_t> pdu(kPduHeaderBytes);
-  absl::Status s = ReadFully(fd_, pdu.data(), pdu.size(), deadline);
+  // Drop the PDU returned last time: what follows it moves to the front.
+  if (in_begin_ == in_end_) {
+    in_begin_ = in_end_ = 0;
+    if (in_.size() > kKeepBytes) in_ = std::vector<uint8_t>();
+  } else if (in_begin_ > 0) {
+    std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
+    in_end_ -= in_begin_;
+    in_begin_ = 0;
+  }
+  const int64_t deadline = DeadlineAfter(options_.request_timeout);
+  size_t len = 0;
+  absl::Status s = Fill(kPduHeaderBytes, deadline);
   if (s.ok()) {
-    absl::StatusOr<PduHeader> h = DecodePduHeader(pdu);
-    if (!h.ok() || h->len > options_.max_pdu_bytes) s = PcpError(kErrIpc);
-    // Grow with the bytes that actually arrive, never by the claimed length.
-    while (s.ok() && pdu.size() < h->len) {
-      const size_t at = pdu.size();
-      const size_t want = std::min<size_t>(h->len - at, kReadChunk);
-      pdu.resize(at + want);
-      s = ReadFully(fd_, pdu.data() + at, want, deadline);
+    absl::StatusOr<PduHeader> h = DecodePduHeader({in_.data(), kPduHeaderBytes});
+    if (!h.ok() || h->len > options_.max_pdu_bytes) {
+      s = PcpError(kErrIpc);
+    } else {
+      len = h->len;
+      s = Fill(len, deadline);
     }
   }
   if (!s.ok()) {
@@ -422,13 +458,27 @@ absl::StatusOr<std::vector<uint8_t>> HostConnection::Receive() {
     Break();
     return s;
   }
-  return pdu;
+  in_begin_ = len;
+  return std::span<const uint8_t>(in_.data(), len);
+}
+
+absl::StatusOr<std::vector<uint8_t>> HostConnection::Receive() {
+  absl::StatusOr<std::span<const uint8_t>> pdu = ReceiveView();
+  if (!pdu.ok()) return pdu.status();
+  return std::vector<uint8_t>(pdu->begin(), pdu->end());
 }
 
 absl::StatusOr<std::vector<uint8_t>> HostConnection::Call(std::span<const uint8_t> request) {
   absl::Status s = Send(request);
   if (!s.ok()) return s;
   return Receive();
+}
+
+absl::StatusOr<std::span<const uint8_t>> HostConnection::CallView(
+    std::span<const uint8_t> request) {
+  absl::Status s = Send(request);
+  if (!s.ok()) return s;
+  return ReceiveView();
 }
 
 }  // namespace pmapi

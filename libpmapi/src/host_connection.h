@@ -30,6 +30,14 @@
 // lost connection, a short PDU or a timeout leaves the connection broken:
 // later calls fail with PM_ERR_IPC at once.
 //
+// An exchange costs three system calls when the reply comes whole: one
+// send() of the request, one poll() that waits for the reply, and one
+// recv() that reads it into a buffer the connection keeps (bytes of a
+// following PDU stay there for the next receive). The wait is in poll()
+// rather than in a blocking recv() because a task asleep in recv() on a
+// unix socket is also woken when the peer takes the request off the
+// socket, which would cost a second sleep per request.
+//
 // Example:
 //   absl::StatusOr<pmapi::ConnectOptions> opts = pmapi::ConnectOptions::FromEnvironment();
 //   absl::StatusOr<std::unique_ptr<pmapi::HostConnection>> c =
@@ -121,16 +129,30 @@ class HostConnection {
   // Returns the next whole PDU (header included), read within the request
   // timeout. Fails with PM_ERR_TIMEOUT or PM_ERR_IPC.
   absl::StatusOr<std::vector<uint8_t>> Receive();
+  // As Receive, but the PDU is returned in place, in the connection's
+  // buffer: it stays valid until the next call on this connection.
+  absl::StatusOr<std::span<const uint8_t>> ReceiveView();
   // Send, then Receive.
   absl::StatusOr<std::vector<uint8_t>> Call(std::span<const uint8_t> request);
+  // Send, then ReceiveView.
+  absl::StatusOr<std::span<const uint8_t>> CallView(std::span<const uint8_t> request);
 
  private:
   HostConnection(int fd, const ConnectOptions& options, bool is_local, bool is_unix);
   absl::Status Handshake();
   // Closes the socket; every later call fails with PM_ERR_IPC.
   void Break();
+  // Reads until the buffer holds `want` bytes (in_begin_ is 0), within
+  // `deadline` (monotonic nanoseconds).
+  absl::Status Fill(size_t want, int64_t deadline);
 
   int fd_;
+  // Received bytes: [in_begin_, in_end_) are not yet returned. The size of
+  // in_ is the room for reading; it grows by at most one read chunk (64 KiB)
+  // beyond the bytes held, so never by a length only claimed.
+  std::vector<uint8_t> in_;
+  size_t in_begin_ = 0;
+  size_t in_end_ = 0;
   ConnectOptions options_;
   bool is_local_;
   bool is_unix_;

@@ -87,10 +87,10 @@ absl::Status HostProtocol::Desync() {
   return PcpError(kErrIpc);
 }
 
-absl::StatusOr<std::vector<uint8_t>> HostProtocol::Call(const std::vector<uint8_t>& request,
-                                                        int expected) {
+absl::StatusOr<std::span<const uint8_t>> HostProtocol::Call(std::span<const uint8_t> request,
+                                                            int expected) {
   if (conn_ == nullptr) return PcpError(kErrIpc);
-  absl::StatusOr<std::vector<uint8_t>> reply = conn_->Call(request);
+  absl::StatusOr<std::span<const uint8_t>> reply = conn_->CallView(request);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<PduHeader> h = DecodePduHeader(*reply);
   if (!h.ok()) return Desync();
@@ -105,7 +105,7 @@ absl::StatusOr<std::vector<uint8_t>> HostProtocol::Call(const std::vector<uint8_
 
 absl::StatusOr<PmID> HostProtocol::LookupName(std::string_view name) {
   const std::string names[] = {std::string(name)};
-  absl::StatusOr<std::vector<uint8_t>> reply =
+  absl::StatusOr<std::span<const uint8_t>> reply =
       Call(EncodeNameList(kFrom, names, {}), kPduPmnsIds);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<IdList> ids = DecodeIdList(*reply);
@@ -118,7 +118,7 @@ absl::StatusOr<PmID> HostProtocol::LookupName(std::string_view name) {
 
 absl::StatusOr<std::vector<PmID>> HostProtocol::LookupNames(std::span<const std::string> names) {
   if (names.empty()) return PcpError(kErrToosmall);
-  absl::StatusOr<std::vector<uint8_t>> reply =
+  absl::StatusOr<std::span<const uint8_t>> reply =
       Call(EncodeNameList(kFrom, names, {}), kPduPmnsIds);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<IdList> ids = DecodeIdList(*reply);
@@ -129,7 +129,7 @@ absl::StatusOr<std::vector<PmID>> HostProtocol::LookupNames(std::span<const std:
 
 absl::StatusOr<std::vector<std::string>> HostProtocol::NameAll(PmID id) {
   const PmID ids[] = {id};
-  absl::StatusOr<std::vector<uint8_t>> reply =
+  absl::StatusOr<std::span<const uint8_t>> reply =
       Call(EncodeIdList(kPduPmnsIds, kFrom, 0, ids), kPduPmnsNames);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<NameList> list = DecodeNameList(*reply);
@@ -139,7 +139,7 @@ absl::StatusOr<std::vector<std::string>> HostProtocol::NameAll(PmID id) {
 }
 
 absl::StatusOr<HostNames> HostProtocol::Children(std::string_view name) {
-  absl::StatusOr<std::vector<uint8_t>> reply =
+  absl::StatusOr<std::span<const uint8_t>> reply =
       Call(EncodeNameReq(kPduPmnsChild, kFrom, name, kPmnsChildStatus), kPduPmnsNames);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<NameList> list = DecodeNameList(*reply);
@@ -149,7 +149,7 @@ absl::StatusOr<HostNames> HostProtocol::Children(std::string_view name) {
 }
 
 absl::StatusOr<std::vector<std::string>> HostProtocol::Traverse(std::string_view name) {
-  absl::StatusOr<std::vector<uint8_t>> reply =
+  absl::StatusOr<std::span<const uint8_t>> reply =
       Call(EncodeNameReq(kPduPmnsTraverse, kFrom, name, 0), kPduPmnsNames);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<NameList> list = DecodeNameList(*reply);
@@ -158,7 +158,7 @@ absl::StatusOr<std::vector<std::string>> HostProtocol::Traverse(std::string_view
 }
 
 absl::StatusOr<Desc> HostProtocol::LookupDesc(PmID id) {
-  absl::StatusOr<std::vector<uint8_t>> reply = Call(EncodeDescReq(kFrom, id), kPduDesc);
+  absl::StatusOr<std::span<const uint8_t>> reply = Call(EncodeDescReq(kFrom, id), kPduDesc);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<Desc> d = DecodeDescPdu(*reply);
   if (!d.ok()) return Desync();
@@ -167,7 +167,7 @@ absl::StatusOr<Desc> HostProtocol::LookupDesc(PmID id) {
 
 absl::StatusOr<std::vector<Desc>> HostProtocol::LookupDescs(std::span<const PmID> ids) {
   if (ids.empty()) return PcpError(kErrToosmall);
-  absl::StatusOr<std::vector<uint8_t>> reply =
+  absl::StatusOr<std::span<const uint8_t>> reply =
       Call(EncodeIdList(kPduDescIds, kFrom, -1, ids), kPduDescs);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<std::vector<Desc>> d = DecodeDescs(*reply);
@@ -177,7 +177,7 @@ absl::StatusOr<std::vector<Desc>> HostProtocol::LookupDescs(std::span<const PmID
 
 absl::StatusOr<HostInstances> HostProtocol::Instances(InDom indom, int32_t inst,
                                                       std::string_view name) {
-  absl::StatusOr<std::vector<uint8_t>> reply =
+  absl::StatusOr<std::span<const uint8_t>> reply =
       Call(EncodeInstanceReq(kFrom, indom, inst, name), kPduInstance);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<InstanceList> list = DecodeInstance(*reply);
@@ -186,7 +186,7 @@ absl::StatusOr<HostInstances> HostProtocol::Instances(InDom indom, int32_t inst,
 }
 
 absl::StatusOr<std::string> HostProtocol::Text(uint32_t ident, int type) {
-  absl::StatusOr<std::vector<uint8_t>> reply = Call(EncodeTextReq(kFrom, ident, type), kPduText);
+  absl::StatusOr<std::span<const uint8_t>> reply = Call(EncodeTextReq(kFrom, ident, type), kPduText);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<TextReply> t = DecodeTextPdu(*reply);
   if (!t.ok()) return Desync();
@@ -195,7 +195,7 @@ absl::StatusOr<std::string> HostProtocol::Text(uint32_t ident, int type) {
 
 absl::StatusOr<std::vector<LabelSet>> HostProtocol::Labels(uint32_t ident, int type) {
   if (conn_ != nullptr && !has_labels()) return PcpError(kErrNolabels);
-  absl::StatusOr<std::vector<uint8_t>> reply = Call(EncodeLabelReq(kFrom, ident, type), kPduLabel);
+  absl::StatusOr<std::span<const uint8_t>> reply = Call(EncodeLabelReq(kFrom, ident, type), kPduLabel);
   if (!reply.ok()) return reply.status();
   absl::StatusOr<LabelReply> l = DecodeLabelPdu(*reply);
   if (!l.ok()) return Desync();
@@ -214,13 +214,14 @@ absl::Status HostProtocol::Fetch(std::span<const PmID> ids, const Profile* profi
     sent_profile_ = profile->generation();
   }
   const bool highres = has_highres();
-  absl::Status s =
-      conn_->Send(EncodeFetch(highres ? kPduHighResFetch : kPduFetch, kFrom, kCtxNum, ids));
+  fetch_request_.clear();
+  AppendFetch(&fetch_request_, highres ? kPduHighResFetch : kPduFetch, kFrom, kCtxNum, ids);
+  absl::Status s = conn_->Send(fetch_request_);
   if (!s.ok()) return s;
   const int want = highres ? kPduHighResResult : kPduResult;
   // pmcd may announce state changes with positive ERROR codes first.
   while (true) {
-    absl::StatusOr<std::vector<uint8_t>> reply = conn_->Receive();
+    absl::StatusOr<std::span<const uint8_t>> reply = conn_->ReceiveView();
     if (!reply.ok()) return reply.status();
     absl::StatusOr<PduHeader> h = DecodePduHeader(*reply);
     if (!h.ok()) return Desync();
@@ -243,7 +244,7 @@ absl::Status HostProtocol::Store(const Result& values) {
   if (conn_ == nullptr) return PcpError(kErrIpc);
   absl::Status s = conn_->Send(EncodeResultPdu(kFrom, values));
   if (!s.ok()) return s;
-  absl::StatusOr<std::vector<uint8_t>> reply = conn_->Receive();
+  absl::StatusOr<std::span<const uint8_t>> reply = conn_->ReceiveView();
   if (!reply.ok()) return reply.status();
   absl::StatusOr<int> code = DecodeError(*reply);
   if (!code.ok() || *code > 0) return Desync();

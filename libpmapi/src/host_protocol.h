@@ -120,7 +120,8 @@ class HostProtocol {
                std::unique_ptr<HostConnection> conn);
   // Sends `request` and returns the reply, which must be of type
   // `expected`; an ERROR reply gives its (negative) code.
-  absl::StatusOr<std::vector<uint8_t>> Call(const std::vector<uint8_t>& request, int expected);
+  // The reply is in the connection's buffer, valid until its next call.
+  absl::StatusOr<std::span<const uint8_t>> Call(std::span<const uint8_t> request, int expected);
   // Drops the connection after a reply that broke the protocol.
   absl::Status Desync();
 
@@ -129,6 +130,8 @@ class HostProtocol {
   std::unique_ptr<HostConnection> conn_;
   // The profile generation pmcd holds, if any.
   std::optional<uint64_t> sent_profile_;
+  // The FETCH request, rebuilt in place for every fetch.
+  std::vector<uint8_t> fetch_request_;
 };
 
 }  // namespace pmapi

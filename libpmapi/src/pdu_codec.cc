@@ -143,6 +143,7 @@ absl::StatusOr<PduHeader> DecodePduHeader(std::span<const uint8_t> bytes) {
 }
 
 PduWriter::PduWriter(int type, int32_t from) {
+  buf_.reserve(64);  // most requests fit: one allocation
   U32(0);  // the length, filled in by Finish()
   I32(type);
   I32(from);
@@ -199,13 +200,30 @@ std::vector<uint8_t> EncodeProfile(int32_t from, int ctxnum, const InstanceProfi
   return w.Finish();
 }
 
+void AppendFetch(std::vector<uint8_t>* out, int type, int32_t from, int ctxnum,
+                 std::span<const PmID> pmids) {
+  // header, ctxnum, the unused time of the request (8 bytes), numpmid, pmids
+  const size_t len = kPduHeaderBytes + 16 + 4 * pmids.size();
+  const size_t at = out->size();
+  out->resize(at + len);
+  uint8_t* p = out->data() + at;
+  StoreBigEndian32(p, static_cast<uint32_t>(len));
+  StoreBigEndian32(p + 4, static_cast<uint32_t>(type));
+  StoreBigEndian32(p + 8, static_cast<uint32_t>(from));
+  StoreBigEndian32(p + 12, static_cast<uint32_t>(ctxnum));
+  StoreBigEndian64(p + 16, 0);
+  StoreBigEndian32(p + 24, static_cast<uint32_t>(pmids.size()));
+  p += 28;
+  for (PmID id : pmids) {
+    StoreBigEndian32(p, id);
+    p += 4;
+  }
+}
+
 std::vector<uint8_t> EncodeFetch(int type, int32_t from, int ctxnum, std::span<const PmID> pmids) {
-  PduWriter w(type, from);
-  w.I32(ctxnum);
-  w.U64(0);  // the unused time of the request
-  w.U32(static_cast<uint32_t>(pmids.size()));
-  for (PmID id : pmids) w.U32(id);
-  return w.Finish();
+  std::vector<uint8_t> out;
+  AppendFetch(&out, type, from, ctxnum, pmids);
+  return out;
 }
 
 std::vector<uint8_t> EncodeDescReq(int32_t from, PmID pmid) {

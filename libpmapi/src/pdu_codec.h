@@ -79,6 +79,10 @@ std::vector<uint8_t> EncodeProfile(int32_t from, int ctxnum, const InstanceProfi
 // Returns FETCH or HIGHRES_FETCH. REQUIRES: type is kPduFetch or
 // kPduHighResFetch.
 std::vector<uint8_t> EncodeFetch(int type, int32_t from, int ctxnum, std::span<const PmID> pmids);
+// As EncodeFetch, but the PDU is appended to *out (whose capacity a caller
+// can keep from one request to the next).
+void AppendFetch(std::vector<uint8_t>* out, int type, int32_t from, int ctxnum,
+                 std::span<const PmID> pmids);
 std::vector<uint8_t> EncodeDescReq(int32_t from, PmID pmid);
 // Returns PMNS_IDS (type kPduPmnsIds; sts 0 in requests, the number found in
 // pmcd's reply) or DESC_IDS (type kPduDescIds, sts -1).

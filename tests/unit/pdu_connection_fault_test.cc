@@ -10,6 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -435,6 +436,99 @@ TEST(ConnectionFault, OversizedRequestIsToobig) {
   std::vector<PmID> ids(20, 1);
   EXPECT_EQ(CodeOf((*c)->Send(EncodeFetch(kPduFetch, 0, 0, ids))), kErrToobig);
   EXPECT_FALSE((*c)->broken());
+}
+
+TEST(ConnectionFault, TwoPdusInOneSegmentAreReturnedInTurn) {
+  FakeServer s(AfterRequest([](int fd) {
+    std::vector<uint8_t> both = EncodeDesc(0, Desc{41, 1, 2, 3, {}});
+    std::vector<uint8_t> second = EncodeDesc(0, Desc{42, 1, 2, 3, {}});
+    both.insert(both.end(), second.begin(), second.end());
+    SendAll(fd, both);
+  }));
+  absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
+  ASSERT_TRUE(c.ok()) << c.status();
+  absl::StatusOr<std::span<const uint8_t>> first = (*c)->CallView(EncodeDescReq(0, 41));
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(DecodeDescPdu(*first)->pmid, 41u);
+  // The second PDU came with the first; the server sends nothing more.
+  absl::StatusOr<std::vector<uint8_t>> second = (*c)->Receive();
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(DecodeDescPdu(*second)->pmid, 42u);
+  EXPECT_EQ(CodeOf((*c)->Receive().status()), kErrTimeout);
+}
+
+TEST(ConnectionFault, HeaderInPiecesWithinTheDeadline) {
+  FakeServer s(AfterRequest([](int fd) {
+    std::vector<uint8_t> desc = EncodeDesc(0, Desc{7, 1, 2, 3, {}});
+    SendAll(fd, std::vector<uint8_t>(desc.begin(), desc.begin() + 5));
+    usleep(50000);
+    SendAll(fd, std::vector<uint8_t>(desc.begin() + 5, desc.end()));
+  }));
+  absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
+  ASSERT_TRUE(c.ok()) << c.status();
+  absl::StatusOr<std::vector<uint8_t>> r = (*c)->Call(EncodeDescReq(0, 7));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(DecodeDescPdu(*r)->pmid, 7u);
+}
+
+TEST(ConnectionFault, LargeReplyInPiecesArrivesWhole) {
+  // 300,000 bytes of text in 10,000-byte pieces: several reads, past the
+  // first buffer and past one read chunk, all within the deadline.
+  std::string text(300000, 'x');
+  for (size_t i = 0; i < text.size(); i += 997) text[i] = static_cast<char>('a' + i % 26);
+  FakeServer s(AfterRequest([&text](int fd) {
+    std::vector<uint8_t> pdu = EncodeText(0, 5, text);
+    for (size_t off = 0; off < pdu.size(); off += 10000) {
+      const size_t end = std::min(pdu.size(), off + 10000);
+      SendAll(fd, std::vector<uint8_t>(pdu.begin() + off, pdu.begin() + end));
+      usleep(1000);
+    }
+  }));
+  absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
+  ASSERT_TRUE(c.ok()) << c.status();
+  absl::StatusOr<std::span<const uint8_t>> r = (*c)->CallView(EncodeTextReq(0, 5, 0));
+  ASSERT_TRUE(r.ok()) << r.status();
+  absl::StatusOr<TextReply> t = DecodeTextPdu(*r);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->text, text);
+  EXPECT_FALSE((*c)->broken());
+}
+
+TEST(ConnectionFault, NoRequestTimeoutWaitsForTheReply) {
+  FakeServer s(AfterRequest([](int fd) {
+    usleep(400000);
+    SendAll(fd, EncodeDesc(0, Desc{9, 1, 2, 3, {}}));
+  }));
+  ConnectOptions o = Quick();
+  o.request_timeout = absl::InfiniteDuration();  // PMCD_REQUEST_TIMEOUT=0
+  absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s, o);
+  ASSERT_TRUE(c.ok()) << c.status();
+  absl::StatusOr<std::vector<uint8_t>> r = (*c)->Call(EncodeDescReq(0, 9));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(DecodeDescPdu(*r)->pmid, 9u);
+}
+
+TEST(ConnectionFault, ServerNotReadingMakesSendTimeOut) {
+  FakeServer s([](int fd, const std::atomic<bool>& stop) {
+    Greet(fd);
+    while (!stop) usleep(10000);  // never reads again
+  });
+  absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
+  ASSERT_TRUE(c.ok()) << c.status();
+  // Requests of 64 KiB until the socket buffers are full: the send that
+  // finds no room waits for the request timeout, then the connection goes.
+  const std::vector<uint8_t> request = EncodeFetch(kPduFetch, 0, 0, std::vector<PmID>(16000, 1));
+  absl::Status sent;
+  absl::Duration last;
+  for (int i = 0; i < 4000 && sent.ok(); ++i) {
+    const absl::Time start = absl::Now();
+    sent = (*c)->Send(request);
+    last = absl::Now() - start;
+  }
+  EXPECT_EQ(CodeOf(sent), kErrTimeout);
+  EXPECT_GE(last, absl::Milliseconds(290));
+  EXPECT_LT(last, absl::Milliseconds(1500));
+  EXPECT_TRUE((*c)->broken());
 }
 
 }  // namespace
