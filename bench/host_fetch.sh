@@ -22,12 +22,12 @@ out="$build/bench-host-fetch"
 pmcd_dir="$build/bench-pmcd"
 mkdir -p "$out"
 
-c++ -std=c++20 -O2 -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archive/include" \
+c++ -std=c++20 -O2 -I"$top/bench/common" -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archive/include" \
   "$top/bench/host_fetch/ours.cc" -o "$out/ours" \
   -L"$build/libpmapi" -Wl,-rpath,"$build/libpmapi" -lpmapi \
   -labsl_statusor -labsl_status -labsl_strings -labsl_time -labsl_time_zone
-cc -O2 "$top/bench/host_fetch/pcp.c" -o "$out/pcp" -lpcp
-cc -O2 "$top/bench/host_fetch/raw.c" -o "$out/raw"
+cc -O2 -I"$top/bench/common" "$top/bench/host_fetch/pcp.c" -o "$out/pcp" -lpcp
+cc -O2 -I"$top/bench/common" "$top/bench/host_fetch/raw.c" -o "$out/raw"
 
 started=no
 if ! "$top/scripts/pmcd-private.sh" status "$pmcd_dir"; then

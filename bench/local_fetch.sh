@@ -18,11 +18,11 @@ out="$build/bench-local-fetch"
 mkdir -p "$out"
 pmdas=/var/lib/pcp/pmdas
 
-c++ -std=c++20 -O2 -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archive/include" \
+c++ -std=c++20 -O2 -I"$top/bench/common" -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archive/include" \
   "$top/bench/local_fetch/ours.cc" -o "$out/ours" \
   -L"$build/libpmapi" -Wl,-rpath,"$build/libpmapi" -lpmapi \
   -labsl_statusor -labsl_status -labsl_strings -labsl_time -labsl_time_zone
-cc -O2 "$top/bench/local_fetch/pcp.c" -o "$out/pcp" -lpcp
+cc -O2 -I"$top/bench/common" "$top/bench/local_fetch/pcp.c" -o "$out/pcp" -lpcp
 
 # PCP's local context loads the dso agents its pmcd.conf names.
 cat > "$out/pcp-pmcd.conf" <<CONF

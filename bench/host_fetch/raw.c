@@ -23,23 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
-static double cpu_seconds(void) {
-  struct rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-static double wall_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec / 1e9;
-}
+#include "fetch_timer.h"
 
 static uint32_t word(const unsigned char *p) {
   uint32_t v;
@@ -77,7 +65,7 @@ int main(int argc, char **argv) {
   unsigned dom, cluster, item;
   long i, n;
   int fd;
-  double cpu0, t0, wall, cpu;
+  struct fetch_timer t;
   if (argc != 4 || sscanf(argv[2], "%u.%u.%u", &dom, &cluster, &item) != 3) {
     fprintf(stderr, "usage: %s SOCKET PMID N\n", argv[0]);
     return 1;
@@ -105,15 +93,12 @@ int main(int argc, char **argv) {
   put(fetch + 4, 0x7003);
   put(fetch + 24, 1);
   put(fetch + 28, dom << 22 | cluster << 10 | item);
-  cpu0 = cpu_seconds();
-  t0 = wall_seconds();
+  fetch_timer_start(&t);
   for (i = 0; i < n; i++) {
     if (send(fd, fetch, sizeof fetch, 0) != (ssize_t)sizeof fetch) return 1;
     if (read_pdu(fd, buf, sizeof buf) != 0x7001) return 1;
   }
-  wall = wall_seconds() - t0;
-  cpu = cpu_seconds() - cpu0;
-  printf("raw floor %10.0f fetches/s  %7.2f us CPU/fetch\n", n / wall, cpu / n * 1e6);
+  fetch_timer_report(&t, "raw floor", "", n);
   close(fd);
   return 0;
 }

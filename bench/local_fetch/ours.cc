@@ -3,26 +3,14 @@
 // microseconds per fetch.
 //
 //   ours NAME N        e.g. ours test.long.minus_one 1000000
-#include <sys/resource.h>
-
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
+#include "fetch_timer.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
 #include "pmapi/local.h"
 #include "pmapi/strings.h"
-
-namespace {
-
-double CpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 3) {
@@ -47,14 +35,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: no value\n", argv[1]);
     return 1;
   }
-  const double cpu0 = CpuSeconds();
-  const auto t0 = std::chrono::steady_clock::now();
+  fetch_timer t;
+  fetch_timer_start(&t);
   for (long i = 0; i < n; ++i) {
     if (!ctx->Fetch(ids).ok()) return 1;
   }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double cpu = CpuSeconds() - cpu0;
-  std::printf("libpmapi  %-10s %10.0f fetches/s  %7.3f us CPU/fetch\n", pmapi::IDStr(*id).c_str(),
-              n / wall, cpu / n * 1e6);
+  fetch_timer_report(&t, "libpmapi ", pmapi::IDStr(*id).c_str(), n);
   return 0;
 }

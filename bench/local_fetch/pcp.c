@@ -8,20 +8,8 @@
 #include <pcp/pmapi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <time.h>
 
-static double cpu_seconds(void) {
-  struct rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-static double wall_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec / 1e9;
-}
+#include "fetch_timer.h"
 
 int main(int argc, char **argv) {
   unsigned d, c, i;
@@ -29,7 +17,7 @@ int main(int argc, char **argv) {
   pmResult *r;
   long k, n;
   int sts;
-  double cpu0, t0, wall, cpu;
+  struct fetch_timer t;
   if (argc != 3 || sscanf(argv[1], "%u.%u.%u", &d, &c, &i) != 3) {
     fprintf(stderr, "usage: %s D.C.I N\n", argv[0]);
     return 1;
@@ -46,14 +34,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   pmFreeResult(r);
-  cpu0 = cpu_seconds();
-  t0 = wall_seconds();
+  fetch_timer_start(&t);
   for (k = 0; k < n; k++) {
     if (pmFetch(1, &id, &r) < 0) return 1;
     pmFreeResult(r);
   }
-  wall = wall_seconds() - t0;
-  cpu = cpu_seconds() - cpu0;
-  printf("libpcp    %-10s %10.0f fetches/s  %7.3f us CPU/fetch\n", argv[1], n / wall, cpu / n * 1e6);
+  fetch_timer_report(&t, "libpcp   ", argv[1], n);
   return 0;
 }
