@@ -74,6 +74,20 @@ bool Pmns::PreorderBefore(int32_t a, int32_t b) const {
          std::find(kids.begin(), kids.end(), pb[i]);
 }
 
+std::vector<int32_t> Pmns::PreorderRanks() const {
+  std::vector<int32_t> rank(nodes_.size(), 0);
+  std::vector<int32_t> stack = {0};
+  int32_t next = 0;
+  while (!stack.empty()) {
+    const int32_t n = stack.back();
+    stack.pop_back();
+    rank[n] = next++;
+    const std::vector<int32_t>& kids = nodes_[n].kids;
+    stack.insert(stack.end(), kids.rbegin(), kids.rend());
+  }
+  return rank;
+}
+
 absl::Status Pmns::AddName(std::string_view name, PmID id) {
   if (id != kPmIDNull && (id & kFlagBit) != 0) return PcpError(kErrPmid);
   int32_t node = 0;
@@ -132,9 +146,17 @@ absl::StatusOr<std::vector<std::string>> Pmns::NameAll(PmID id) const {
   auto it = by_pmid_.find(id);
   if (it == by_pmid_.end()) return PcpError(kErrPmid);
   std::vector<int32_t> order = it->second;
-  // PCP lists the names last-in-tree-order first.
-  std::sort(order.begin(), order.end(),
-            [this](int32_t a, int32_t b) { return PreorderBefore(b, a); });
+  // PCP lists the names last-in-tree-order first. A PMID has a name or
+  // two; for the many names a name space with duplicate PMIDs can give one,
+  // a single walk of the tree ranks them all.
+  constexpr size_t kFewNames = 8;
+  if (order.size() <= kFewNames) {
+    std::sort(order.begin(), order.end(),
+              [this](int32_t a, int32_t b) { return PreorderBefore(b, a); });
+  } else {
+    const std::vector<int32_t> rank = PreorderRanks();
+    std::sort(order.begin(), order.end(), [&rank](int32_t a, int32_t b) { return rank[a] > rank[b]; });
+  }
   std::vector<std::string> names;
   names.reserve(order.size());
   for (int32_t n : order) names.push_back(PathOf(n));

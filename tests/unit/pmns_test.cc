@@ -178,5 +178,35 @@ TEST_F(PmnsGolden, LoadErrorsMatchPcp) {
   std::cout << "errors: " << rows << " golden rows\n";
 }
 
+// A PMID with many names (a name space that allows duplicate PMIDs): the
+// names come last-in-tree-order first, whatever their number, and fast.
+TEST(PmnsNameAll, ManyNamesInReverseTreeOrder) {
+  std::string text = "root {\n";
+  for (int g = 0; g < 40; ++g) text += "    g" + std::to_string(39 - g) + "\n";
+  text += "}\n";
+  std::vector<std::string> expected;
+  for (int g = 0; g < 40; ++g) {
+    text += "g" + std::to_string(39 - g) + " {\n";
+    for (int m = 0; m < 50; ++m) {
+      const std::string leaf = "m" + std::to_string((m * 7) % 50);
+      text += "    " + leaf + " 1:0:1\n";
+      expected.push_back("g" + std::to_string(39 - g) + "." + leaf);
+    }
+    text += "}\n";
+  }
+  const std::string path = testing::TempDir() + "/many_names.pmns";
+  std::ofstream(path) << text;
+  PmnsLoadOptions opts;
+  opts.allow_duplicate_pmids = true;
+  absl::StatusOr<Pmns> ns = Pmns::LoadFile(path, opts);
+  ASSERT_TRUE(ns.ok()) << ns.status();
+  absl::StatusOr<std::vector<std::string>> names = ns->NameAll(MakePmID(1, 0, 1));
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(*names, std::vector<std::string>(expected.rbegin(), expected.rend()));
+  absl::StatusOr<std::vector<std::string>> walk = ns->Traverse("");
+  ASSERT_TRUE(walk.ok());
+  EXPECT_EQ(*walk, expected);
+}
+
 }  // namespace
 }  // namespace pmapi

@@ -135,6 +135,8 @@ class Pmns {
   std::string PathOf(int32_t node) const;
   // Returns true if `a` comes before `b` in a depth-first walk.
   bool PreorderBefore(int32_t a, int32_t b) const;
+  // Returns every node's position in a depth-first walk of the whole tree.
+  std::vector<int32_t> PreorderRanks() const;
   void TraverseFrom(int32_t node, std::string path,
                     std::vector<std::string>& out) const;
 
