@@ -135,8 +135,8 @@ absl::StatusOr<std::vector<Instance>> ArchiveSource::GetInDom(InDom indom) {
   const InDomSnapshot* s = InDomAt(indom);
   if (s == nullptr) return PcpError(kErrIndomLog);
   std::vector<Instance> out;
-  out.reserve(s->insts.size());
-  for (size_t i = 0; i < s->insts.size(); ++i) out.push_back({s->insts[i], s->names[i]});
+  out.reserve(s->size());
+  for (size_t i = 0; i < s->size(); ++i) out.push_back({s->inst(i), std::string(s->name(i))});
   return out;
 }
 
@@ -148,8 +148,8 @@ absl::StatusOr<std::string> ArchiveSource::NameInDom(InDom indom, int32_t inst) 
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
     if (t < it->stamp) continue;
-    for (size_t i = 0; i < it->insts.size(); ++i) {
-      if (it->insts[i] == inst) return it->names[i];
+    for (size_t i = 0; i < it->size(); ++i) {
+      if (it->inst(i) == inst) return std::string(it->name(i));
     }
   }
   return PcpError(kErrInstLog);
@@ -163,9 +163,9 @@ absl::StatusOr<int32_t> ArchiveSource::LookupInDom(InDom indom, std::string_view
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
     if (t < it->stamp) continue;
-    for (size_t i = 0; i < it->insts.size(); ++i) {
-      std::string_view full = it->names[i];
-      if (full == name || full.substr(0, full.find(' ')) == name) return it->insts[i];
+    for (size_t i = 0; i < it->size(); ++i) {
+      std::string_view full = it->name(i);
+      if (full == name || full.substr(0, full.find(' ')) == name) return it->inst(i);
     }
   }
   return PcpError(kErrInstLog);
@@ -272,10 +272,10 @@ const ArchiveSource::EverySeen* ArchiveSource::EveryInstance(InDom indom) {
   EverySeen& all = every_instance_[indom];
   absl::flat_hash_set<int32_t> seen;
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
-    for (size_t i = 0; i < it->insts.size(); ++i) {
-      if (!seen.insert(it->insts[i]).second) continue;
-      all.ids.push_back(it->insts[i]);
-      all.names.push_back(it->names[i]);
+    for (size_t i = 0; i < it->size(); ++i) {
+      if (!seen.insert(it->inst(i)).second) continue;
+      all.ids.push_back(it->inst(i));
+      all.names.emplace_back(it->name(i));
     }
   }
   return &all;
