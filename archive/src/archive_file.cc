@@ -82,8 +82,8 @@ class MappedSource : public FileSource {
  private:
   // What is kept on each side of a read, and how far the touched span may
   // grow beyond that before pages are handed back (one madvise per step).
-  static constexpr uint64_t kKeep = 256 << 10;
-  static constexpr uint64_t kStep = 768 << 10;
+  static constexpr uint64_t kKeep = 64 << 10;
+  static constexpr uint64_t kStep = 192 << 10;
 
   // Records that [lo, hi) is being read and hands back the pages far from
   // it (they stay in the page cache and come back on the next touch, so
