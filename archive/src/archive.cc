@@ -341,10 +341,13 @@ void Archive::Impl::OrderNames() {
     const NameNode& node = name_tree[n];
     if (node.pmid != kPmIDNull && node.children.empty()) {
       auto d = desc_by_pmid.find(node.pmid);
-      if (d != desc_by_pmid.end()) descs[d->second].names.push_back(paths[n]);
+      if (d != desc_by_pmid.end()) descs[d->second].names.push_back(std::move(paths[n]));
     }
     for (auto c = node.children.rbegin(); c != node.children.rend(); ++c) todo.push_back(*c);
   }
+  // The tree only served to put the names in order.
+  std::vector<NameNode>().swap(name_tree);
+  absl::flat_hash_map<std::string, size_t>().swap(node_by_path);
 }
 
 void Archive::Impl::AddInDom(const InDomRecordView& rec) {
