@@ -129,43 +129,14 @@ bool SameArchive(const ArchiveLabel& a, const ArchiveLabel& b) {
   return a.magic == b.magic && a.hostname == b.hostname && a.start == b.start;
 }
 
-// Applies a delta record to the membership before it.
-InDomSnapshot ApplyDelta(const InDomSnapshot& before, const InDomRecord& delta) {
-  InDomSnapshot after;
-  after.stamp = delta.stamp;
-  for (size_t i = 0; i < before.insts.size(); ++i) {
-    bool gone = false;
-    for (size_t k = 0; k < delta.insts.size(); ++k) {
-      if (delta.insts[k] == before.insts[i]) gone = true;
-    }
-    if (gone) continue;
-    after.insts.push_back(before.insts[i]);
-    after.names.push_back(before.names[i]);
+// Orders a membership's entries by instance number, stably (equal numbers
+// keep their order): libpcp keeps every membership it loads sorted so, full
+// records as well as rebuilt deltas.
+void SortByInstance(const InstanceTable& table, std::vector<uint32_t>* entries) {
+  auto by_inst = [&table](uint32_t a, uint32_t b) { return table.inst(a) < table.inst(b); };
+  if (!std::is_sorted(entries->begin(), entries->end(), by_inst)) {
+    std::stable_sort(entries->begin(), entries->end(), by_inst);
   }
-  for (size_t k = 0; k < delta.insts.size(); ++k) {
-    if (delta.deleted[k]) continue;
-    after.insts.push_back(delta.insts[k]);
-    after.names.push_back(delta.names[k]);
-  }
-  return after;
-}
-
-// Returns `snap` with its instances in ascending order (stable for equal
-// numbers): libpcp keeps every membership it loads sorted so, full records
-// as well as rebuilt deltas.
-InDomSnapshot SortedByInstance(InDomSnapshot snap) {
-  if (std::is_sorted(snap.insts.begin(), snap.insts.end())) return snap;
-  std::vector<size_t> order(snap.insts.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&snap](size_t a, size_t b) { return snap.insts[a] < snap.insts[b]; });
-  InDomSnapshot sorted;
-  sorted.stamp = snap.stamp;
-  for (size_t i : order) {
-    sorted.insts.push_back(snap.insts[i]);
-    sorted.names.push_back(std::move(snap.names[i]));
-  }
-  return sorted;
 }
 
 }  // namespace
@@ -175,7 +146,11 @@ class Archive::Impl {
   absl::Status Open(std::string_view name);
   absl::Status LoadMeta();
   absl::Status AddMetaRecord(uint32_t type, std::span<const uint8_t> payload);
-  void AddInDom(InDomRecord rec);
+  void AddInDom(const InDomRecordView& rec);
+  // The membership a record leaves: a full record's instances, or a delta
+  // applied to the membership before it.
+  std::vector<uint32_t> Membership(const StoredInDomRecord& rec,
+                                   const std::vector<InDomSnapshot>& history) const;
   void AddName(const std::string& name, PmID pmid);
   void OrderNames();
 
@@ -207,8 +182,12 @@ class Archive::Impl {
   };
   std::vector<NameNode> name_tree{NameNode{}};
   absl::flat_hash_map<std::string, size_t> node_by_path;
-  std::vector<InDomRecord> indom_records;
+  std::vector<StoredInDomRecord> indom_records;
+  // One instance table per indom (map nodes stay put, so the records and
+  // snapshots can point at them).
+  std::map<InDom, InstanceTable> instance_tables;
   std::map<InDom, std::vector<InDomSnapshot>> indom_history;
+  InDomRecordView indom_scratch;
   std::vector<LabelRecord> label_records;
   std::vector<HelpText> help_texts;
 
@@ -249,6 +228,8 @@ absl::Status Archive::Impl::Open(std::string_view name) {
   absl::Status s = LoadMeta();
   if (!s.ok()) return s;
   meta_file.Drop();  // everything in it is decoded now
+  for (auto& [indom, table] : instance_tables) table.Freeze();
+  indom_scratch = InDomRecordView();
   OrderNames();
   return absl::OkStatus();
 }
@@ -270,22 +251,24 @@ absl::StatusOr<ArchiveFile*> Archive::Impl::Volume(int v) {
 }
 
 absl::Status Archive::Impl::LoadMeta() {
-  // Metadata is held in memory anyway: read the file in one piece.
-  absl::StatusOr<std::span<const uint8_t>> all = meta_file.Read(0, static_cast<size_t>(meta_file.size()));
-  if (!all.ok()) return all.status();
-  ByteReader r(*all);
-  r.Seek(LabelRecordBytes(label.version));
+  // Record by record, so only a small window of the file is held at a time.
+  uint64_t at = LabelRecordBytes(label.version);
   for (;;) {
-    uint32_t len, type;
+    absl::StatusOr<std::span<const uint8_t>> head = meta_file.Read(at, 8);
+    if (!head.ok()) return head.status();
     // A partial header at the end of the file is where libpcp stops too.
-    if (!r.U32(&len) || !r.U32(&type)) return absl::OkStatus();
-    std::span<const uint8_t> payload;
-    uint32_t trailer;
-    if (len < 12 || !r.Bytes(len - 12, &payload) || !r.U32(&trailer) || trailer != len) {
+    if (head->size() < 8) return absl::OkStatus();
+    const uint32_t len = LoadBigEndian32(head->data());
+    const uint32_t type = LoadBigEndian32(head->data() + 4);
+    if (len < 12) return PcpError(kErrLogrec);
+    absl::StatusOr<std::span<const uint8_t>> rec = meta_file.Read(at, len);
+    if (!rec.ok()) return rec.status();
+    if (rec->size() < len || LoadBigEndian32(rec->data() + len - 4) != len) {
       return PcpError(kErrLogrec);
     }
-    absl::Status s = AddMetaRecord(type, payload);
+    absl::Status s = AddMetaRecord(type, rec->subspan(8, len - 12));
     if (!s.ok()) return s;
+    at += len;
   }
 }
 
@@ -305,9 +288,9 @@ absl::Status Archive::Impl::AddMetaRecord(uint32_t type, std::span<const uint8_t
       InDomRecord::Kind kind = type == lf::kTypeInDomV2 ? InDomRecord::Kind::kV2
                                : type == lf::kTypeInDom ? InDomRecord::Kind::kFull
                                                         : InDomRecord::Kind::kDelta;
-      absl::StatusOr<InDomRecord> rec = DecodeInDom(payload, kind);
-      if (!rec.ok()) return rec.status();
-      AddInDom(std::move(*rec));
+      absl::Status s = DecodeInDomView(payload, kind, &indom_scratch);
+      if (!s.ok()) return s;
+      AddInDom(indom_scratch);
       return absl::OkStatus();
     }
     case lf::kTypeLabelV2:
@@ -358,31 +341,65 @@ void Archive::Impl::OrderNames() {
     const NameNode& node = name_tree[n];
     if (node.pmid != kPmIDNull && node.children.empty()) {
       auto d = desc_by_pmid.find(node.pmid);
-      if (d != desc_by_pmid.end()) descs[d->second].names.push_back(paths[n]);
+      if (d != desc_by_pmid.end()) descs[d->second].names.push_back(std::move(paths[n]));
     }
     for (auto c = node.children.rbegin(); c != node.children.rend(); ++c) todo.push_back(*c);
   }
+  // The tree only served to put the names in order.
+  std::vector<NameNode>().swap(name_tree);
+  absl::flat_hash_map<std::string, size_t>().swap(node_by_path);
 }
 
-void Archive::Impl::AddInDom(InDomRecord rec) {
+void Archive::Impl::AddInDom(const InDomRecordView& rec) {
+  InstanceTable& table = instance_tables[rec.indom];
+  StoredInDomRecord stored;
+  stored.kind = rec.kind;
+  stored.stamp = rec.stamp;
+  stored.indom = rec.indom;
+  stored.table = &table;
+  stored.refs.reserve(rec.insts.size());
+  for (size_t i = 0; i < rec.insts.size(); ++i) {
+    // Instance numbers are never negative (the decoder checks).
+    stored.refs.push_back(rec.deleted[i] ? StoredInDomRecord::kDeleted | static_cast<uint32_t>(rec.insts[i])
+                                         : table.Intern(rec.insts[i], rec.names[i]));
+  }
   std::vector<InDomSnapshot>& history = indom_history[rec.indom];
   InDomSnapshot snap;
-  if (rec.kind == InDomRecord::Kind::kDelta && !history.empty()) {
-    snap = ApplyDelta(history.back(), rec);
-  } else {
-    snap.stamp = rec.stamp;
-    for (size_t i = 0; i < rec.insts.size(); ++i) {
-      if (rec.deleted[i]) continue;
-      snap.insts.push_back(rec.insts[i]);
-      snap.names.push_back(rec.names[i]);
-    }
-  }
-  snap = SortedByInstance(std::move(snap));
+  snap.stamp = rec.stamp;
+  snap.table = &table;
+  snap.entries = Membership(stored, history);
+  SortByInstance(table, &snap.entries);
   // Keep the history in time order even if records arrive out of order.
   auto at = std::upper_bound(history.begin(), history.end(), snap.stamp,
                              [](const ArchiveTime& t, const InDomSnapshot& s) { return t < s.stamp; });
   history.insert(at, std::move(snap));
-  indom_records.push_back(std::move(rec));
+  indom_records.push_back(std::move(stored));
+}
+
+std::vector<uint32_t> Archive::Impl::Membership(const StoredInDomRecord& rec,
+                                                const std::vector<InDomSnapshot>& history) const {
+  std::vector<uint32_t> out;
+  const bool delta = rec.kind == InDomRecord::Kind::kDelta && !history.empty();
+  if (delta) {
+    // Every instance the delta names leaves the membership before it; the
+    // ones it adds come back after.
+    std::vector<int32_t> named(rec.size());
+    for (size_t i = 0; i < rec.size(); ++i) named[i] = rec.inst(i);
+    std::sort(named.begin(), named.end());
+    const InDomSnapshot& before = history.back();
+    out.reserve(before.size() + rec.size());
+    for (size_t i = 0; i < before.size(); ++i) {
+      if (!std::binary_search(named.begin(), named.end(), before.inst(i))) {
+        out.push_back(before.entries[i]);
+      }
+    }
+  } else {
+    out.reserve(rec.size());
+  }
+  for (size_t i = 0; i < rec.size(); ++i) {
+    if (!rec.deleted(i)) out.push_back(rec.refs[i]);
+  }
+  return out;
 }
 
 int Archive::Impl::NextVolume(int v) const {
@@ -518,7 +535,7 @@ absl::StatusOr<std::unique_ptr<Archive>> Archive::Open(std::string_view name) {
 const std::string& Archive::base_name() const { return impl_->base; }
 const ArchiveLabel& Archive::label() const { return impl_->label; }
 const std::vector<MetricDesc>& Archive::descs() const { return impl_->descs; }
-const std::vector<InDomRecord>& Archive::indom_records() const { return impl_->indom_records; }
+const std::vector<StoredInDomRecord>& Archive::indom_records() const { return impl_->indom_records; }
 const std::vector<LabelRecord>& Archive::label_records() const { return impl_->label_records; }
 const std::vector<HelpText>& Archive::help_texts() const { return impl_->help_texts; }
 const std::vector<IndexEntry>& Archive::index() const { return impl_->index; }
@@ -563,17 +580,54 @@ const std::vector<InDomSnapshot>* Archive::InDomHistory(InDom indom) const {
   return it == impl_->indom_history.end() ? nullptr : &it->second;
 }
 
-const std::string* Archive::InstanceName(InDom indom, int32_t inst, ArchiveTime t) const {
+std::optional<std::string_view> Archive::InstanceName(InDom indom, int32_t inst,
+                                                     ArchiveTime t) const {
   const std::vector<InDomSnapshot>* history = InDomHistory(indom);
-  if (history == nullptr) return nullptr;
+  if (history == nullptr) return std::nullopt;
   auto at = std::upper_bound(history->begin(), history->end(), t,
                              [](const ArchiveTime& x, const InDomSnapshot& s) { return x < s.stamp; });
-  if (at == history->begin()) return nullptr;
-  // Every snapshot is sorted by instance (SortedByInstance).
+  if (at == history->begin()) return std::nullopt;
   const InDomSnapshot& snap = *std::prev(at);
-  auto hit = std::lower_bound(snap.insts.begin(), snap.insts.end(), inst);
-  if (hit == snap.insts.end() || *hit != inst) return nullptr;
-  return &snap.names[static_cast<size_t>(hit - snap.insts.begin())];
+  const size_t i = snap.Find(inst);
+  if (i == snap.size()) return std::nullopt;
+  return snap.name(i);
+}
+
+// The instance tables and memberships.
+
+uint32_t InstanceTable::Intern(int32_t inst, std::string_view name) {
+  auto latest = latest_.try_emplace(inst, kNoEntry).first;
+  for (uint32_t e = latest->second; e != kNoEntry; e = earlier_[e]) {
+    if (this->name(e) == name) return e;
+  }
+  const uint32_t entry = static_cast<uint32_t>(insts_.size());
+  insts_.push_back(inst);
+  chars_.append(name);
+  ends_.push_back(chars_.size());
+  earlier_.push_back(latest->second);
+  latest->second = entry;
+  return entry;
+}
+
+void InstanceTable::Freeze() {
+  std::unordered_map<int32_t, uint32_t>().swap(latest_);
+  std::vector<uint32_t>().swap(earlier_);
+  insts_.shrink_to_fit();
+  ends_.shrink_to_fit();
+  chars_.shrink_to_fit();
+}
+
+size_t InDomSnapshot::Find(int32_t want) const {
+  size_t lo = 0, hi = entries.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (inst(mid) < want) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < entries.size() && inst(lo) == want ? lo : entries.size();
 }
 
 void Archive::SeekStart() {

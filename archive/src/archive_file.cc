@@ -54,7 +54,12 @@ class Fd {
   int fd_;
 };
 
-// A plain file, mapped. Forward reads hand back the pages far behind them.
+// A plain file, mapped. The pages a read touches count in the process's
+// resident size until they are handed back, so the source keeps track of
+// the span of the file recent reads have touched and, once it grows past
+// a small bound, hands back what lies more than kKeep bytes away from the
+// read in hand (on either side: forward and backward scans alike). A read
+// far from that span hands back the whole of it.
 class MappedSource : public FileSource {
  public:
   MappedSource(const uint8_t* data, size_t size) : data_(data), size_(size) {
@@ -64,31 +69,59 @@ class MappedSource : public FileSource {
   uint64_t size() const override { return size_; }
   void Drop() override {
     madvise(const_cast<uint8_t*>(data_), size_, MADV_DONTNEED);
-    released_ = 0;
+    lo_ = hi_ = 0;
   }
 
   absl::StatusOr<std::span<const uint8_t>> Read(uint64_t offset, size_t len) override {
     if (offset >= size_) return std::span<const uint8_t>();
     len = static_cast<size_t>(std::min<uint64_t>(len, size_ - offset));
-    if (offset >= released_ + 2 * kKeepBehind) Release(offset - kKeepBehind);
+    Touch(offset, offset + len);
     return std::span<const uint8_t>(data_ + offset, len);
   }
 
  private:
-  static constexpr uint64_t kKeepBehind = 4 << 20;
-  // Drops the mapped pages before `upto` from this process (they stay in
-  // the page cache and come back on the next touch, so spans already handed
-  // out remain readable).
-  void Release(uint64_t upto) {
-    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-    upto -= upto % page;
-    if (upto <= released_) return;
-    madvise(const_cast<uint8_t*>(data_) + released_, upto - released_, MADV_DONTNEED);
-    released_ = upto;
+  // What is kept on each side of a read, and how far the touched span may
+  // grow beyond that before pages are handed back (one madvise per step).
+  static constexpr uint64_t kKeep = 64 << 10;
+  static constexpr uint64_t kStep = 192 << 10;
+
+  // Records that [lo, hi) is being read and hands back the pages far from
+  // it (they stay in the page cache and come back on the next touch, so
+  // spans already handed out remain readable).
+  void Touch(uint64_t lo, uint64_t hi) {
+    if (lo_ == hi_ || lo > hi_ + kKeep || hi + kKeep < lo_) {
+      Release(lo_, hi_);
+      lo_ = lo;
+      hi_ = hi;
+      return;
+    }
+    lo_ = std::min(lo_, lo);
+    hi_ = std::max(hi_, hi);
+    if (hi_ - lo_ <= (hi - lo) + 2 * kKeep + kStep) return;
+    const uint64_t keep_lo = PageDown(lo - std::min(lo, kKeep));
+    const uint64_t keep_hi = PageUp(std::min<uint64_t>(size_, hi + kKeep));
+    if (keep_lo > lo_) Release(lo_, keep_lo);
+    if (keep_hi < hi_) Release(keep_hi, hi_);
+    lo_ = std::max(lo_, keep_lo);
+    hi_ = std::min(hi_, keep_hi);
   }
+  // Hands back the pages [lo, hi) lies on (its ends are page-aligned, or
+  // the end of the file, whenever a kept part of the span lies beyond them).
+  void Release(uint64_t lo, uint64_t hi) {
+    lo = PageDown(lo);
+    hi = PageUp(hi);
+    if (lo >= hi) return;
+    madvise(const_cast<uint8_t*>(data_) + lo, hi - lo, MADV_DONTNEED);
+  }
+  static uint64_t Page() { return static_cast<uint64_t>(sysconf(_SC_PAGESIZE)); }
+  static uint64_t PageDown(uint64_t x) { return x - x % Page(); }
+  uint64_t PageUp(uint64_t x) const { return std::min<uint64_t>(size_, (x + Page() - 1) / Page() * Page()); }
+
   const uint8_t* data_;
   size_t size_;
-  uint64_t released_ = 0;
+  // The span recent reads have touched (empty when lo_ == hi_).
+  uint64_t lo_ = 0;
+  uint64_t hi_ = 0;
 };
 
 // A file held in memory: an unmappable plain file or an inflated

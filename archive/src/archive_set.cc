@@ -83,7 +83,9 @@ absl::Status ArchiveSet::Merge() {
     for (const MetricDesc& md : a.descs()) {
       if (desc_by_pmid_.emplace(md.desc.pmid, &md).second) descs_.push_back(&md);
     }
-    for (InDom indom : a.indoms()) {
+    // One archive's histories are its own (InDomHistory asks it); only a
+    // list of archives needs combined copies.
+    for (InDom indom : archives_.size() == 1 ? std::vector<InDom>() : a.indoms()) {
       const std::vector<InDomSnapshot>* h = a.InDomHistory(indom);
       if (h != nullptr) indoms_[indom].insert(indoms_[indom].end(), h->begin(), h->end());
     }
@@ -103,6 +105,7 @@ const MetricDesc* ArchiveSet::FindDesc(PmID pmid) const {
 }
 
 const std::vector<InDomSnapshot>* ArchiveSet::InDomHistory(InDom indom) const {
+  if (archives_.size() == 1) return archives_.front()->InDomHistory(indom);
   auto it = indoms_.find(indom);
   return it == indoms_.end() ? nullptr : &it->second;
 }

@@ -135,8 +135,8 @@ absl::StatusOr<std::vector<Instance>> ArchiveSource::GetInDom(InDom indom) {
   const InDomSnapshot* s = InDomAt(indom);
   if (s == nullptr) return PcpError(kErrIndomLog);
   std::vector<Instance> out;
-  out.reserve(s->insts.size());
-  for (size_t i = 0; i < s->insts.size(); ++i) out.push_back({s->insts[i], s->names[i]});
+  out.reserve(s->size());
+  for (size_t i = 0; i < s->size(); ++i) out.push_back({s->inst(i), std::string(s->name(i))});
   return out;
 }
 
@@ -148,8 +148,8 @@ absl::StatusOr<std::string> ArchiveSource::NameInDom(InDom indom, int32_t inst) 
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
     if (t < it->stamp) continue;
-    for (size_t i = 0; i < it->insts.size(); ++i) {
-      if (it->insts[i] == inst) return it->names[i];
+    for (size_t i = 0; i < it->size(); ++i) {
+      if (it->inst(i) == inst) return std::string(it->name(i));
     }
   }
   return PcpError(kErrInstLog);
@@ -163,9 +163,9 @@ absl::StatusOr<int32_t> ArchiveSource::LookupInDom(InDom indom, std::string_view
   ArchiveTime t = ArchiveTime::FromNanos(origin_ns_);
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
     if (t < it->stamp) continue;
-    for (size_t i = 0; i < it->insts.size(); ++i) {
-      std::string_view full = it->names[i];
-      if (full == name || full.substr(0, full.find(' ')) == name) return it->insts[i];
+    for (size_t i = 0; i < it->size(); ++i) {
+      std::string_view full = it->name(i);
+      if (full == name || full.substr(0, full.find(' ')) == name) return it->inst(i);
     }
   }
   return PcpError(kErrInstLog);
@@ -272,10 +272,10 @@ const ArchiveSource::EverySeen* ArchiveSource::EveryInstance(InDom indom) {
   EverySeen& all = every_instance_[indom];
   absl::flat_hash_set<int32_t> seen;
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
-    for (size_t i = 0; i < it->insts.size(); ++i) {
-      if (!seen.insert(it->insts[i]).second) continue;
-      all.ids.push_back(it->insts[i]);
-      all.names.push_back(it->names[i]);
+    for (size_t i = 0; i < it->size(); ++i) {
+      if (!seen.insert(it->inst(i)).second) continue;
+      all.ids.push_back(it->inst(i));
+      all.names.emplace_back(it->name(i));
     }
   }
   return &all;
@@ -298,6 +298,12 @@ absl::StatusOr<std::vector<Instance>> ArchiveSource::GetInDomArchive(InDom indom
 
 absl::Status ArchiveSource::Position() {
   if (positioned_) return absl::OkStatus();
+  stream_ = mode_ == kModeForw && !have_catalog_ && set_->size() == 1;
+  if (stream_) {
+    PositionStream();
+    positioned_ = true;
+    return absl::OkStatus();
+  }
   absl::StatusOr<size_t> n = Count();
   if (!n.ok()) return n.status();
   auto by_time = [](const ArchiveSet::Record& e, int64_t t) { return e.time_ns < t; };
@@ -315,8 +321,51 @@ absl::Status ArchiveSource::Position() {
   return absl::OkStatus();
 }
 
+void ArchiveSource::PositionStream() {
+  Archive& a = set_->member(0);
+  // Only times and framing are needed to find the place.
+  a.DecodeOnly({kPmIDNull});
+  Result r;
+  // From the first record, not from a temporal index entry: PCP reports
+  // a corrupt record ahead of the origin (QA archive badlen-1) rather than
+  // jumping over it, so the records before the origin are read too, only
+  // their framing and times decoded.
+  a.SeekStart();
+  // The first record (in file order) at or after the origin, as PCP reads
+  // forward to it, or the first that cannot be read (where a listing of
+  // the records would have stopped).
+  for (;;) {
+    stream_pos_ = a.Tell();
+    if (!a.ReadNext(&r).ok() || r.timestamp_ns() >= origin_ns_) break;
+  }
+  a.DecodeOnly({});
+}
+
+absl::StatusOr<Result> ArchiveSource::ReadStream() {
+  Archive& a = set_->member(0);
+  a.Seek(stream_pos_);
+  Result r;
+  absl::Status s = a.ReadNext(&r);
+  if (s.ok()) {
+    stream_pos_ = a.Tell();
+    return r;
+  }
+  if (PcpCode(s) == kErrEol) return s;
+  // As a listing of the records would: a record whose framing holds is
+  // passed over after reporting its error; one whose framing does not ends
+  // the archive there, with that error on every read.
+  a.Seek(stream_pos_);
+  a.DecodeOnly({kPmIDNull});
+  absl::Status framing = a.ReadNext(&r);
+  a.DecodeOnly({});
+  if (!framing.ok()) return framing;
+  stream_pos_ = a.Tell();
+  return s;
+}
+
 absl::StatusOr<Result> ArchiveSource::ReadInDirection() {
   if (absl::Status s = Position(); !s.ok()) return s;
+  if (stream_) return ReadStream();
   size_t i;
   if (mode_ == kModeBack) {
     if (cursor_ == 0) return PcpError(kErrEol);

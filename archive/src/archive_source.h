@@ -58,6 +58,12 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::Status Position();
   absl::StatusOr<Result> FetchRecordwise(std::span<const PmID> ids, const Profile& profile);
   absl::StatusOr<Result> ReadInDirection();
+  // PM_MODE_FORW over a single archive reads records as they come, without
+  // listing the archive first, so the first fetch reads only the records
+  // up to the origin whatever the archive's size. These place the stream
+  // and read its next record.
+  void PositionStream();
+  absl::StatusOr<Result> ReadStream();
   absl::StatusOr<int64_t> EndNs();
 
   // RecordSource, for the interpolation engine.
@@ -91,6 +97,8 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   int64_t end_ns_ = 0;
   bool have_catalog_ = false;
   size_t cursor_ = 0;
+  bool stream_ = false;
+  Archive::Position stream_pos_;
   std::vector<ArchiveSet::Record> catalog_;
   absl::Status catalog_error_;
   absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;

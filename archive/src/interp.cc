@@ -10,7 +10,7 @@
 namespace pmapi {
 namespace {
 
-constexpr size_t kCachedRecords = 4;
+constexpr size_t kCachedRecords = 8;  // (record, metric) pairs
 
 bool CounterWrapEnabled() {
   static const bool wrap = std::getenv("PCP_COUNTER_WRAP") != nullptr;
@@ -305,7 +305,7 @@ absl::StatusOr<bool> InterpEngine::ValueAt(const Desc& desc, const Timeline& tl,
     *out = v;
     return true;
   }
-  absl::StatusOr<CachedResult*> c = CachedRecord(b.record);
+  absl::StatusOr<CachedResult*> c = CachedRecord(b.record, desc.pmid);
   if (!c.ok()) return c.status();
   return FindValue(**c, desc.pmid, inst, desc.indom == kInDomNull, out);
 }
@@ -343,9 +343,9 @@ InterpEngine::Bound InterpEngine::Next(const std::vector<uint32_t>& obs, int64_t
   return b;
 }
 
-absl::StatusOr<InterpEngine::CachedResult*> InterpEngine::CachedRecord(uint32_t i) {
+absl::StatusOr<InterpEngine::CachedResult*> InterpEngine::CachedRecord(uint32_t i, PmID pmid) {
   for (auto it = cache_.begin(); it != cache_.end(); ++it) {
-    if (it->record != i) continue;
+    if (it->record != i || it->pmid != pmid) continue;
     cache_.splice(cache_.begin(), cache_, it);
     return &cache_.front();
   }
@@ -356,9 +356,11 @@ absl::StatusOr<InterpEngine::CachedResult*> InterpEngine::CachedRecord(uint32_t 
   }
   CachedResult& c = cache_.front();
   c.record = i;
+  c.pmid = pmid;
   c.indexed = kPmIDNull;
   c.set = nullptr;
-  if (absl::Status s = records_->Read(i, &c.result); !s.ok()) {
+  const PmID only[] = {pmid};
+  if (absl::Status s = records_->ReadOnly(i, only, &c.result); !s.ok()) {
     cache_.pop_front();
     return s;
   }

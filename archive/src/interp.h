@@ -6,7 +6,7 @@
 // when the metric is first requested. A value at time t then needs the
 // prior and next observation of each instance, found by binary search, and
 // the (at most two) records that hold them, through a small cache of
-// decoded records. The cost of a sample is proportional to the instances in
+// records with only that metric's values decoded. The cost of a sample is proportional to the instances in
 // it, not to the archive's history.
 //
 // The rules are PCP's: counters are interpolated linearly (rounded for
@@ -120,9 +120,11 @@ class InterpEngine {
     int64_t time_ns = 0;
   };
 
-  // A decoded record with an index of one metric's values by instance.
+  // A record with the value set of one metric decoded (the others left
+  // empty), and an index of its values by instance.
   struct CachedResult {
     uint32_t record = 0;
+    PmID pmid = kPmIDNull;
     Result result;
     PmID indexed = kPmIDNull;
     const ValueSet* set = nullptr;
@@ -136,7 +138,9 @@ class InterpEngine {
   Bound Prior(const std::vector<uint32_t>& obs, int64_t t_ns);
   Bound Next(const std::vector<uint32_t>& obs, int64_t t_ns);
   bool MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from);
-  absl::StatusOr<CachedResult*> CachedRecord(uint32_t i);
+  // Returns record i with the value set of `pmid` decoded, from the cache
+  // or read now.
+  absl::StatusOr<CachedResult*> CachedRecord(uint32_t i, PmID pmid);
   absl::Status AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
                          const Profile& profile, bool crossed_mark, Result* out);
   absl::Status AddValue(const Desc& desc, const Timeline& tl, const Observations& obs,

@@ -73,28 +73,29 @@ void DecodeLabelV3(ByteReader& r, ArchiveLabel* l) {
 
 // Reads `n` instance ids and string offsets, then the names from the
 // string table that follows. Returns false on any bad offset.
-bool ReadInstances(ByteReader& r, int32_t n, InDomRecord* rec) {
+bool ReadInstances(ByteReader& r, int32_t n, InDomRecordView* rec) {
   if (n < 0 || !r.Has(uint64_t(n) * 8)) return false;
-  std::vector<int32_t> offsets(n);
   rec->insts.resize(n);
+  rec->names.assign(n, std::string_view());
+  rec->deleted.assign(n, false);
   for (int32_t i = 0; i < n; ++i) r.I32(&rec->insts[i]);
-  for (int32_t i = 0; i < n; ++i) r.I32(&offsets[i]);
+  std::span<const uint8_t> offsets;
+  r.Bytes(uint64_t(n) * 4, &offsets);
   std::span<const uint8_t> table;
   r.Bytes(r.remaining(), &table);
-  rec->names.resize(n);
-  rec->deleted.assign(n, false);
   for (int32_t i = 0; i < n; ++i) {
+    const int32_t offset = static_cast<int32_t>(LoadBigEndian32(offsets.data() + size_t(i) * 4));
     if (rec->insts[i] < 0) return false;
-    if (offsets[i] == -1 && rec->kind == InDomRecord::Kind::kDelta) {
+    if (offset == -1 && rec->kind == InDomRecord::Kind::kDelta) {
       rec->deleted[i] = true;
       continue;
     }
-    if (offsets[i] < 0 || size_t(offsets[i]) >= table.size()) return false;
-    const uint8_t* start = table.data() + offsets[i];
-    const void* nul = std::memchr(start, 0, table.size() - offsets[i]);
+    if (offset < 0 || size_t(offset) >= table.size()) return false;
+    const uint8_t* start = table.data() + offset;
+    const void* nul = std::memchr(start, 0, table.size() - offset);
     if (nul == nullptr) return false;
-    rec->names[i].assign(reinterpret_cast<const char*>(start),
-                         static_cast<const uint8_t*>(nul) - start);
+    rec->names[i] = std::string_view(reinterpret_cast<const char*>(start),
+                                     static_cast<const uint8_t*>(nul) - start);
   }
   return true;
 }
@@ -177,16 +178,30 @@ absl::StatusOr<MetricDesc> DecodeDesc(std::span<const uint8_t> payload) {
   return d;
 }
 
-absl::StatusOr<InDomRecord> DecodeInDom(std::span<const uint8_t> payload,
-                                        InDomRecord::Kind kind) {
+absl::Status DecodeInDomView(std::span<const uint8_t> payload, InDomRecord::Kind kind,
+                             InDomRecordView* out) {
   ByteReader r(payload);
-  InDomRecord rec;
-  rec.kind = kind;
+  out->kind = kind;
   int32_t n;
-  if (!ReadTime(r, kind != InDomRecord::Kind::kV2, &rec.stamp) || !r.U32(&rec.indom) ||
-      !r.I32(&n) || !ReadInstances(r, n, &rec)) {
+  if (!ReadTime(r, kind != InDomRecord::Kind::kV2, &out->stamp) || !r.U32(&out->indom) ||
+      !r.I32(&n) || !ReadInstances(r, n, out)) {
     return PcpError(kErrLogrec);
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<InDomRecord> DecodeInDom(std::span<const uint8_t> payload,
+                                        InDomRecord::Kind kind) {
+  InDomRecordView view;
+  absl::Status s = DecodeInDomView(payload, kind, &view);
+  if (!s.ok()) return s;
+  InDomRecord rec;
+  rec.kind = kind;
+  rec.stamp = view.stamp;
+  rec.indom = view.indom;
+  rec.insts = std::move(view.insts);
+  rec.names.assign(view.names.begin(), view.names.end());
+  rec.deleted = std::move(view.deleted);
   return rec;
 }
 

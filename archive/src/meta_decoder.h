@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -37,6 +38,20 @@ absl::StatusOr<MetricDesc> DecodeDesc(std::span<const uint8_t> payload);
 // (kDelta) payload.
 absl::StatusOr<InDomRecord> DecodeInDom(std::span<const uint8_t> payload,
                                         InDomRecord::Kind kind);
+
+// The same record with its names left in the payload (valid while it is).
+struct InDomRecordView {
+  InDomRecord::Kind kind = InDomRecord::Kind::kFull;
+  ArchiveTime stamp;
+  InDom indom = kInDomNull;
+  std::vector<int32_t> insts;
+  std::vector<std::string_view> names;  // empty for a deleted instance
+  std::vector<bool> deleted;
+};
+// Decodes as DecodeInDom into *out (whose buffers are reused). Returns
+// PM_ERR_LOGREC as DecodeInDom does.
+absl::Status DecodeInDomView(std::span<const uint8_t> payload, InDomRecord::Kind kind,
+                             InDomRecordView* out);
 
 // TYPE_LABEL_V2 (v3 == false) or TYPE_LABEL (v3 == true) payload.
 absl::StatusOr<LabelRecord> DecodeLabelRecord(std::span<const uint8_t> payload, bool v3);

@@ -42,10 +42,10 @@ std::vector<Instance> ArchiveInstances(CContext& entry, InDom indom) {
     const std::vector<InDomSnapshot>* h = (*a)->InDomHistory(indom);
     if (h == nullptr) continue;
     for (auto s = h->rbegin(); s != h->rend(); ++s) {
-      for (size_t i = 0; i < s->insts.size(); ++i) {
+      for (size_t i = 0; i < s->size(); ++i) {
         bool seen = false;
-        for (const Instance& known : out) seen = seen || known.id == s->insts[i];
-        if (!seen) out.push_back({s->insts[i], i < s->names.size() ? s->names[i] : ""});
+        for (const Instance& known : out) seen = seen || known.id == s->inst(i);
+        if (!seen) out.push_back({s->inst(i), std::string(s->name(i))});
       }
     }
   }

@@ -141,21 +141,20 @@ const pmapi::InDomSnapshot* Dumper::MembershipNow(pmapi::InDom indom) {
 void Dumper::InstanceLabel(pmapi::InDom indom, int32_t inst) {
   out_.Int(inst);
   // The name in the membership at now_, as Archive::InstanceName finds it.
-  const std::string* name = nullptr;
+  std::optional<std::string_view> name;
   if (const pmapi::InDomSnapshot* snap = MembershipNow(indom)) {
     Membership& m = memberships_[indom];
-    const std::vector<int32_t>& insts = snap->insts;
     size_t i = m.next;
-    if (i >= insts.size() || insts[i] != inst ||
-        (i > 0 && insts[i - 1] == inst)) {  // the first of equal numbers wins
-      i = static_cast<size_t>(std::lower_bound(insts.begin(), insts.end(), inst) - insts.begin());
+    if (i >= snap->size() || snap->inst(i) != inst ||
+        (i > 0 && snap->inst(i - 1) == inst)) {  // the first of equal numbers wins
+      i = snap->Find(inst);
     }
-    if (i < insts.size() && insts[i] == inst) {
-      name = &snap->names[i];
+    if (i < snap->size()) {
+      name = snap->name(i);
       m.next = i + 1;
     }
   }
-  if (name == nullptr) {
+  if (!name) {
     out_.Str(" or ???");
   } else {
     out_.Str(" or \"");
@@ -267,26 +266,26 @@ void Dumper::HelpText() {
 
 void Dumper::DiskInDoms() {
   out_.Str("\nInstance Domains on-disk ...\n");
-  for (const pmapi::InDomRecord& r : archive_.indom_records()) {
+  for (const pmapi::StoredInDomRecord& r : archive_.indom_records()) {
     Stamp(r.stamp);
     out_.Str(" InDom: ");
     out_.Str(InDomText(r.indom));
     const bool delta = r.kind == pmapi::InDomRecord::Kind::kDelta;
     if (delta) out_.Str(" delta");
     out_.Char(' ');
-    out_.Int(r.insts.size());
+    out_.Int(r.size());
     out_.Str(" instances\n");
-    for (size_t i = 0; i < r.insts.size(); ++i) {
-      if (delta && r.deleted[i]) {
+    for (size_t i = 0; i < r.size(); ++i) {
+      if (delta && r.deleted(i)) {
         out_.Str("   del ");
-        out_.Int(r.insts[i]);
+        out_.Int(r.inst(i));
         out_.Char('\n');
         continue;
       }
       out_.Str(delta ? "   add " : "   ");
-      out_.Int(r.insts[i]);
+      out_.Int(r.inst(i));
       out_.Str(" or \"");
-      out_.Str(r.names[i]);
+      out_.Str(r.name(i));
       out_.Str("\"\n");
     }
   }
@@ -297,7 +296,7 @@ void Dumper::InDoms() {
   // In the order PCP's hash table holds them: by first appearance.
   PcpHashOrder order;
   std::map<pmapi::InDom, bool> seen;
-  for (const pmapi::InDomRecord& r : archive_.indom_records()) {
+  for (const pmapi::StoredInDomRecord& r : archive_.indom_records()) {
     if (seen.emplace(r.indom, true).second) order.Add(r.indom);
   }
   for (pmapi::InDom indom : order.Keys()) {
@@ -307,13 +306,13 @@ void Dumper::InDoms() {
     for (const pmapi::InDomSnapshot& s : *archive_.InDomHistory(indom)) {
       Stamp(s.stamp);
       out_.Char(' ');
-      out_.Int(s.insts.size());
+      out_.Int(s.size());
       out_.Str(" instances\n");
-      for (size_t i = 0; i < s.insts.size(); ++i) {
+      for (size_t i = 0; i < s.size(); ++i) {
         out_.Str("   ");
-        out_.Int(s.insts[i]);
+        out_.Int(s.inst(i));
         out_.Str(" or \"");
-        out_.Str(s.names[i]);
+        out_.Str(s.name(i));
         out_.Str("\"\n");
       }
     }

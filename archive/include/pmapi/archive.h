@@ -20,8 +20,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -80,7 +82,7 @@ struct MetricDesc {
   std::vector<std::string> names;
 };
 
-// One instance domain record from .meta, as stored.
+// One instance domain record from .meta, as decoded (DecodeInDom).
 struct InDomRecord {
   enum class Kind { kV2, kFull, kDelta };
   Kind kind = Kind::kFull;
@@ -93,12 +95,78 @@ struct InDomRecord {
   std::vector<bool> deleted;
 };
 
+// Every distinct (instance number, name) pair an instance domain has in an
+// archive, once each, the names packed in one buffer. The memberships and
+// records of the indom refer to its entries by number, so a name that
+// appears in a thousand records is held once.
+class InstanceTable {
+ public:
+  InstanceTable() = default;
+  InstanceTable(const InstanceTable&) = delete;
+  InstanceTable& operator=(const InstanceTable&) = delete;
+
+  // Returns the entry of (inst, name), adding it if it is new.
+  uint32_t Intern(int32_t inst, std::string_view name);
+  // Gives back the lookup structures Intern needs (no more entries will be
+  // added) and trims the buffers to their contents.
+  void Freeze();
+
+  size_t size() const { return insts_.size(); }
+  int32_t inst(uint32_t entry) const { return insts_[entry]; }
+  std::string_view name(uint32_t entry) const {
+    const size_t begin = entry == 0 ? 0 : ends_[entry - 1];
+    return std::string_view(chars_).substr(begin, ends_[entry] - begin);
+  }
+
+ private:
+  std::vector<int32_t> insts_;
+  std::vector<size_t> ends_;  // name i is chars_[ends_[i - 1], ends_[i])
+  std::string chars_;
+  // For Intern: the latest entry of each instance number, and for each
+  // entry the one of the same number before it (kNoEntry if none).
+  static constexpr uint32_t kNoEntry = UINT32_MAX;
+  std::unordered_map<int32_t, uint32_t> latest_;
+  std::vector<uint32_t> earlier_;
+};
+
+// One instance domain record from .meta as the archive keeps it: each
+// instance is an entry of the indom's InstanceTable, except the deleted
+// instances of a delta record, kept as their number alone.
+struct StoredInDomRecord {
+  static constexpr uint32_t kDeleted = 0x80000000u;
+
+  InDomRecord::Kind kind = InDomRecord::Kind::kFull;
+  ArchiveTime stamp;
+  InDom indom = kInDomNull;
+  const InstanceTable* table = nullptr;
+  // An entry of `table`, or kDeleted | instance number.
+  std::vector<uint32_t> refs;
+
+  size_t size() const { return refs.size(); }
+  bool deleted(size_t i) const { return (refs[i] & kDeleted) != 0; }
+  int32_t inst(size_t i) const {
+    return deleted(i) ? static_cast<int32_t>(refs[i] & ~kDeleted) : table->inst(refs[i]);
+  }
+  // The name of instance i ("" for a deleted one).
+  std::string_view name(size_t i) const {
+    return deleted(i) ? std::string_view() : table->name(refs[i]);
+  }
+};
+
 // The complete membership of an instance domain from `stamp` on, in
-// ascending instance order (as libpcp keeps it).
+// ascending instance order (as libpcp keeps it), as entries of the indom's
+// InstanceTable.
 struct InDomSnapshot {
   ArchiveTime stamp;
-  std::vector<int32_t> insts;
-  std::vector<std::string> names;
+  const InstanceTable* table = nullptr;
+  std::vector<uint32_t> entries;
+
+  size_t size() const { return entries.size(); }
+  int32_t inst(size_t i) const { return table->inst(entries[i]); }
+  std::string_view name(size_t i) const { return table->name(entries[i]); }
+  // Returns the position of the first instance numbered `inst`, or size()
+  // if there is none.
+  size_t Find(int32_t inst) const;
 };
 
 // One label record from .meta: the label sets of one identifier.
@@ -142,7 +210,7 @@ class Archive {
 
   // Metadata, in .meta file order.
   const std::vector<MetricDesc>& descs() const;
-  const std::vector<InDomRecord>& indom_records() const;
+  const std::vector<StoredInDomRecord>& indom_records() const;
   const std::vector<LabelRecord>& label_records() const;
   const std::vector<HelpText>& help_texts() const;
   const std::vector<IndexEntry>& index() const;
@@ -165,7 +233,7 @@ class Archive {
   // Returns the name of instance `inst` in the membership of `indom` in
   // force at time `t` (the latest record at or before t), or nullptr if
   // there is none or the instance is not in it.
-  const std::string* InstanceName(InDom indom, int32_t inst, ArchiveTime t) const;
+  std::optional<std::string_view> InstanceName(InDom indom, int32_t inst, ArchiveTime t) const;
 
   // Data records. SeekStart/SeekEnd position before the first / after the
   // last record; ReadNext/ReadPrev then return records one by one and
