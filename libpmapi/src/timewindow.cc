@@ -132,6 +132,16 @@ constexpr const char* kMonths[] = {"jan", "feb", "mar", "apr", "may", "jun",
                                    "jul", "aug", "sep", "oct", "nov", "dec"};
 constexpr const char* kMeridians[] = {"am", "pm"};
 
+// C's (int) conversion as the x86 instruction does it, where PCP runs: a
+// NaN or a value out of int's range gives INT_MIN ("@01:43:nan" is read by
+// strtod and passes PCP's range check). Defined here, unlike in C.
+int TruncateToInt(long double v) {
+  if (!(v > static_cast<long double>(INT_MIN) - 1 && v < static_cast<long double>(INT_MAX) + 1)) {
+    return INT_MIN;
+  }
+  return static_cast<int>(v);
+}
+
 void ParseClock(Scanner& sc, TimeFields& tm) {
   if (!sc.Char(':')) return;
   if (tm.hour == -1) tm.hour = 0;
@@ -140,9 +150,9 @@ void ParseClock(Scanner& sc, TimeFields& tm) {
   if (!sc.Char(':')) return;
   double d = 0;
   if (sc.Double(0.0, 61.0, &d)) {
-    tm.sec = static_cast<int>(d);
+    tm.sec = TruncateToInt(d);
     long double frac = static_cast<long double>(d) - static_cast<long double>(tm.sec);
-    tm.frac = static_cast<int>(1000000000.0L * frac);
+    tm.frac = TruncateToInt(1000000000.0L * frac);
   }
 }
 

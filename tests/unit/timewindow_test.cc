@@ -115,5 +115,20 @@ TEST(TimeWindowTest, HostileInputIsAnErrorNotACrash) {
   EXPECT_EQ(*p.ParseTime(with_nul, s, e), (TimeSpec{1795311777, 0}));
 }
 
+// strtod reads "nan" and PCP's range check lets it through, then C's (int)
+// conversion gives INT_MIN on x86: the seconds go far back and the window
+// starts at the archive's start, as PCP's pmval shows for these -S forms.
+TEST(TimeWindowTest, NanSecondsStartTheWindowAtTheStart) {
+  TimeParser p(TimeZone::Utc());
+  TimeSpec s{1795311800, 186708000}, e{1795311828, 207743000};
+  for (const char* start : {"@01:43:nan", "@01:43: NAN", "@Nov 22 01:43:-nan 2026"}) {
+    TimeWindowArgs args;
+    args.start = start;
+    absl::StatusOr<TimeWindow> w = p.ParseWindow(args, s, e);
+    ASSERT_TRUE(w.ok()) << start;
+    EXPECT_EQ(w->start, s) << start;
+  }
+}
+
 }  // namespace
 }  // namespace pmapi
