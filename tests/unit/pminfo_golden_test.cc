@@ -11,10 +11,6 @@ namespace {
 
 const std::map<std::string, std::string>& KnownDifferences() {
   static const auto* known = new std::map<std::string, std::string>{
-      {"bad/badlog-3/pminfo-dmTtl.txt",
-       "PCP stops at a record whose timestamp goes backwards"},
-      {"bad/badlog-3/pminfo-f.txt",
-       "PCP stops at a record whose timestamp goes backwards"},
       {"bad/badlog-4/pminfo-dmTtl.txt",
        "records dated before the label: PCP's positioning not reproduced"},
       {"bad/badlog-4/pminfo-f.txt",
