@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/civil_time.h"
+#include "pmapi/timezone.h"
 #include "pmapi/units.h"
 
 namespace pmapi {
@@ -296,7 +297,7 @@ EventLayout LayoutFor(bool highres) {
 // Returns HH:MM:SS.mmm (or .nnnnnnnnn for highres) for the record timestamp
 // at `offset`, or false when it is not within `p`.
 bool FormatStamp(std::span<const uint8_t> p, size_t offset, const EventLayout& layout,
-                 absl::TimeZone tz, std::string* out) {
+                 const TimeZone& tz, std::string* out) {
   int64_t sec;
   int64_t frac;
   if (layout.highres) {
@@ -307,9 +308,14 @@ bool FormatStamp(std::span<const uint8_t> p, size_t offset, const EventLayout& l
     sec = s32;
     frac = us32 / 1000;
   }
-  absl::CivilSecond cs = absl::ToCivilSecond(absl::FromUnixSeconds(sec), tz);
-  *out = Printf(layout.highres ? "%02d:%02d:%02d.%09d" : "%02d:%02d:%02d.%03d", cs.hour(), cs.minute(),
-                cs.second(), static_cast<int>(frac));
+  // A time too far out for a calendar date is shown in UTC.
+  absl::StatusOr<BrokenDownTime> tm = tz.Localtime(sec);
+  const absl::CivilSecond utc = absl::ToCivilSecond(absl::FromUnixSeconds(sec), absl::UTCTimeZone());
+  const int hour = tm.ok() ? tm->hour : utc.hour();
+  const int minute = tm.ok() ? tm->min : utc.minute();
+  const int second = tm.ok() ? tm->sec : utc.second();
+  *out = Printf(layout.highres ? "%02d:%02d:%02d.%09d" : "%02d:%02d:%02d.%03d", hour, minute, second,
+                static_cast<int>(frac));
   return true;
 }
 
@@ -360,7 +366,7 @@ EventWalk WalkRecords(std::span<const uint8_t> p, int32_t nrecords, const EventL
 
 // Returns "[N event records (M missed) timestamps first...last]" for an event
 // array block, or the bad-array text when it is shorter than it claims.
-std::string EventSummary(const ValueView& v, bool highres, absl::TimeZone tz) {
+std::string EventSummary(const ValueView& v, bool highres, const TimeZone& tz) {
   static constexpr char kBad[] = "[bad event record array]";
   const EventLayout layout = LayoutFor(highres);
   int32_t nrecords;
@@ -385,7 +391,7 @@ std::string EventSummary(const ValueView& v, bool highres, absl::TimeZone tz) {
 
 // Returns the text of an EVENT or HIGHRES_EVENT value. PCP never extracts
 // these, so the block's vtype and valfmt are not checked.
-std::string FormatEvent(int valfmt, int type, const ValueView& v, absl::TimeZone tz) {
+std::string FormatEvent(int valfmt, int type, const ValueView& v, const TimeZone& tz) {
   if (valfmt == kValInsitu) return LogControlWord(v.lval);
   return EventSummary(v, type == kTypeHighResEvent, tz);
 }
@@ -463,7 +469,7 @@ bool AppendUnpadded(std::string* out, int valfmt, int type, const ValueView& v) 
 
 
 // Returns FormatValue's text, for any value and width.
-std::string FormatAny(int valfmt, int type, const ValueView& v, int minwidth, absl::TimeZone tz) {
+std::string FormatAny(int valfmt, int type, const ValueView& v, int minwidth, const TimeZone& tz) {
   if (minwidth > kMaxWidth) minwidth = kMaxWidth;
   if (minwidth < -kMaxWidth) minwidth = -kMaxWidth;
   if (type == kTypeEvent || type == kTypeHighResEvent) return FormatEvent(valfmt, type, v, tz);
@@ -630,7 +636,8 @@ std::string EventFlagsStr(int flags) {
   return out;
 }
 
-std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth, absl::TimeZone tz) {
+std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth,
+                        const TimeZone& tz) {
   std::string out;
   AppendValue(&out, valfmt, type, v, minwidth, tz);
   return out;
@@ -643,14 +650,15 @@ std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth) 
 }
 
 void AppendValue(std::string* out, int valfmt, int type, const ValueView& v, int minwidth,
-                 absl::TimeZone tz) {
+                 const TimeZone& tz) {
   if (minwidth >= -1 && minwidth <= 1 && AppendUnpadded(out, valfmt, type, v)) return;
   out->append(FormatAny(valfmt, type, v, minwidth, tz));
 }
 
 void AppendValue(std::string* out, int valfmt, int type, const ValueView& v, int minwidth) {
   if (minwidth >= -1 && minwidth <= 1 && AppendUnpadded(out, valfmt, type, v)) return;
-  out->append(FormatAny(valfmt, type, v, minwidth, absl::LocalTimeZone()));
+  out->append(FormatAny(valfmt, type, v, minwidth,
+                        TimeZone::FromEnvironment().value_or(TimeZone::Utc())));
 }
 
 }  // namespace pmapi

@@ -107,7 +107,7 @@ TEST(StringsTest, BasicTableMatchesPcp) {
 
 // Replays one pmPrintValue row: the fields after "print" (or after "zone"
 // and its zone name), ending with PCP's text.
-void ReplayPrintRow(const std::vector<std::string>& f, absl::TimeZone tz) {
+void ReplayPrintRow(const std::vector<std::string>& f, const TimeZone& tz) {
   ASSERT_EQ(f.size(), 7u);
   int valfmt = std::stoi(f[0]);
   int type = std::stoi(f[1]);
@@ -132,13 +132,13 @@ TEST(StringsTest, PrintTableMatchesPcp) {
   for (const auto& f : rows) {
     ASSERT_GE(f.size(), 2u);
     if (f[0] == "zone") {
-      absl::TimeZone tz;
-      ASSERT_TRUE(absl::LoadTimeZone(f[1], &tz)) << f[1];
-      ReplayPrintRow(std::vector<std::string>(f.begin() + 2, f.end()), tz);
+      absl::StatusOr<TimeZone> tz = TimeZone::FromTzValue(f[1]);
+      ASSERT_TRUE(tz.ok()) << f[1];
+      ReplayPrintRow(std::vector<std::string>(f.begin() + 2, f.end()), *tz);
       ++zone_rows;
     } else {
       ASSERT_EQ(f[0], "print");
-      ReplayPrintRow(std::vector<std::string>(f.begin() + 1, f.end()), absl::UTCTimeZone());
+      ReplayPrintRow(std::vector<std::string>(f.begin() + 1, f.end()), TimeZone::Utc());
       ++print_rows;
     }
   }
@@ -164,16 +164,16 @@ ValueView Block(int vtype, const std::vector<uint8_t>& payload) {
 TEST(StringsTest, ShortEventArraysAreReportedNotRead) {
   const std::string bad = "[bad event record array]";
   std::vector<uint8_t> empty;
-  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, empty), 0, absl::UTCTimeZone()), bad);
+  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, empty), 0, TimeZone::Utc()), bad);
   std::vector<uint8_t> count_only;
   Put32(&count_only, 1);  // claims one record, has none
-  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, count_only), 0, absl::UTCTimeZone()), bad);
+  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, count_only), 0, TimeZone::Utc()), bad);
   EXPECT_EQ(FormatValue(kValDptr, kTypeHighResEvent, Block(kTypeHighResEvent, count_only), 0,
-                        absl::UTCTimeZone()),
+                        TimeZone::Utc()),
             bad);
   std::vector<uint8_t> zero;
   Put32(&zero, 0);
-  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, zero), 0, absl::UTCTimeZone()),
+  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, zero), 0, TimeZone::Utc()),
             "[0 event records]");
 }
 
@@ -186,7 +186,7 @@ TEST(StringsTest, EventParametersPastTheEndAreReported) {
   Put32(&b, 1);           // one parameter ...
   Put32(&b, 1);           // pmid
   Put32(&b, 0x00ffffff);  // ... claiming 16 MB
-  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, b), 0, absl::UTCTimeZone()),
+  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, b), 0, TimeZone::Utc()),
             "[bad event record array]");
   std::vector<uint8_t> many;
   Put32(&many, 2);
@@ -194,7 +194,7 @@ TEST(StringsTest, EventParametersPastTheEndAreReported) {
   Put32(&many, 0);
   Put32(&many, kEventFlagPoint);
   Put32(&many, 0x7fffffff);  // parameters without end
-  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, many), 0, absl::UTCTimeZone()),
+  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, many), 0, TimeZone::Utc()),
             "[bad event record array]");
 }
 
@@ -207,14 +207,14 @@ TEST(StringsTest, MissedRecordRepeatsWithoutLooping) {
   Put32(&b, 5000);
   Put32(&b, kEventFlagMissed);
   Put32(&b, 1);
-  std::string out = FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, b), 0, absl::UTCTimeZone());
+  std::string out = FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, b), 0, TimeZone::Utc());
   EXPECT_EQ(out, "[2147483647 event records (2147483646 missed) timestamps 01:00:00.005...01:00:00.005]");
 }
 
 TEST(StringsTest, MostNegativeRecordCount) {
   std::vector<uint8_t> b;
   Put32(&b, 0x80000000u);
-  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, b), 0, absl::UTCTimeZone()),
+  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, Block(kTypeEvent, b), 0, TimeZone::Utc()),
             "[-2147483648 event records]");
 }
 
@@ -233,7 +233,7 @@ TEST(StringsTest, ArbitraryBytesGiveTextForEveryType) {
       for (int valfmt : {kValInsitu, kValDptr, kValSptr, 5}) {
         ValueView v = Block(static_cast<int>(next() % 12), b);
         v.lval = static_cast<int32_t>(next());
-        EXPECT_FALSE(FormatValue(valfmt, type, v, static_cast<int>(next() % 20) - 5, absl::UTCTimeZone())
+        EXPECT_FALSE(FormatValue(valfmt, type, v, static_cast<int>(next() % 20) - 5, TimeZone::Utc())
                          .empty());
       }
       AtomValue a;
@@ -267,9 +267,11 @@ TEST(StringsTest, LocalZoneIsTheDefault) {
   Put32(&b, 0);
   ValueView v = Block(kTypeEvent, b);
   EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, v, 0),
-            FormatValue(kValDptr, kTypeEvent, v, 0, absl::LocalTimeZone()));
-  absl::TimeZone plus5h = absl::FixedTimeZone(5 * 3600);
-  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, v, 0, plus5h), "[1 event record timestamp 03:13:20.000]");
+            FormatValue(kValDptr, kTypeEvent, v, 0, *TimeZone::FromEnvironment()));
+  // A POSIX rule, as archives record zones: five hours east of UTC.
+  absl::StatusOr<TimeZone> plus5h = TimeZone::FromTzValue("XYZ-5");
+  ASSERT_TRUE(plus5h.ok());
+  EXPECT_EQ(FormatValue(kValDptr, kTypeEvent, v, 0, *plus5h), "[1 event record timestamp 03:13:20.000]");
 }
 
 // The lines PCP 6.0.3's pmPrintDesc writes for the same descriptors.

@@ -1,28 +1,28 @@
 #include "origin.h"
 
-#include "absl/strings/str_cat.h"
-#include "pmapi/errors.h"
-#include "pmapi/interval.h"
+#include "pmapi/timewindow.h"
 
 namespace pmtools {
 
-absl::StatusOr<absl::Time> ResolveOrigin(pmapi::Context& ctx, const std::string& text) {
+absl::StatusOr<absl::Time> ResolveOrigin(pmapi::Context& ctx, const std::string& text,
+                                         const pmapi::TimeZone& zone) {
   absl::StatusOr<pmapi::ArchiveLabel> label = ctx.GetArchiveLabel();
   if (!label.ok()) return label.status();
-  absl::Time start = absl::FromUnixNanos(label->start.nanos());
-  if (text.empty()) return start;
-  if (text[0] != '+' && text[0] != '-') {
-    return pmapi::PcpErrorWithMessage(pmapi::kErrGeneric,
-                                      absl::StrCat("Invalid origin \"", text, "\"\n"));
+  // PCP's option layer reads the label through the microsecond interface.
+  const pmapi::TimeSpec start{label->start.sec, label->start.nsec / 1000 * 1000};
+  if (text.empty()) return absl::FromUnixSeconds(start.sec) + absl::Nanoseconds(start.nsec);
+  pmapi::TimeSpec end{pmapi::kUnboundedEnd, 0};
+  absl::StatusOr<absl::Time> last = ctx.GetArchiveEnd();
+  if (last.ok()) {
+    const int64_t ns = absl::ToUnixNanos(*last);
+    end = {ns / 1000000000, ns % 1000000000};
   }
-  absl::StatusOr<absl::Duration> offset = pmapi::ParseInterval(text.substr(1));
-  if (!offset.ok()) {
-    return pmapi::PcpErrorWithMessage(pmapi::kErrGeneric, std::string(offset.status().message()));
-  }
-  if (text[0] == '+') return start + *offset;
-  absl::StatusOr<absl::Time> end = ctx.GetArchiveEnd();
-  if (!end.ok()) return end.status();
-  return *end - *offset;
+  pmapi::TimeWindowArgs args;
+  args.origin = text;
+  pmapi::TimeParser parser(zone);
+  absl::StatusOr<pmapi::TimeWindow> w = parser.ParseWindow(args, start, end);
+  if (!w.ok()) return w.status();
+  return absl::FromUnixSeconds(w->origin.sec) + absl::Nanoseconds(w->origin.nsec);
 }
 
 }  // namespace pmtools

@@ -8,13 +8,16 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "pmapi/context.h"
+#include "pmapi/timezone.h"
 
 namespace pmtools {
 
-// Returns the origin `text` names for the archive of `ctx`: its start when
-// empty, "+interval" after the start, "-interval" before the end. Other
-// forms give an error whose message is ready for stderr.
-absl::StatusOr<absl::Time> ResolveOrigin(pmapi::Context& ctx, const std::string& text);
+// Returns the origin `text` names for the archive of `ctx`, read in `zone`
+// as PCP's pmParseHighResTimeWindow reads -O: the archive's start when
+// empty, "+interval" after it, "-interval" before the end, "@ctime" or a
+// date. A bad time gives PCP's message ("junk\n^ -- unexpected value\n").
+absl::StatusOr<absl::Time> ResolveOrigin(pmapi::Context& ctx, const std::string& text,
+                                         const pmapi::TimeZone& zone);
 
 }  // namespace pmtools
 

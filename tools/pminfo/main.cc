@@ -47,8 +47,15 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
   if (k == "a") s->archives.push_back(o.value);
   else if (k == "h") s->hosts.push_back(o.value);
   else if (k == "L") s->local = true;
-  else if (k == "K" || k == "container" || k == "Z" || k == "z") {
-    // Accepted; they matter only to sources and zones not in use here.
+  else if (k == "K" || k == "container") {
+    // Accepted; they matter only to sources not in use here.
+  } else if (k == "z" || k == "Z") {
+    if (k == "z" ? s->timezone.has_value() : s->hostzone) {
+      std::fprintf(stderr, "pminfo: at most one of -Z and -z allowed\n");
+      return false;
+    }
+    if (k == "z") s->hostzone = true;
+    else s->timezone = o.value;
   } else if (k == "n" || k == "N") s->namespace_file = o.value;
   else if (k == "O") s->origin = o.value;
   else if (k == "b") {
@@ -86,6 +93,10 @@ int main(int argc, char** argv) {
   pminfo::Settings settings;
   bool ok = true;
   for (const pmtools::ParsedOption& o : cl->options) ok = Apply(o, &settings) && ok;
+  if (ok && settings.hostzone && settings.archives.empty() && settings.hosts.empty()) {
+    std::fprintf(stderr, "pminfo: use of timezone from metric source requires a source\n");
+    ok = false;
+  }
   if (!ok || settings.usage) {
     std::fputs(pmtools::UsageText(table).c_str(), stderr);
     return 1;

@@ -12,6 +12,7 @@
 #include "describe.h"
 #include "sha1.h"
 #include "origin.h"
+#include "zone.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
 #include "pmapi/host.h"
@@ -34,8 +35,8 @@ using pmapi::PmID;
 
 class Reporter {
  public:
-  Reporter(const Settings& s, Context* ctx, std::optional<absl::Time> origin)
-      : s_(s), ctx_(ctx), origin_(origin) {}
+  Reporter(const Settings& s, Context* ctx, std::optional<absl::Time> origin, pmapi::TimeZone zone)
+      : s_(s), ctx_(ctx), origin_(origin), zone_(std::move(zone)) {}
 
   // Reports a metric: at once for archives and local contexts; for a host
   // context once -b names have gathered (see Batch), which may span the
@@ -77,7 +78,7 @@ class Reporter {
   Context* ctx_;
   std::optional<absl::Time> origin_;
   std::vector<std::vector<pmapi::LabelSet>> levels_;
-  pmapi::TimeZone zone_ = pmapi::TimeZone::FromEnvironment().value_or(pmapi::TimeZone::Utc());
+  pmapi::TimeZone zone_;
   pmapi::InDom cached_indom_ = pmapi::kInDomNull;
   std::vector<pmapi::Instance> cached_insts_;
   std::vector<std::string> pending_;
@@ -281,7 +282,7 @@ void Reporter::PrintValues(const Desc& desc, const pmapi::Result& r, int set,
     } else {
       std::printf("   ");
     }
-    std::printf(" value %s\n", pmapi::FormatValue(vs.valfmt, desc.type, v, 1).c_str());
+    std::printf(" value %s\n", pmapi::FormatValue(vs.valfmt, desc.type, v, 1, zone_).c_str());
     if (s_.events && (desc.type == pmapi::kTypeEvent || desc.type == pmapi::kTypeHighResEvent)) {
       PrintEvents(v, vs.valfmt, desc.type == pmapi::kTypeHighResEvent);
     }
@@ -509,6 +510,22 @@ absl::StatusOr<Context> OpenContext(const Settings& s, std::string* what) {
   return pmapi::OpenHostContext(host);
 }
 
+// The reporting zone: -Z's, the source's for -z (a host without
+// pmcd.timezone leaves this machine's), else the process's.
+absl::StatusOr<pmapi::ReportingZone> ChooseZone(const Settings& s, Context* ctx) {
+  pmapi::ZoneChoice choice = pmapi::ZoneChoice::kLocal;
+  if (s.timezone) choice = pmapi::ZoneChoice::kUser;
+  else if (s.hostzone) choice = pmapi::ZoneChoice::kSource;
+  pmapi::ZoneSource zs;
+  if (choice == pmapi::ZoneChoice::kSource) {
+    zs = pmtools::SourceZone(ctx);
+    if (zs.timezone.empty() && !zs.is_archive) choice = pmapi::ZoneChoice::kLocal;
+  }
+  std::optional<std::string_view> user_tz;
+  if (s.timezone) user_tz = *s.timezone;
+  return pmapi::ChooseReportingZone(choice, zs, user_tz);
+}
+
 }  // namespace
 
 int Run(Settings s) {
@@ -520,16 +537,24 @@ int Run(Settings s) {
                  pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
     return 1;
   }
+  absl::StatusOr<pmapi::ReportingZone> zone = ChooseZone(s, &*ctx);
+  if (!zone.ok()) {
+    std::fprintf(stderr, "pminfo: %s\n", std::string(zone.status().message()).c_str());
+    return 1;
+  }
   std::optional<absl::Time> origin;
   if (ctx->kind() == pmapi::kContextArchive) {
-    absl::StatusOr<absl::Time> o = pmtools::ResolveOrigin(*ctx, s.origin);
+    // PCP announces the zone for archives only.
+    std::fputs(zone->note.c_str(), stdout);
+    absl::StatusOr<absl::Time> o = pmtools::ResolveOrigin(*ctx, s.origin, zone->zone);
     if (!o.ok()) {
-      std::fprintf(stderr, "%s", std::string(o.status().message()).c_str());
+      std::fprintf(stderr, "pminfo: invalid time window.\n%s\n",
+                   std::string(o.status().message()).c_str());
       return 1;
     }
     origin = *o;
   }
-  Reporter reporter(s, &*ctx, origin);
+  Reporter reporter(s, &*ctx, origin, zone->zone);
   std::vector<std::string> roots = s.names.empty() ? std::vector<std::string>{""} : s.names;
   int status = 0;
   for (const std::string& arg : roots) {

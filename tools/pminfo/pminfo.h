@@ -2,6 +2,7 @@
 #ifndef PMAPI_TOOLS_PMINFO_PMINFO_H_
 #define PMAPI_TOOLS_PMINFO_PMINFO_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@ struct Settings {
   bool local = false;
   std::string namespace_file;
   std::string origin;
+  bool hostzone = false;                // -z
+  std::optional<std::string> timezone;  // -Z
   std::vector<std::string> derived_files;
   int batch = 128;
   bool desc = false;

@@ -26,6 +26,7 @@
 #include "pmapi/local.h"
 #include "string_value.h"
 #include "value_text.h"
+#include "zone.h"
 
 namespace pmval {
 
@@ -942,38 +943,6 @@ absl::StatusOr<pmapi::Context> OpenSource(const Source& src) {
   return ctx;
 }
 
-// Returns pmcd.timezone from a host, "" when it cannot be had.
-std::string HostTimezone(pmapi::Context* ctx) {
-  absl::StatusOr<pmapi::PmID> id = ctx->LookupName("pmcd.timezone");
-  if (!id.ok()) return "";
-  const pmapi::PmID ids[1] = {*id};
-  absl::StatusOr<pmapi::Result> r = ctx->Fetch(ids);
-  if (!r.ok() || r->sets().empty() || r->sets()[0].numval != 1) return "";
-  const pmapi::ValueSet& vs = r->sets()[0];
-  absl::StatusOr<pmapi::AtomValue> a =
-      pmapi::ExtractValue(vs.valfmt, r->value(vs, 0), pmapi::kTypeString, pmapi::kTypeString);
-  return a.ok() ? a->bytes : "";
-}
-
-// The source's zone, as pmNewContextZone finds it: the archive label's,
-// or pmcd.timezone for a host.
-pmapi::ZoneSource SourceZone(pmapi::Context* ctx) {
-  pmapi::ZoneSource zs;
-  if (ctx->kind() == pmapi::kContextArchive) {
-    zs.is_archive = true;
-    absl::StatusOr<pmapi::ArchiveLabel> label = ctx->GetArchiveLabel();
-    if (label.ok()) {
-      zs.hostname = label->hostname;
-      zs.timezone = label->timezone;
-    }
-    return zs;
-  }
-  zs.hostname = ctx->HostName();
-  // (-z is refused for a local context before it is opened.)
-  if (ctx->kind() == pmapi::kContextHost) zs.timezone = HostTimezone(ctx);
-  return zs;
-}
-
 // -S -A -O, -U and -d need an archive, and -z a host or an archive; PCP
 // reports each, then the usage.
 bool LiveOptionsValid(const Settings& s, int kind) {
@@ -1017,7 +986,7 @@ int Run(const Settings& given) {
   pmapi::ZoneChoice choice = pmapi::ZoneChoice::kLocal;
   if (settings.timezone) choice = pmapi::ZoneChoice::kUser;
   else if (settings.hostzone) choice = pmapi::ZoneChoice::kSource;
-  pmapi::ZoneSource zs = SourceZone(&*ctx);
+  pmapi::ZoneSource zs = pmtools::SourceZone(&*ctx);
   std::string note;
   if (choice == pmapi::ZoneChoice::kSource && zs.timezone.empty() && !zs.is_archive) {
     // A host without pmcd.timezone: take this machine's zone.

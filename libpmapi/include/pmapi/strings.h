@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <string>
 
-#include "absl/time/time.h"
+#include "pmapi/timezone.h"
 #include "pmapi/types.h"
 
 namespace pmapi {
@@ -95,7 +95,8 @@ std::string EventFlagsStr(int flags);
 // timestamps, shown in `tz`; an in-situ event value is shown as a pmlogger
 // control word. An event array too short for the records it claims gives
 // "[bad event record array]". `minwidth` is limited to +-1048576.
-std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth, absl::TimeZone tz);
+std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth,
+                        const TimeZone& tz);
 // As above, with event timestamps in the local time zone (as PCP does when no
 // other zone was chosen).
 std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth);
@@ -104,7 +105,7 @@ std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth);
 // are written straight into *out, which makes this the way to format many
 // values (pmdumplog formats tens of millions).
 void AppendValue(std::string* out, int valfmt, int type, const ValueView& v, int minwidth,
-                 absl::TimeZone tz);
+                 const TimeZone& tz);
 void AppendValue(std::string* out, int valfmt, int type, const ValueView& v, int minwidth);
 
 }  // namespace pmapi

@@ -1,0 +1,50 @@
+// pminfo_zone_test: our pminfo and PCP's, run side by side with -z, -Z and
+// -O on reference archives: the zone note, origins in every form (offsets,
+// @ctime, dates, bad times), event timestamps in the chosen zone, and the
+// option errors (-z with -Z, -z without a source). Output, errors and exit
+// status must be identical.
+#include <string>
+#include <vector>
+
+#include "golden_live_tools.h"
+#include "gtest/gtest.h"
+
+namespace pmapi {
+namespace {
+
+TEST(PminfoZone, SameAsPcp) {
+  const std::string ref = std::string(PMAPI_TEST_DATA_DIR) + "/archives/reference/";
+  const std::string v3 = ref + "small-v3/small-v3";
+  const std::string events = ref + "events/events";
+  const std::vector<std::string> lines = {
+      "-z -f sample.long.one",
+      "-L -z -f sample.long.one",
+      "-a " + v3 + " -z -Z UTC -f sample.long.one",
+      "-a " + v3 + " -Z UTC -z -f sample.long.one",
+      "-a " + v3 + " -z -f sample.long.one",
+      "-a " + v3 + " -Z EST5EDT -O @20:43:30 -f sample.seconds",
+      "-a " + v3 + " -O junk -Z UTC -f sample.seconds",
+      "-a " + ref + "small-v2/small-v2 -O @01:43:00 -f sample.seconds",
+      "-a " + v3 + " -O +5 -f sample.seconds",
+      "-a " + v3 + " -O -5 -f sample.seconds",
+      "-a " + v3 + " -O +1000 -f sample.seconds",
+      "-a " + v3 + " -O @01:43:30.5 -f sample.seconds sample.long.one",
+      "-a " + ref + "multivol-v3/multivol-v3 -O @01:43:45 -f sample.seconds",
+      "-a " + v3 + " -O '2026-11-22 01:43:40' -f sample.seconds",
+      "-a " + events + " -z -x -f sample.event.records",
+      "-a " + events + " -Z EST5EDT -x -f sample.event.records",
+      "-a " + ref + "events-v3/events-v3 -Z Australia/Melbourne -f sample.event.highres_records",
+  };
+  for (const std::string& line : lines) {
+    const std::string command = "pminfo " + line;
+    ToolRun ours = RunOurs(command);
+    ToolRun pcp = RunPcp(command);
+    EXPECT_FALSE(pcp.out.empty() && pcp.err.empty()) << command;
+    EXPECT_EQ(ours.status, pcp.status) << command;
+    EXPECT_EQ(ours.out, pcp.out) << command;
+    EXPECT_EQ(ours.err, pcp.err) << command;
+  }
+}
+
+}  // namespace
+}  // namespace pmapi
