@@ -15,9 +15,7 @@ namespace {
 
 constexpr int kFlagMissed = static_cast<int>(0x80000000u);
 
-std::string RecordStamp(int64_t ns, bool highres) {
-  static const pmapi::TimeZone zone =
-      pmapi::TimeZone::FromEnvironment().value_or(pmapi::TimeZone::Utc());
+std::string RecordStamp(const pmapi::TimeZone& zone, int64_t ns, bool highres) {
   const int64_t sec = ns / 1000000000;
   const int64_t nsec = ns % 1000000000;
   absl::StatusOr<std::string> s = highres ? pmapi::HighResStamp(zone, sec, nsec)
@@ -66,14 +64,14 @@ std::string EventPrinter::ParamValues(const Param& p, const pmapi::Result& r,
       for (uint8_t b : v.payload) out += absl::StrFormat("%02x", b);
       out += "]\n";
     } else {
-      out += pmapi::FormatValue(vs.valfmt, p.desc.type, v, 1) + "\n";
+      out += pmapi::FormatValue(vs.valfmt, p.desc.type, v, 1, zone_) + "\n";
     }
   }
   return out;
 }
 
 std::string EventPrinter::Record(const pmapi::Result& r, size_t index, bool highres) {
-  std::string out = "  " + RecordStamp(r.timestamp_ns(), highres);
+  std::string out = "  " + RecordStamp(zone_, r.timestamp_ns(), highres);
   out += absl::StrFormat(" --- event record [%d]", index);
   if (r.numpmid() == 0) return out + " ---\n    ==> No parameters\n";
   int flags = 0;

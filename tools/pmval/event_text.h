@@ -12,15 +12,18 @@
 #include <string>
 
 #include "pmapi/context.h"
+#include "pmapi/timezone.h"
 #include "pmapi/types.h"
 
 namespace pmval {
 
 class EventPrinter {
  public:
+  // Record stamps are shown in `zone`.
   // REQUIRES: ctx outlives the printer; desc is an event metric's.
-  EventPrinter(pmapi::Context* ctx, std::string metric, const pmapi::Desc& desc)
-      : ctx_(ctx), metric_(std::move(metric)), desc_(desc) {}
+  EventPrinter(pmapi::Context* ctx, std::string metric, const pmapi::Desc& desc,
+               pmapi::TimeZone zone)
+      : ctx_(ctx), metric_(std::move(metric)), desc_(desc), zone_(std::move(zone)) {}
 
   // Returns the text for one event array value: "metric[inst]: N event
   // records" and the records. `inst_name` is nullopt for a singular metric.
@@ -42,6 +45,7 @@ class EventPrinter {
   pmapi::Context* ctx_;
   std::string metric_;
   pmapi::Desc desc_;
+  pmapi::TimeZone zone_;
   std::map<pmapi::PmID, Param> params_;
 };
 

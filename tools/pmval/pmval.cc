@@ -201,7 +201,7 @@ bool Report::LookupMetric() {
     // Event records are replayed as logged, never interpolated.
     events_ = true;
     raw_archive_ = !live_;
-    event_printer_ = std::make_unique<EventPrinter>(&ctx_, spec_.metric, desc_);
+    event_printer_ = std::make_unique<EventPrinter>(&ctx_, spec_.metric, desc_, zone_);
   }
   if (desc_.indom == pmapi::kInDomNull && !spec_.instances.empty()) {
     std::fprintf(stderr, "pmval: %s: singular metrics do not have instances\n",
@@ -495,7 +495,7 @@ std::string Report::ValueText(const Sample& smp, const pmapi::ValueView& v, int 
   if (desc_.type == pmapi::kTypeFloat || desc_.type == pmapi::kTypeDouble) {
     return RealText(AsDouble(smp, v), desc_.sem, width, s_.fixed);
   }
-  return pmapi::FormatValue(smp.valfmt, desc_.type, v, width);
+  return pmapi::FormatValue(smp.valfmt, desc_.type, v, width, zone_);
 }
 
 std::string Report::RateText(const Sample& a, const pmapi::ValueView& va,

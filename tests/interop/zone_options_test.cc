@@ -1,8 +1,8 @@
-// pminfo_zone_test: our pminfo and PCP's, run side by side with -z, -Z and
-// -O on reference archives: the zone note, origins in every form (offsets,
-// @ctime, dates, bad times), event timestamps in the chosen zone, and the
-// option errors (-z with -Z, -z without a source). Output, errors and exit
-// status must be identical.
+// zone_options_test: our pminfo and pmval and PCP's, run side by side with
+// -z, -Z and -O on reference archives: the zone note, origins in every form
+// (offsets, @ctime, dates, bad times), event timestamps in the chosen zone,
+// and the option errors (-z with -Z, -z without a source). Output, errors
+// and exit status must be identical.
 #include <string>
 #include <vector>
 
@@ -40,6 +40,26 @@ TEST(PminfoZone, SameAsPcp) {
     ToolRun ours = RunOurs(command);
     ToolRun pcp = RunPcp(command);
     EXPECT_FALSE(pcp.out.empty() && pcp.err.empty()) << command;
+    EXPECT_EQ(ours.status, pcp.status) << command;
+    EXPECT_EQ(ours.out, pcp.out) << command;
+    EXPECT_EQ(ours.err, pcp.err) << command;
+  }
+}
+
+// pmval's event records and their parameters, stamped in the chosen zone.
+TEST(PmvalZone, EventStampsSameAsPcp) {
+  const std::string ref = std::string(PMAPI_TEST_DATA_DIR) + "/archives/reference/";
+  const std::vector<std::string> lines = {
+      "-a " + ref + "events/events -Z EST5EDT -s 3 sample.event.records",
+      "-a " + ref + "events/events -z -s 3 sample.event.records",
+      "-a " + ref + "events-v3/events-v3 -Z EST5EDT -s 3 sample.event.highres_records",
+      "-a " + ref + "events/events -Z Australia/Melbourne -s 3 -x . sample.event.records",
+  };
+  for (const std::string& line : lines) {
+    const std::string command = "pmval " + line;
+    ToolRun ours = RunOurs(command);
+    ToolRun pcp = RunPcp(command);
+    EXPECT_NE(pcp.out.find("event record"), std::string::npos) << command;
     EXPECT_EQ(ours.status, pcp.status) << command;
     EXPECT_EQ(ours.out, pcp.out) << command;
     EXPECT_EQ(ours.err, pcp.err) << command;
