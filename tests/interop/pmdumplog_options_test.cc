@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "golden_live_tools.h"
 #include "gtest/gtest.h"
+#include "same_as_pcp.h"
 
 namespace pmapi {
 namespace {
@@ -49,12 +49,8 @@ TEST(PmdumplogWindow, SameAsPcp) {
     for (const std::string& window : kWindows) {
       const std::string command = "pmdumplog " + window + " " + PMAPI_TEST_DATA_DIR +
                                   "/archives/reference/" + archive + " sample.long.one";
-      ToolRun ours = RunOurs(command);
-      ToolRun pcp = RunPcp(command);
+      ToolRun pcp = ExpectSameAsPcp(command);
       if (pcp.out.find(" metric\n") != std::string::npos) ++with_records;
-      EXPECT_EQ(ours.status, pcp.status) << command;
-      EXPECT_EQ(ours.out, pcp.out) << command;
-      EXPECT_EQ(ours.err, pcp.err) << command;
       ++compared;
     }
   }
@@ -74,12 +70,7 @@ TEST(PmdumplogOptions, SameAsPcp) {
       archive + " -d sample.long.one", "-L -t " + archive, "--all --reverse " + archive,
   };
   for (const std::string& line : lines) {
-    const std::string command = "pmdumplog " + line;
-    ToolRun ours = RunOurs(command);
-    ToolRun pcp = RunPcp(command);
-    EXPECT_EQ(ours.status, pcp.status) << command;
-    EXPECT_EQ(ours.out, pcp.out) << command;
-    EXPECT_EQ(ours.err, pcp.err) << command;
+    ExpectSameAsPcp("pmdumplog " + line);
   }
 }
 

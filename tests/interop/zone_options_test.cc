@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "golden_live_tools.h"
 #include "gtest/gtest.h"
+#include "same_as_pcp.h"
 
 namespace pmapi {
 namespace {
@@ -36,13 +36,8 @@ TEST(PminfoZone, SameAsPcp) {
       "-a " + ref + "events-v3/events-v3 -Z Australia/Melbourne -f sample.event.highres_records",
   };
   for (const std::string& line : lines) {
-    const std::string command = "pminfo " + line;
-    ToolRun ours = RunOurs(command);
-    ToolRun pcp = RunPcp(command);
-    EXPECT_FALSE(pcp.out.empty() && pcp.err.empty()) << command;
-    EXPECT_EQ(ours.status, pcp.status) << command;
-    EXPECT_EQ(ours.out, pcp.out) << command;
-    EXPECT_EQ(ours.err, pcp.err) << command;
+    ToolRun pcp = ExpectSameAsPcp("pminfo " + line);
+    EXPECT_FALSE(pcp.out.empty() && pcp.err.empty()) << line;
   }
 }
 
@@ -56,13 +51,8 @@ TEST(PmvalZone, EventStampsSameAsPcp) {
       "-a " + ref + "events/events -Z Australia/Melbourne -s 3 -x . sample.event.records",
   };
   for (const std::string& line : lines) {
-    const std::string command = "pmval " + line;
-    ToolRun ours = RunOurs(command);
-    ToolRun pcp = RunPcp(command);
-    EXPECT_NE(pcp.out.find("event record"), std::string::npos) << command;
-    EXPECT_EQ(ours.status, pcp.status) << command;
-    EXPECT_EQ(ours.out, pcp.out) << command;
-    EXPECT_EQ(ours.err, pcp.err) << command;
+    ToolRun pcp = ExpectSameAsPcp("pmval " + line);
+    EXPECT_NE(pcp.out.find("event record"), std::string::npos) << line;
   }
 }
 
