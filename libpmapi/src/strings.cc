@@ -5,6 +5,7 @@
 // "%e", "%.16g" and friends is the specification being matched.
 #include "pmapi/strings.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cinttypes>
 #include <cmath>
@@ -447,9 +448,11 @@ void AppendGeneral(std::string* out, double x, int precision) {
 bool AppendUnpadded(std::string* out, int valfmt, int type, const ValueView& v) {
   if (type == kTypeString) {
     if (valfmt == kValInsitu || !BlockTypeFits(v, type)) return false;
-    const char* p = reinterpret_cast<const char*>(v.payload.data());
+    // Up to the first NUL; an empty block (no data at all) is "".
+    const std::span<const uint8_t> bytes = v.payload;
+    const auto nul = std::find(bytes.begin(), bytes.end(), uint8_t{0});
     out->push_back('"');
-    out->append(p, strnlen(p, v.payload.size()));
+    out->append(bytes.begin(), nul);
     out->push_back('"');
     return true;
   }
