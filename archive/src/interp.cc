@@ -17,6 +17,14 @@ bool CounterWrapEnabled() {
   return wrap;
 }
 
+// True when a value set's format suits the metric's type: 32-bit integers
+// in place, floats either way (the old in-place form), all else in blocks.
+bool FormatFitsType(int valfmt, int type) {
+  if (type == kType32 || type == kTypeU32) return valfmt == kValInsitu;
+  if (type == kTypeFloat) return true;
+  return valfmt != kValInsitu;
+}
+
 bool IsArithmetic(int type) {
   return type == kType32 || type == kTypeU32 || type == kType64 || type == kTypeU64 ||
          type == kTypeFloat || type == kTypeDouble;
@@ -236,15 +244,15 @@ absl::Status InterpEngine::EnsureRecordTimes() {
 }
 
 absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
-  absl::flat_hash_map<PmID, bool> wanted;  // pmid -> singular
+  absl::flat_hash_map<PmID, const Desc*> wanted;
   for (PmID id : pmids) {
     if (timelines_.contains(id)) continue;
     const Desc* d = metadata_->FindDesc(id);
-    if (d != nullptr) wanted[id] = d->indom == kInDomNull;
+    if (d != nullptr) wanted[id] = d;
   }
   if (wanted.empty()) return absl::OkStatus();
   std::vector<PmID> only;
-  for (const auto& [id, singular] : wanted) {
+  for (const auto& [id, desc] : wanted) {
     timelines_[id];
     only.push_back(id);
   }
@@ -255,18 +263,21 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
       auto w = wanted.find(vs.pmid);
       if (w == wanted.end() || vs.numval <= 0) continue;
       Timeline& tl = timelines_[vs.pmid];
+      if (!tl.first_misfit && !FormatFitsType(vs.valfmt, w->second->type)) {
+        tl.first_misfit = static_cast<uint32_t>(i);
+      }
       if (tl.valfmt < 0) tl.valfmt = vs.valfmt;
       if (tl.valfmt != vs.valfmt) tl.kept = false;
       for (int j = 0; j < vs.numval; ++j) {
         ValueView v = r.value(vs, j);
-        Observations& obs = tl.by_inst[w->second ? kInNull : v.inst];
+        Observations& obs = tl.by_inst[w->second->indom == kInDomNull ? kInNull : v.inst];
         if (!obs.records.empty() && obs.records.back() == i) continue;
         obs.records.push_back(static_cast<uint32_t>(i));
         if (tl.kept) Keep(v, &tl, &obs);
       }
     }
   });
-  for (const auto& [id, singular] : wanted) {
+  for (const auto& [id, desc] : wanted) {
     Timeline& tl = timelines_[id];
     if (tl.kept) continue;
     for (auto& [inst, obs] : tl.by_inst) std::vector<uint64_t>().swap(obs.bits);
@@ -450,6 +461,13 @@ absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64
   return absl::OkStatus();
 }
 
+bool InterpEngine::ReadsMisfit(const Timeline& tl, int64_t t_ns) const {
+  if (!tl.first_misfit) return false;
+  // PCP reads on to the first record after t (for next observations).
+  const auto after = std::upper_bound(times_.begin(), times_.end(), t_ns);
+  return *tl.first_misfit <= static_cast<size_t>(after - times_.begin());
+}
+
 absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> pmids,
                                            const Profile& profile, bool forward) {
   if (absl::Status s = EnsureTimelines(pmids); !s.ok()) return s;
@@ -467,6 +485,7 @@ absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> p
       out.AddSet(id, kErrPmidLog, 0);
       continue;
     }
+    if (ReadsMisfit(timelines_[id], t_ns)) return PcpError(kErrLogrec);
     auto last = last_numval_.find(id);
     bool had_values = last != last_numval_.end() && last->second > 0;
     absl::Status s = AddMetric(*desc, timelines_[id], t_ns, profile, crossed_mark && had_values,

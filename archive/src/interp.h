@@ -23,6 +23,7 @@
 #define PMAPI_ARCHIVE_SRC_INTERP_H_
 
 #include <cstdint>
+#include <optional>
 #include <functional>
 #include <list>
 #include <span>
@@ -104,6 +105,10 @@ class InterpEngine {
     int valfmt = -1;
     int vtype = kTypeUnknown;  // of the kept 8-byte blocks
     bool kept = true;          // Observations::bits hold every value
+    // The first record whose value set is not in the form the descriptor's
+    // type needs (a 32-bit value out of place, a 64-bit one in place);
+    // PCP's interpolation reports such a record as corrupt once it reads it.
+    std::optional<uint32_t> first_misfit;
     absl::flat_hash_map<int32_t, Observations> by_inst;
   };
   // One value of the result being built.
@@ -137,6 +142,8 @@ class InterpEngine {
   absl::Status EnsureRecordTimes();
   Bound Prior(const std::vector<uint32_t>& obs, int64_t t_ns);
   Bound Next(const std::vector<uint32_t>& obs, int64_t t_ns);
+  // True when a sample at t would read tl's first misfit record.
+  bool ReadsMisfit(const Timeline& tl, int64_t t_ns) const;
   bool MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from);
   // Returns record i with the value set of `pmid` decoded, from the cache
   // or read now.

@@ -87,14 +87,6 @@ const std::map<std::string, std::string>& KnownDifferences() {
        "corrupt temporal index: PCP positions by the index, we read the data"},
       {"bad/badti-4/pmval-U-sample.colour.txt",
        "corrupt temporal index: PCP positions by the index, we read the data"},
-      {"bad/logsummary-bug/pmval-kernel.all.cpu.wait.total.txt",
-       "corrupt record: PCP's fetch fails with PM_ERR_LOGREC, ours extracts a bad value"},
-      {"bad/logsummary-bug/pmval-t-kernel.all.cpu.wait.total.txt",
-       "corrupt record: PCP's fetch fails with PM_ERR_LOGREC, ours extracts a bad value"},
-      {"bad/logsummary-bug/pmval-r-kernel.all.cpu.wait.total.txt",
-       "corrupt record: PCP's fetch fails with PM_ERR_LOGREC, ours extracts a bad value"},
-      {"bad/logsummary-bug/pmval-U-kernel.all.cpu.wait.total.txt",
-       "corrupt record: PCP's fetch fails with PM_ERR_LOGREC, ours extracts a bad value"},
   };
   return *known;
 }

@@ -125,7 +125,8 @@ class Report {
   std::string ValueText(const Sample& smp, const pmapi::ValueView& v, int width) const;
   std::string RateText(const Sample& a, const pmapi::ValueView& va, const pmapi::ValueView& vb,
                        double delta, int width) const;
-  double AsDouble(const Sample& smp, const pmapi::ValueView& v) const;
+  // The value as a double; on failure PCP's message naming `where` and exit 1.
+  double AsDouble(const Sample& smp, const pmapi::ValueView& v, const char* where) const;
   bool KnowsAll(const Sample& smp) const;
   const pmapi::ValueView* Find(const Sample& smp, int32_t inst) const;
   absl::flat_hash_set<int32_t> ColumnIds() const;
@@ -480,11 +481,11 @@ void Report::PrintLabels() {
   std::fputs(line.c_str(), stdout);
 }
 
-double Report::AsDouble(const Sample& smp, const pmapi::ValueView& v) const {
+double Report::AsDouble(const Sample& smp, const pmapi::ValueView& v, const char* where) const {
   absl::StatusOr<pmapi::AtomValue> a =
       pmapi::ExtractValue(smp.valfmt, v, desc_.type, pmapi::kTypeDouble);
   if (!a.ok()) {
-    std::fprintf(stderr, "pmval:printvals pmExtractValue: %s\n",
+    std::fprintf(stderr, "pmval:%s pmExtractValue: %s\n", where,
                  pmapi::ErrStr(pmapi::PcpCode(a.status())).c_str());
     std::exit(1);
   }
@@ -493,14 +494,16 @@ double Report::AsDouble(const Sample& smp, const pmapi::ValueView& v) const {
 
 std::string Report::ValueText(const Sample& smp, const pmapi::ValueView& v, int width) const {
   if (desc_.type == pmapi::kTypeFloat || desc_.type == pmapi::kTypeDouble) {
-    return RealText(AsDouble(smp, v), desc_.sem, width, s_.fixed);
+    return RealText(AsDouble(smp, v, "printvals"), desc_.sem, width, s_.fixed);
   }
   return pmapi::FormatValue(smp.valfmt, desc_.type, v, width, zone_);
 }
 
 std::string Report::RateText(const Sample& a, const pmapi::ValueView& va,
                              const pmapi::ValueView& vb, double delta, int width) const {
-  double v = AsDouble(a, va) - AsDouble(a, vb);
+  // As PCP's pmval: the previous value is taken first.
+  const double prev = AsDouble(a, vb, "printrate prev");
+  double v = AsDouble(a, va, "printrate cur") - prev;
   if (v < 0.0 && std::getenv("PCP_COUNTER_WRAP") != nullptr) {
     if (desc_.type == pmapi::kType32 || desc_.type == pmapi::kTypeU32) v += 4294967296.0;
     if (desc_.type == pmapi::kType64 || desc_.type == pmapi::kTypeU64) v += 18446744073709551616.0;
