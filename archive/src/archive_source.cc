@@ -418,11 +418,20 @@ absl::StatusOr<Result> ArchiveSource::Fetch(std::span<const PmID> ids, const Pro
   (void)state_change;
   if (mode_ != kModeInterp) return FetchRecordwise(ids, profile);
   absl::StatusOr<int64_t> end = EndNs();
-  if (!end.ok()) return end.status();
+  int64_t end_ns = 0;
+  if (end.ok()) {
+    end_ns = *end;
+  } else {
+    // As PCP when the end cannot be located: interpolation ends with the
+    // last record it can read (the label's time when there is none).
+    absl::StatusOr<size_t> n = Count();
+    if (!n.ok()) return n.status();
+    end_ns = *n > 0 ? catalog_.back().time_ns : ToNs(set_->label().start);
+  }
   int64_t t = origin_ns_;
   origin_ns_ = SaturatingAdd(origin_ns_, delta_ns_);
   if (t < SaturatingAdd(ToNs(set_->label().start), -kEndSlopNs) ||
-      t > SaturatingAdd(*end, kEndSlopNs)) {
+      t > SaturatingAdd(end_ns, kEndSlopNs)) {
     return PcpError(kErrEol);
   }
   return interp_.Fetch(t, ids, profile, delta_ns_ >= 0);

@@ -472,6 +472,12 @@ absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> p
                                            const Profile& profile, bool forward) {
   if (absl::Status s = EnsureTimelines(pmids); !s.ok()) return s;
   if (absl::Status s = EnsureRecordTimes(); !s.ok()) return s;
+  // PCP reads on past t for next observations: with no record after t
+  // before the corruption that ended the list, it reads into it.
+  if (absl::Status cut = records_->ListError();
+      !cut.ok() && std::upper_bound(times_.begin(), times_.end(), t_ns) == times_.end()) {
+    return cut;
+  }
   bool crossed_mark = false;
   if (have_last_) {
     crossed_mark = forward ? MarkBetween(last_t_ns_, t_ns, false)

@@ -60,6 +60,9 @@ class RecordSource {
   // records by reading them overrides this to visit them during that pass.
   virtual absl::Status Scan(std::span<const PmID> only,
                             const std::function<void(size_t, const Result&)>& visit);
+  // The corruption that cut the list of records short, or OK when the
+  // list reaches the end of the archive.
+  virtual absl::Status ListError() { return absl::OkStatus(); }
 };
 
 // What the engine needs to know of the archive's metadata.
