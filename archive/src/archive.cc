@@ -164,6 +164,11 @@ class Archive::Impl {
   absl::Status ReadNext(Result* out);
   absl::Status ReadPrev(Result* out);
   absl::StatusOr<ArchiveTime> End();
+  // Decodes the record that ends file f (its trailing length word).
+  absl::Status LastRecord(ArchiveFile& f, size_t label_bytes, Result* out);
+  // The last record readable forward from the last index entry inside
+  // `volume` (of `size` bytes), or PM_ERR_LOGREC when there is none.
+  absl::StatusOr<ArchiveTime> EndFromIndex(int volume, uint64_t size);
 
   std::string base;
   ArchiveLabel label;
@@ -496,8 +501,9 @@ absl::Status Archive::Impl::ReadPrev(Result* out) {
 
 absl::StatusOr<ArchiveTime> Archive::Impl::End() {
   // The end is the last record of the last volume holding any, read
-  // backwards from the physical end of the file, as libpcp finds it: a
-  // volume that does not end on a whole record makes the end unknown.
+  // backwards from the physical end of the file, as libpcp finds it. When
+  // that record is damaged, libpcp reads forward from the last temporal
+  // index entry inside the file and takes the last record it can read.
   const size_t label_bytes = LabelRecordBytes(label.version);
   Result last;
   for (auto it = files.volumes.rbegin(); it != files.volumes.rend(); ++it) {
@@ -505,17 +511,48 @@ absl::StatusOr<ArchiveTime> Archive::Impl::End() {
     if (!f.ok()) continue;
     const uint64_t size = (*f)->size();
     if (size <= label_bytes) continue;
-    if (size < label_bytes + 4) return PcpError(kErrLogrec);
-    absl::StatusOr<std::optional<uint32_t>> len_word = WordAt(**f, size - 4);
-    if (!len_word.ok()) return len_word.status();
-    const uint32_t len = len_word->value_or(0);
-    if (len < 12 || len > size - label_bytes) return PcpError(kErrLogrec);
-    const uint64_t start = size - len;
-    absl::Status s = DecodeRecord(**f, start, len, &last);
-    if (!s.ok()) return s;
-    return ArchiveTime::FromNanos(last.timestamp_ns());
+    absl::Status s = LastRecord(**f, label_bytes, &last);
+    if (s.ok()) return ArchiveTime::FromNanos(last.timestamp_ns());
+    absl::StatusOr<ArchiveTime> from_index = EndFromIndex(it->first, size);
+    return from_index.ok() ? from_index : s;
   }
   return PcpError(kErrLogrec);
+}
+
+absl::Status Archive::Impl::LastRecord(ArchiveFile& f, size_t label_bytes, Result* out) {
+  const uint64_t size = f.size();
+  if (size < label_bytes + 4) return PcpError(kErrLogrec);
+  absl::StatusOr<std::optional<uint32_t>> len_word = WordAt(f, size - 4);
+  if (!len_word.ok()) return len_word.status();
+  const uint32_t len = len_word->value_or(0);
+  if (len < 12 || len > size - label_bytes) return PcpError(kErrLogrec);
+  return DecodeRecord(f, size - len, len, out);
+}
+
+absl::StatusOr<ArchiveTime> Archive::Impl::EndFromIndex(int volume, uint64_t size) {
+  const size_t label_bytes = LabelRecordBytes(label.version);
+  const IndexEntry* start = nullptr;
+  for (const IndexEntry& e : index) {
+    if (e.vol == volume && e.data_offset >= static_cast<int64_t>(label_bytes) &&
+        static_cast<uint64_t>(e.data_offset) < size) {
+      start = &e;
+    }
+  }
+  if (start == nullptr) return PcpError(kErrLogrec);
+  // Read from there on the reader's own position, put back afterwards.
+  const int saved_vol = vol;
+  const size_t saved_offset = offset;
+  const uint32_t saved_bytes = record_bytes;
+  vol = volume;
+  offset = static_cast<size_t>(start->data_offset);
+  Result r;
+  std::optional<int64_t> last_ns;
+  while (vol == volume && ReadNext(&r).ok()) last_ns = r.timestamp_ns();
+  vol = saved_vol;
+  offset = saved_offset;
+  record_bytes = saved_bytes;
+  if (!last_ns) return PcpError(kErrLogrec);
+  return ArchiveTime::FromNanos(*last_ns);
 }
 
 // Archive: the public face.

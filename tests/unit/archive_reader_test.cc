@@ -143,6 +143,23 @@ TEST(ArchiveReaderTest, CorruptDataRecordIsLogrec) {
   EXPECT_EQ(PcpCode((*t)->End().status()), kErrLogrec);
 }
 
+// A volume whose last record is damaged: the end is the last record read
+// forward from the last index entry inside the file (offset 284 of 700,
+// 18:34:33.248687), as PCP finds it; the reader's position is kept.
+TEST(ArchiveReaderTest, DamagedTailEndsAtLastRecordAfterTheIndex) {
+  absl::StatusOr<std::unique_ptr<Archive>> a = Archive::Open(kQa + "bad/badlog-1/badlog-1");
+  ASSERT_TRUE(a.ok());
+  const Archive::Position before = (*a)->Tell();
+  absl::StatusOr<ArchiveTime> end = (*a)->End();
+  ASSERT_TRUE(end.ok()) << end.status();
+  EXPECT_EQ(*end, (ArchiveTime{902428473, 248687000}));
+  EXPECT_EQ((*a)->Tell().offset, before.offset);
+  // A volume with no whole record after its index entries has no end.
+  absl::StatusOr<std::unique_ptr<Archive>> t = Archive::Open(kQa + "bad/badlen-11/badlen-11");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(PcpCode((*t)->End().status()), kErrLogrec);
+}
+
 // Copies ok-foo to a scratch directory, then opens and reads it with its
 // .meta (and then its .0) cut to every possible length.
 class TruncationSweep : public testing::Test {
