@@ -14,8 +14,6 @@ namespace {
 // Known differences: expected-output file -> why it still differs.
 const std::map<std::string, std::string>& KnownDifferences() {
   static const auto* known = new std::map<std::string, std::string>{
-      {"bad/badlog-3/pmdumplog-a.txt", "PCP stops at a record whose timestamp goes backwards"},
-      {"bad/badlog-3/pmdumplog-m.txt", "PCP stops at a record whose timestamp goes backwards"},
       {"bad/badlog-4/pmdumplog-a.txt", "records before the label time: PCP's handling not reproduced"},
       {"bad/badlog-4/pmdumplog-m.txt", "records before the label time: PCP's handling not reproduced"},
       {"bad/badmeta-1/pmdumplog-a.txt", "truncated .meta: PCP's partial-record handling not reproduced"},

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -562,6 +563,7 @@ int Dumper::Records() {
   bool first = true;
   std::vector<const pmapi::ValueSet*> picked;
   std::vector<const pmapi::ValueSet*> slots;
+  std::optional<ArchiveTime> last;  // of the previous record kept
   for (;;) {
     absl::Status s = opt_.reverse ? archive_.ReadPrev(&r) : archive_.ReadNext(&r);
     if (!s.ok()) {
@@ -569,6 +571,14 @@ int Dumper::Records() {
       return code == pmapi::kErrEol ? 0 : code;
     }
     const ArchiveTime t = ArchiveTime::FromNanos(r.timestamp_ns());
+    // As libpcp reads an archive: going forward, a record dated before the
+    // one before it is passed over; going backwards, one dated after it
+    // ends the archive.
+    if (last && (opt_.reverse ? *last < t : t < *last)) {
+      if (opt_.reverse) return 0;
+      continue;
+    }
+    last = t;
     if (!opt_.reverse && opt_.start && t < *opt_.start) continue;
     if (opt_.reverse && opt_.finish && *opt_.finish < t) continue;
     picked.clear();
