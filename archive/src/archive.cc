@@ -695,4 +695,27 @@ uint32_t Archive::record_bytes() const { return impl_->record_bytes; }
 void Archive::DecodeOnly(std::vector<PmID> pmids) { impl_->decode_only = std::move(pmids); }
 absl::StatusOr<ArchiveTime> Archive::End() const { return impl_->End(); }
 
+absl::Status Archive::CheckIndexedPosition(ArchiveTime t) const {
+  const IndexEntry* picked = nullptr;
+  const IndexEntry* previous = nullptr;
+  for (const IndexEntry& e : impl_->index) {
+    // Entries whose time or data offset goes backwards are passed over.
+    if (previous != nullptr && (e.stamp < previous->stamp ||
+                                (e.vol == previous->vol && e.data_offset < previous->data_offset))) {
+      continue;
+    }
+    previous = &e;
+    if (e.stamp < t) {
+      picked = &e;
+      continue;
+    }
+    // None before t: the first entry at t, if any.
+    if (picked == nullptr && !(t < e.stamp)) picked = &e;
+    break;
+  }
+  const int64_t label_bytes = static_cast<int64_t>(LabelRecordBytes(impl_->label.version));
+  if (picked != nullptr && picked->data_offset < label_bytes) return PcpError(kErrLogrec);
+  return absl::OkStatus();
+}
+
 }  // namespace pmapi

@@ -296,8 +296,16 @@ absl::StatusOr<std::vector<Instance>> ArchiveSource::GetInDomArchive(InDom indom
   return out;
 }
 
+absl::Status ArchiveSource::CheckIndexedPosition() const {
+  if (set_->size() != 1) return absl::OkStatus();
+  return set_->member(0).CheckIndexedPosition(ArchiveTime::FromNanos(origin_ns_));
+}
+
 absl::Status ArchiveSource::Position() {
   if (positioned_) return absl::OkStatus();
+  if (mode_ == kModeForw) {
+    if (absl::Status s = CheckIndexedPosition(); !s.ok()) return s;
+  }
   stream_ = mode_ == kModeForw && !have_catalog_ && set_->size() == 1;
   if (stream_) {
     PositionStream();
@@ -427,6 +435,11 @@ absl::StatusOr<Result> ArchiveSource::Fetch(std::span<const PmID> ids, const Pro
     absl::StatusOr<size_t> n = Count();
     if (!n.ok()) return n.status();
     end_ns = *n > 0 ? catalog_.back().time_ns : ToNs(set_->label().start);
+  }
+  if (!positioned_) {
+    // The first sample positions through the temporal index, as PCP's does.
+    if (absl::Status s = CheckIndexedPosition(); !s.ok()) return s;
+    positioned_ = true;
   }
   int64_t t = origin_ns_;
   origin_ns_ = SaturatingAdd(origin_ns_, delta_ns_);

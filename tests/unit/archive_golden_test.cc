@@ -18,8 +18,6 @@ const std::map<std::string, std::string>& KnownDifferences() {
       {"bad/badlog-4/pmdumplog-m.txt", "records before the label time: PCP's handling not reproduced"},
       {"bad/badmeta-1/pmdumplog-a.txt", "truncated .meta: PCP's partial-record handling not reproduced"},
       {"bad/badmeta-1/pmdumplog-m.txt", "truncated .meta: PCP's partial-record handling not reproduced"},
-      {"bad/badti-4/pmdumplog-a.txt", "index offsets inside the label: PCP seeks by the index"},
-      {"bad/badti-4/pmdumplog-m.txt", "index offsets inside the label: PCP seeks by the index"},
   };
   return *known;
 }

@@ -19,10 +19,6 @@ const std::map<std::string, std::string>& KnownDifferences() {
        "corrupt temporal index: PCP positions by the index, we read the data"},
       {"bad/badti-2/pminfo-f.txt",
        "corrupt temporal index: PCP positions by the index, we read the data"},
-      {"bad/badti-4/pminfo-dmTtl.txt",
-       "corrupt temporal index: PCP positions by the index, we read the data"},
-      {"bad/badti-4/pminfo-f.txt",
-       "corrupt temporal index: PCP positions by the index, we read the data"},
   };
   return *known;
 }

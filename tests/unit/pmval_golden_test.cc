@@ -31,22 +31,6 @@ const std::map<std::string, std::string>& KnownDifferences() {
        "PCP stops at a record whose timestamp goes backwards"},
       {"bad/badlog-3/pmval-U-sample.colour.txt",
        "PCP stops at a record whose timestamp goes backwards"},
-      {"bad/badti-4/pmval-sample.seconds.txt",
-       "corrupt temporal index: PCP positions by the index, we read the data"},
-      {"bad/badti-4/pmval-t-sample.seconds.txt",
-       "corrupt temporal index: PCP positions by the index, we read the data"},
-      {"bad/badti-4/pmval-r-sample.seconds.txt",
-       "corrupt temporal index: PCP positions by the index, we read the data"},
-      {"bad/badti-4/pmval-U-sample.seconds.txt",
-       "corrupt temporal index: PCP positions by the index, we read the data"},
-      {"bad/badti-4/pmval-sample.colour.txt",
-       "corrupt temporal index: PCP positions by the index, we read the data"},
-      {"bad/badti-4/pmval-t-sample.colour.txt",
-       "corrupt temporal index: PCP positions by the index, we read the data"},
-      {"bad/badti-4/pmval-r-sample.colour.txt",
-       "corrupt temporal index: PCP positions by the index, we read the data"},
-      {"bad/badti-4/pmval-U-sample.colour.txt",
-       "corrupt temporal index: PCP positions by the index, we read the data"},
   };
   return *known;
 }

@@ -564,6 +564,11 @@ int Dumper::Records() {
   std::vector<const pmapi::ValueSet*> picked;
   std::vector<const pmapi::ValueSet*> slots;
   std::optional<ArchiveTime> last;  // of the previous record kept
+  if (!opt_.reverse) {
+    // libpcp positions at the start through the temporal index.
+    absl::Status s = archive_.CheckIndexedPosition(opt_.start ? *opt_.start : archive_.label().start);
+    if (!s.ok()) return pmapi::PcpCode(s);
+  }
   for (;;) {
     absl::Status s = opt_.reverse ? archive_.ReadPrev(&r) : archive_.ReadNext(&r);
     if (!s.ok()) {

@@ -265,6 +265,12 @@ class Archive {
   // Returns the time of the last data record in the archive, or the PCP
   // error that stops it being found (as pmGetArchiveEnd does).
   absl::StatusOr<ArchiveTime> End() const;
+  // Returns PM_ERR_LOGREC when libpcp, positioning at `t` through the
+  // temporal index, would seek into the label: the entry it picks (among
+  // those whose times and data offsets do not go backwards, the last one
+  // before t, else the first one at t) holds a data offset inside the
+  // label record. OK otherwise.
+  absl::Status CheckIndexedPosition(ArchiveTime t) const;
 
   class Impl;
 
