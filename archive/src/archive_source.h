@@ -86,6 +86,9 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
     std::vector<std::string> names;
   };
   const EverySeen* EveryInstance(InDom indom);
+  // PM_ERR_LOGREC when PCP, positioning at the origin through the temporal
+  // index, would seek into the label (Archive::CheckIndexedPosition).
+  absl::Status CheckIndexedPosition() const;
 
   std::unique_ptr<ArchiveSet> set_;
   Pmns pmns_;
@@ -94,9 +97,6 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   int64_t origin_ns_ = 0;
   int64_t delta_ns_ = 0;
   bool positioned_ = false;
-  // PM_ERR_LOGREC when PCP, positioning at the origin through the temporal
-  // index, would seek into the label (Archive::CheckIndexedPosition).
-  absl::Status CheckIndexedPosition() const;
   bool have_end_ = false;
   int64_t end_ns_ = 0;
   bool have_catalog_ = false;
