@@ -80,6 +80,7 @@ pmUnits ToC(const Units& u);
 Units FromC(const pmUnits& u);
 pmDesc ToC(const Desc& d);
 Desc FromC(const pmDesc& d);
+LabelEntry FromC(const pmLabel& l);
 
 // A malloc'd copy of `s` (NUL terminated), or null when out of memory.
 char* Dup(std::string_view s);

@@ -48,6 +48,16 @@ Desc FromC(const pmDesc& d) {
   return out;
 }
 
+LabelEntry FromC(const pmLabel& l) {
+  LabelEntry e;
+  e.name = static_cast<uint16_t>(l.name);
+  e.namelen = static_cast<uint8_t>(l.namelen);
+  e.flags = static_cast<uint8_t>(l.flags);
+  e.value = static_cast<uint16_t>(l.value);
+  e.valuelen = static_cast<uint16_t>(l.valuelen);
+  return e;
+}
+
 pmDesc ToC(const Desc& d) {
   pmDesc c;
   std::memset(&c, 0, sizeof c);
@@ -472,13 +482,7 @@ int pmMergeLabelSets(pmLabelSet** sets, int nsets, char* buf, int buflen,
     for (int k = 0; k < c->nlabels; ++k) {
       const pmLabel& l = c->labels[k];
       if (filter != nullptr && filter(&l, c->json, arg) == 0) continue;
-      LabelEntry e;
-      e.name = static_cast<uint16_t>(l.name);
-      e.namelen = static_cast<uint8_t>(l.namelen);
-      e.flags = static_cast<uint8_t>(l.flags);
-      e.value = static_cast<uint16_t>(l.value);
-      e.valuelen = static_cast<uint16_t>(l.valuelen);
-      s.labels.push_back(e);
+      s.labels.push_back(FromC(l));
     }
     kept.push_back(std::move(s));
   }

@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
+#include "c_api_internal.h"
 #include "c_pmda_internal.h"
 #include "pmapi/errors.h"
 #include "pmapi/labels.h"
@@ -99,14 +100,7 @@ LabelSet FromCLabelSet(const pmLabelSet& set) {
   out.inst = static_cast<int32_t>(set.inst);
   if (set.json != nullptr) out.json.assign(set.json, set.jsonlen);
   for (int i = 0; set.labels != nullptr && i < set.nlabels; ++i) {
-    const pmLabel& l = set.labels[i];
-    LabelEntry e;
-    e.name = static_cast<uint16_t>(l.name);
-    e.namelen = static_cast<uint8_t>(l.namelen);
-    e.flags = static_cast<uint8_t>(l.flags);
-    e.value = static_cast<uint16_t>(l.value);
-    e.valuelen = static_cast<uint16_t>(l.valuelen);
-    out.labels.push_back(e);
+    out.labels.push_back(capi::FromC(set.labels[i]));
   }
   return out;
 }

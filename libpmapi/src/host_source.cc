@@ -170,14 +170,8 @@ absl::StatusOr<std::vector<Desc>> HostSource::LookupDescs(std::span<const PmID> 
       if ((*got)[i].pmid == missing[i]) descs_[missing[i]] = (*got)[i];
     }
   }
-  std::vector<Desc> out;
-  out.reserve(ids.size());
-  for (PmID id : ids) {
-    absl::StatusOr<Desc> d = LookupDesc(id);
-    if (!d.ok()) return d.status();
-    out.push_back(*d);
-  }
-  return out;
+  // Every descriptor is cached now (or fails as a single lookup would).
+  return Source::LookupDescs(ids);
 }
 
 absl::StatusOr<std::vector<Instance>> HostSource::GetInDom(InDom indom) {

@@ -272,21 +272,24 @@ static bool SkipSet(ByteReader& r, uint32_t pmid, Result* out) {
 
 absl::Status DecodeResultOnly(std::span<const uint8_t> body, ResultLayout layout, int error_code,
                               std::span<const PmID> keep, Result* out) {
-  if (keep.empty()) return DecodeResult(body, layout, error_code, out);
   out->Clear();
   ByteReader r(body);
   int64_t ns = 0;
   int32_t numpmid = 0;
   if (!ReadPreamble(r, layout, &ns, &numpmid)) return PcpError(error_code);
   out->set_timestamp_ns(ns);
+  // Each value set needs at least 8 bytes.
   if (numpmid < 0 || !r.Has(uint64_t(numpmid) * 8)) return PcpError(error_code);
-  out->Reserve(numpmid, keep.size(), 0);
+  out->Reserve(numpmid, keep.empty() ? static_cast<size_t>(numpmid) : keep.size(), 0);
   for (int32_t i = 0; i < numpmid; ++i) {
+    if (keep.empty()) {
+      if (!DecodeSet(r, body, out)) return PcpError(error_code);
+      continue;
+    }
     const size_t at = r.position();
     uint32_t pmid;
     if (!r.U32(&pmid)) return PcpError(error_code);
-    const bool wanted = std::find(keep.begin(), keep.end(), pmid) != keep.end();
-    if (wanted) {
+    if (std::find(keep.begin(), keep.end(), pmid) != keep.end()) {
       r.Seek(at);
       if (!DecodeSet(r, body, out)) return PcpError(error_code);
     } else if (!SkipSet(r, pmid, out)) {
@@ -298,19 +301,7 @@ absl::Status DecodeResultOnly(std::span<const uint8_t> body, ResultLayout layout
 
 absl::Status DecodeResult(std::span<const uint8_t> body, ResultLayout layout, int error_code,
                           Result* out) {
-  out->Clear();
-  ByteReader r(body);
-  int64_t ns = 0;
-  int32_t numpmid = 0;
-  if (!ReadPreamble(r, layout, &ns, &numpmid)) return PcpError(error_code);
-  out->set_timestamp_ns(ns);
-  // Each value set needs at least 8 bytes.
-  if (numpmid < 0 || !r.Has(uint64_t(numpmid) * 8)) return PcpError(error_code);
-  out->Reserve(numpmid, numpmid, 0);
-  for (int32_t i = 0; i < numpmid; ++i) {
-    if (!DecodeSet(r, body, out)) return PcpError(error_code);
-  }
-  return absl::OkStatus();
+  return DecodeResultOnly(body, layout, error_code, {}, out);
 }
 
 std::vector<uint8_t> EncodeResult(const Result& r, ResultLayout layout) {
