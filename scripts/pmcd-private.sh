@@ -15,6 +15,10 @@
 # -S to demand authentication, -Q to demand client certificates). Nothing outside DIR is written: the sample
 # PMDA finds its help through PCP_PMDAS_DIR, which points into DIR.
 #
+# A test may bring its own agents: $PMCD_PRIVATE_CONF names a pmcd.conf to
+# use instead of the one above and $PMCD_PRIVATE_PMNS the PMNS (root) file
+# that goes with it; their agents live below DIR/pmdas (PCP_PMDAS_DIR).
+#
 # Needs PCP 6 installed (scripts/install-deps.sh --pcp); runs as root or as
 # any user (pmcd runs as the invoking user).
 set -eu
@@ -122,9 +126,15 @@ start() {
   fi
   rm -rf "$dir/run"
   mkdir -p "$dir/run" "$dir/log/pmcd" "$dir/tmp"
-  [ -f "$dir/pmns/root" ] || build_pmns
-  [ -f "$dir/pmdas/sample/dsohelp.dir" ] || build_pmdas
-  write_conf
+  if [ -n "${PMCD_PRIVATE_CONF:-}" ]; then
+    mkdir -p "$dir/pmns"
+    cp "${PMCD_PRIVATE_PMNS:?PMCD_PRIVATE_PMNS must go with PMCD_PRIVATE_CONF}" "$dir/pmns/root"
+    cp "$PMCD_PRIVATE_CONF" "$dir/pmcd.conf"
+  else
+    [ -f "$dir/pmns/root" ] || build_pmns
+    [ -f "$dir/pmdas/sample/dsohelp.dir" ] || build_pmdas
+    write_conf
+  fi
   # Another pmcd (another build tree's tests) may take the port chosen
   # before this one binds it; pmcd then runs on its unix socket alone, so
   # the start is tried again on the next free port.

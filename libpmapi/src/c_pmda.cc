@@ -134,6 +134,7 @@ void FreeCPmdaExt(pmdaExt* ext) {
 void CPmdaNotify(pmdaExt* ext, std::string message) {
   CPmdaState* st = CPmdaStateOf(ext);
   if (st != nullptr && st->diagnostics != nullptr) st->diagnostics->push_back(std::move(message));
+  else if (st != nullptr && st->daemon) pmNotifyErr(LOG_WARNING, "%s", message.c_str());
 }
 
 pmdaMetric* FindCMetric(pmdaExt* ext, pmID pmid) {

@@ -25,6 +25,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "pmapi/label_set.h"
 #include "pmapi/pmda_cache.h"
+#include "pmapi/result.h"
 #include "pmda_help.h"
 
 namespace pmapi {
@@ -42,8 +43,14 @@ struct CPmdaLoadContext {
 void SetCPmdaLoadContext(const CPmdaLoadContext* load);
 const CPmdaLoadContext* CurrentCPmdaLoadContext();
 
+class AgentLink;
+
 struct CPmdaState {
   pmdaInterface* dispatch = nullptr;
+  // A daemon agent (pmdaDaemon): diagnostics go to its log (stderr), and
+  // once connected (pmdaConnect) it talks to pmcd over `link`.
+  bool daemon = false;
+  std::shared_ptr<AgentLink> link;
   void* private_data = nullptr;
   bool initialised = false;
   HelpFile::NameResolver resolve;
@@ -106,6 +113,20 @@ void FreeCLabelSetContents(pmLabelSet* sets, int n);
 // pmdaGetHelp, or < 0.
 int OpenCHelp(const std::string& path, int domain, const HelpFile::NameResolver& resolve,
               std::vector<std::string>* diagnostics);
+
+// Appends the value sets of an agent's fetch result to *out (payloads in
+// host byte order). PM_ERR_GENERIC for a missing set or a short block.
+absl::Status CopyResult(const pmResult* res, Result* out);
+// Returns a malloc'ed pmResult holding `values` (for a store handler), or
+// null when memory runs out; a set that could not be allocated is null.
+pmResult* NewCResult(const Result& values);
+// Frees a pmResult NewCResult made.
+void FreeCResult(pmResult* res);
+
+// Where a daemon agent (pmdaDaemon) finds the names its help text uses:
+// the default name space ($PMNS_DEFAULT, else $PCP_VAR_DIR/pmns/root), as
+// newhelp(1) resolves them.
+HelpFile::NameResolver DefaultPmnsResolver();
 
 }  // namespace pmapi
 

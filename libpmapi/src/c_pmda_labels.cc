@@ -172,8 +172,10 @@ int pmdaLabel(int ident, int type, pmLabelSet** lpp, pmdaExt* ext) {
       return *lpp == nullptr ? 0 : pmdaAddLabelFlags(*lpp, type);
     case PM_LABEL_DOMAIN: {
       if (*lpp != nullptr) return pmdaAddLabelFlags(*lpp, type);
+      // the agent's name without a "pmda" prefix or " DSO" suffix
       std::string agent = ext->e_name ? ext->e_name : "";
-      agent = agent.substr(0, agent.find(' '));
+      if (agent.size() > 4 && agent.compare(0, 4, "pmda") == 0) agent.erase(0, 4);
+      if (agent.size() > 4 && agent.compare(agent.size() - 4, 4, " DSO") == 0) agent.resize(agent.size() - 4);
       int sts = pmdaAddLabels(lpp, "{\"agent\":\"%s\"}", agent.c_str());
       if (sts < 0) return sts;
       return pmdaAddLabelFlags(*lpp, type);

@@ -20,6 +20,7 @@
 #include "pmapi/labels.h"
 #include "pmapi/local.h"
 #include "c_pmda_host.h"
+#include "local_spec.h"
 #include "pmda_builtin.h"
 
 namespace pmapi {
@@ -126,7 +127,11 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
     return;
   }
   std::string pmns = spec.pmns.empty() ? absl::StrCat(config_dir, "/root_", spec.name) : spec.pmns;
-  if (absl::StatusOr<std::string> text = ReadFile(pmns); text.ok()) {
+  if (spec.pmns_from_default) {
+    absl::StatusOr<std::string> text = DefaultPmnsSubtree(spec.domain);
+    absl::Status s = text.ok() ? names_.AddFile(*text, spec.domain, "default name space") : text.status();
+    if (!s.ok()) warn(s.ToString());
+  } else if (absl::StatusOr<std::string> text = ReadFile(pmns); text.ok()) {
     if (absl::Status s = names_.AddFile(*text, spec.domain, pmns); !s.ok()) warn(s.ToString());
   } else if (!spec.pmns.empty()) {
     warn(absl::StrCat("cannot read namespace file: ", text.status().ToString()));
@@ -491,6 +496,11 @@ absl::StatusOr<Context> OpenLocalContext(const LocalOptions& options) {
   if (path.empty()) {
     const char* env = std::getenv("PCP_PMCDCONF_PATH");
     path = (env && *env) ? env : DefaultLocalConfigPath();
+  }
+  if (options.config_path.empty()) {
+    if (std::optional<LocalAgentTable> table = SpecifiedAgents()) {
+      return Context(LocalSource::Create(table->agents, table->config_dir, options.warnings));
+    }
   }
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();

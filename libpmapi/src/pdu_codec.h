@@ -194,6 +194,62 @@ absl::StatusOr<NameList> DecodeNameList(std::span<const uint8_t> pdu);
 // Decodes RESULT or HIGHRES_RESULT into *out.
 absl::Status DecodeResultPdu(std::span<const uint8_t> pdu, Result* out);
 
+// ---- Requests as an agent receives them (pmcd to agent) ----
+//
+// pmcd forwards a client's requests to an agent in the same PDUs a client
+// sends, with the client's context number in the header's `from`. These
+// decoders are the inverse of the request encoders above, with the same
+// checks as every other decoder (PM_ERR_IPC for anything malformed).
+
+// The CVERSION credential pmcd answers an agent's with.
+struct CredsInfo {
+  int version = 0;
+  uint16_t flags = 0;
+};
+absl::StatusOr<CredsInfo> DecodeCredsInfo(std::span<const uint8_t> pdu);
+
+struct ProfileRequest {
+  int ctxnum = 0;
+  InstanceProfile profile;
+};
+absl::StatusOr<ProfileRequest> DecodeProfileReq(std::span<const uint8_t> pdu);
+
+// Decodes FETCH (or HIGHRES_FETCH) into *pmids (cleared first, capacity
+// kept); returns the context number.
+absl::StatusOr<int> DecodeFetchReq(std::span<const uint8_t> pdu, std::vector<PmID>* pmids);
+absl::StatusOr<PmID> DecodeDescReq(std::span<const uint8_t> pdu);
+
+struct InstanceRequest {
+  InDom indom = kInDomNull;
+  int32_t inst = kInNull;
+  bool has_name = false;  // a zero-length name means none
+  std::string name;
+};
+absl::StatusOr<InstanceRequest> DecodeInstanceReq(std::span<const uint8_t> pdu);
+
+// TEXT_REQ and LABEL_REQ: an identifier and what is asked of it.
+struct IdentRequest {
+  uint32_t ident = 0;
+  int type = 0;
+};
+// REQUIRES: type is kPduTextReq or kPduLabelReq.
+absl::StatusOr<IdentRequest> DecodeIdentReq(int type, std::span<const uint8_t> pdu);
+
+// PMNS_CHILD (subtype kPmnsChildNames or kPmnsChildStatus) and
+// PMNS_TRAVERSE (subtype 0).
+struct NameRequest {
+  int type = 0;
+  int subtype = 0;
+  std::string name;
+};
+absl::StatusOr<NameRequest> DecodeNameReq(std::span<const uint8_t> pdu);
+
+struct AttrRequest {
+  int attr = 0;
+  std::string value;  // the bytes as sent (not NUL-terminated on the wire)
+};
+absl::StatusOr<AttrRequest> DecodeAttr(std::span<const uint8_t> pdu);
+
 }  // namespace pmapi
 
 #endif  // PMAPI_SRC_PDU_CODEC_H_

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "pmapi/errors.h"
+#include "pmapi/local.h"
 
 namespace po = boost::program_options;
 
@@ -178,6 +179,13 @@ OptionSpec StdLocalPmda() {
 OptionSpec StdSpecLocal() {
   return {'K', "spec-local", "SPEC", "optional additional PMDA spec for local connection"};
 }
+bool ApplySpecLocal(const char* tool, const std::string& spec) {
+  std::string why = pmapi::SpecLocalPmda(spec);
+  if (why.empty()) return true;
+  std::fprintf(stderr, "%s: pmSpecLocalPMDA failed: %s\n", tool, why.c_str());
+  return false;
+}
+
 OptionSpec StdContainer() {
   return {0, "container", "NAME", "specify an individual container to be queried"};
 }

@@ -86,6 +86,10 @@ OptionSpec StdVersion();
 OptionSpec StdHelp();
 OptionSpec StdLocalPmda();
 OptionSpec StdSpecLocal();
+// Applies -K SPEC to the agents of later local contexts (PCP's
+// pmSpecLocalPMDA); on a bad spec prints "TOOL: pmSpecLocalPMDA failed:
+// WHY" on stderr and returns false.
+bool ApplySpecLocal(const char* tool, const std::string& spec);
 OptionSpec StdContainer();
 
 }  // namespace pmtools

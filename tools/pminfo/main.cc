@@ -47,8 +47,9 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
   if (k == "a") s->archives.push_back(o.value);
   else if (k == "h") s->hosts.push_back(o.value);
   else if (k == "L") s->local = true;
-  else if (k == "K" || k == "container") {
-    // Accepted; they matter only to sources not in use here.
+  else if (k == "K") return pmtools::ApplySpecLocal("pminfo", o.value);
+  else if (k == "container") {
+    // Accepted; it matters only to sources not in use here.
   } else if (k == "z" || k == "Z") {
     if (k == "z" ? s->timezone.has_value() : s->hostzone) {
       std::fprintf(stderr, "pminfo: at most one of -Z and -z allowed\n");

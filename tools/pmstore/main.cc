@@ -59,12 +59,14 @@ void Apply(const pmtools::ParsedOption& o, Settings* s) {
     for (absl::string_view n : absl::StrSplit(o.value, absl::ByAnyChar(", \t\n"), absl::SkipEmpty())) {
       s->insts.emplace_back(n);
     }
+  } else if (k == "K") {
+    if (!pmtools::ApplySpecLocal("pmstore", o.value)) s->usage = true;
   } else if (k == "V") {
     s->version = true;
   } else if (k == "?") {
     s->usage = true;
   }
-  // -K and -n are accepted; they matter only to sources not in use here.
+  // -n is accepted; it matters only to sources not in use here.
 }
 
 std::string Err(const absl::Status& s) { return pmapi::ErrStr(pmapi::PcpCode(s)); }

@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <pcp/platform_defs.h>
+
 /* Strict ISO C modes (-std=c99) hide the POSIX struct timespec that several
  * structures below embed; glibc keeps it in a header of its own. */
 #if defined(__GLIBC__) && !defined(__timespec_defined)
@@ -985,6 +987,12 @@ PCP_CALL extern int pmClearDebug(const char *flags);
 #define PM_RECOV_ERR 0
 PCP_CALL extern void pmNoMem(const char *where, size_t size, int fatal);
 PCP_CALL extern void pmNotifyErr(int priority, const char *fmt, ...) __PM_PRINTFLIKE(2, 3);
+
+/* The account PCP's daemons run as ($PCP_USER, else "pcp"); returns 1 if
+ * configured, 0 for the default. pmSetProcessIdentity becomes that user
+ * (exiting on failure). */
+PCP_CALL extern int pmGetUsername(char **username);
+PCP_CALL extern int pmSetProcessIdentity(const char *username);
 
 #ifdef __cplusplus
 }

@@ -43,15 +43,33 @@
  * Help text files are in the source form newhelp(1) reads ("@ IDENT
  * one-line" followed by the long text); see docs/c-pmda.md.
  *
- * Daemon agents (pmdaDaemon, pmdaConnect, pmdaMain, pmdaGetOptions) talk
- * to pmcd over a pipe or socket; pmcd hosts those, so they are not part of
- * this library.
+ * The same agent runs as a daemon under pmcd: main() calls pmdaDaemon,
+ * pmdaGetOptions, pmdaOpenLog, pmdaConnect, then the init function, then
+ * pmdaMain, which answers pmcd's requests over a pipe (stdin/stdout) or a
+ * socket until pmcd closes the connection:
+ *
+ *     int main(int argc, char **argv)
+ *     {
+ *         static pmdaOptions opts = { .short_options = PMDA_OPTIONS };
+ *         pmdaInterface dispatch;
+ *         pmSetProgname(argv[0]);
+ *         pmdaDaemon(&dispatch, PMDA_INTERFACE_7, pmGetProgname(), 250,
+ *                    "clock.log", NULL);
+ *         pmdaGetOptions(argc, argv, &opts, &dispatch);
+ *         if (opts.errors) { pmdaUsageMessage(&opts); exit(1); }
+ *         pmdaOpenLog(&dispatch);
+ *         pmdaConnect(&dispatch);
+ *         clock_init(&dispatch);
+ *         pmdaMain(&dispatch);
+ *         exit(0);
+ *     }
  */
 #ifndef PCP_PMDA_H
 #define PCP_PMDA_H
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <syslog.h>
 #include <sys/time.h>
 #include <time.h>
 
@@ -257,6 +275,85 @@ PMDA_CALL extern void pmdaSetLabelCallBack(pmdaInterface *, pmdaLabelCallBack);
 
 /* The client context of the request being answered (interface 5 on). */
 PMDA_CALL extern int pmdaGetContext(void);
+
+/* ---- daemon agents ---- */
+
+/* Command line options every daemon agent takes (getopt form), and the
+ * pmLongOptions entries describing them. */
+#define PMDA_OPTIONS "D:d:h:i:l:pu:U:"
+#define PMDA_OPTIONS_HEADER(s) { "", 0, '-', 0, (s) }
+#define PMDA_OPTIONS_TEXT(s) { "", 0, '|', 0, (s) }
+#define PMDA_OPTIONS_END { NULL, 0, 0, 0, NULL }
+#define PMDAOPT_DEBUG { "debug", 1, 'D', "DBG", NULL }
+#define PMDAOPT_DOMAIN { "domain", 1, 'd', "NUM", "use domain (numeric) for metrics domain of PMDA" }
+#define PMDAOPT_HELPTEXT { "helpfile", 1, 'h', "FILE", "path to PMDA metrics help text file" }
+#define PMDAOPT_INET { "inet", 1, 'i', "PORT", "pmcd IPv4 connection service name or numeric port" }
+#define PMDAOPT_IPV6 { "ipv6", 1, '6', "PORT", "pmcd IPv6 connection service name or numeric port" }
+#define PMDAOPT_LOGFILE { "log", 1, 'l', "FILE", "write log to FILE rather than using default log name" }
+#define PMDAOPT_PIPE { "pipe", 0, 'p', 0, "use a pipe for communication with pmcd" }
+#define PMDAOPT_UNIX { "unix", 1, 'u', "FILE", "use a unix domain socket for communication with pmcd" }
+#define PMDAOPT_USERNAME { "username", 1, 'U', "USER", "run the PMDA using the named user account" }
+
+struct pmdaOptions;
+#define __pmdaOptions pmdaOptions
+typedef int (*pmdaOptionOverride)(int, struct pmdaOptions *);
+
+/* The parser state and results of pmdaGetOptions. Its first members are
+ * those of pmOptions, so pmgetopt_r's state carries over. */
+typedef struct pmdaOptions {
+    int version;
+    int flags;                  /* PM_OPTFLAG_* */
+    const char *short_options;
+    pmLongOptions *long_options;
+    const char *short_usage;
+    pmdaOptionOverride override; /* non-zero: hand this option back */
+    /* getopt state, read by the caller */
+    int index;
+    int optind;
+    int opterr;
+    int optopt;
+    char *optarg;
+    /* private to the parser */
+    int __initialized;
+    char *__nextchar;
+    int __ordering;
+    int __posixly_correct;
+    int __first_nonopt;
+    int __last_nonopt;
+    /* results */
+    int errors;
+    char *username;             /* -U */
+} pmdaOptions;
+
+/* Returns the next option that is not one of the standard agent options
+ * (those set the interface: -d domain, -D debug, -h help file, -l log,
+ * -p/-i/-6/-u the connection, -U user), or EOF. Errors are counted in
+ * opts->errors and described through pmprintf. */
+PMDA_CALL extern int pmdaGetOptions(int, char *const *, pmdaOptions *, pmdaInterface *);
+/* The older form: short options only, POSIX order, -U handed back; adds
+ * its errors to *err. */
+PMDA_CALL extern int pmdaGetOpt(int, char *const *, const char *, pmdaInterface *, int *);
+PMDA_CALL extern void pmdaUsageMessage(pmdaOptions *);
+
+/* Fills the interface for a daemon agent, as pmdaDSO does, with its
+ * domain and the default log file name. */
+PMDA_CALL extern void pmdaDaemon(pmdaInterface *, int, const char *, int, const char *, const char *);
+/* Sends the agent's diagnostics (stderr) to its log file. */
+PMDA_CALL extern void pmdaOpenLog(pmdaInterface *);
+/* Connects to pmcd by the chosen means (pipe by default; socket agents
+ * listen and accept pmcd's connection) and exchanges versions with it. */
+PMDA_CALL extern void pmdaConnect(pmdaInterface *);
+/* Answers pmcd's requests until the connection closes. */
+PMDA_CALL extern void pmdaMain(pmdaInterface *);
+/* Answers one request; < 0 when the loop should end. */
+PMDA_CALL extern int __pmdaMainPDU(pmdaInterface *);
+/* The descriptor requests arrive on (for an agent's own select loop). */
+PMDA_CALL extern int __pmdaInFd(pmdaInterface *);
+/* Sends pmcd an ERROR PDU, such as PM_ERR_PMDAREADY or
+ * PM_ERR_PMDANOTREADY. */
+PMDA_CALL extern void pmdaSendError(pmdaInterface *, int);
+/* Tells the library the pmdaInterface was copied to a new address. */
+PMDA_CALL extern void pmdaInterfaceMoved(pmdaInterface *);
 
 /* ---- the library's default handlers ---- */
 

@@ -18,6 +18,7 @@
 #define PMAPI_LOCAL_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -40,6 +41,14 @@ std::string DefaultLocalConfigPath();
 // warning), as PCP does; a configuration file that cannot be read is an
 // error (-errno).
 absl::StatusOr<Context> OpenLocalContext(const LocalOptions& options = {});
+
+// Changes the agents later local contexts load, as PCP's pmSpecLocalPMDA
+// (pminfo -K) does: "add,DOMAIN,PATH,INIT" adds the shared-object agent
+// PATH (its names are those of DOMAIN in the default name space),
+// "del,DOMAIN" (or "del,,PATH") removes agents, "clear" removes every
+// agent. The first call starts from the configuration file. Returns "" or
+// PCP's message for a spec it refuses.
+std::string SpecLocalPmda(std::string_view spec);
 
 }  // namespace pmapi
 

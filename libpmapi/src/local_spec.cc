@@ -1,0 +1,182 @@
+// The local agent table edited by pmSpecLocalPMDA-style specs; see
+// local_spec.h.
+#include "local_spec.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string_view>
+
+#include "absl/strings/str_cat.h"
+#include "pmapi/errors.h"
+#include "pmapi/local.h"
+#include "pmapi/pmns.h"
+#include "pmapi/types.h"
+
+namespace pmapi {
+namespace {
+
+std::mutex table_mu;
+std::optional<LocalAgentTable>& Table() {
+  static auto* table = new std::optional<LocalAgentTable>;
+  return *table;
+}
+
+// Builds the table from the configuration file, once (PCP's build_dsotab).
+int BuildTable() {
+  std::optional<LocalAgentTable>& t = Table();
+  if (t.has_value()) return 0;
+  const char* env = std::getenv("PCP_PMCDCONF_PATH");
+  std::string path = (env && *env) ? env : DefaultLocalConfigPath();
+  std::ifstream in(path);
+  if (!in) return -errno;
+  std::ostringstream text;
+  text << in.rdbuf();
+  LocalAgentTable table;
+  size_t slash = path.rfind('/');
+  table.config_dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  table.agents = ParseAgentConfig(text.str(), table.config_dir, nullptr);
+  t = std::move(table);
+  return 0;
+}
+
+enum class Op { kAdd, kDel, kClear };
+
+struct Spec {
+  Op op = Op::kClear;
+  int domain = -1;
+  std::string path;
+  std::string init;
+};
+
+// Parses a spec by PCP's grammar; returns PCP's message for a bad one.
+std::string Parse(std::string_view s, Spec* out) {
+  if (s.starts_with("clear")) {
+    out->op = Op::kClear;
+    return s.size() == 5 ? "" : "unexpected text after clear op in spec";
+  }
+  if (s.starts_with("add")) out->op = Op::kAdd;
+  else if (s.starts_with("del")) out->op = Op::kDel;
+  else return "bad op in spec";
+  const bool del = out->op == Op::kDel;
+  s.remove_prefix(3);
+  if (s.empty() || s[0] != ',') return "expected , after op in spec";
+  s.remove_prefix(1);
+  if (s.empty()) return "missing domain in spec";
+  if (s[0] != ',') {
+    size_t end = s.find(',');
+    std::string num(s.substr(0, end));
+    char* stop = nullptr;
+    long d = std::strtol(num.c_str(), &stop, 10);
+    if (*stop != '\0' || d < 0 || d > 510) return "bad domain in spec";
+    out->domain = static_cast<int>(d);
+    s.remove_prefix(end == std::string_view::npos ? s.size() : end + 1);
+  } else {
+    if (!del) return "missing domain in spec";
+    s.remove_prefix(1);
+  }
+  if (!s.empty() && s[0] == ',') {
+    out->init = std::string(s.substr(1));  // no path, perhaps an init
+  } else if (!s.empty()) {
+    size_t comma = s.find(',');
+    out->path = std::string(s.substr(0, comma));
+    if (comma != std::string_view::npos) out->init = std::string(s.substr(comma + 1));
+    if (out->init.empty() && !del) return "missing init-routine in spec";
+  } else if (!del) {
+    return "missing dso-path in spec";
+  }
+  if (out->domain == -1 && out->path.empty()) return "missing domain and dso-path in spec";
+  return "";
+}
+
+int Apply(const Spec& spec) {
+  if (spec.op == Op::kClear) {
+    std::optional<LocalAgentTable>& t = Table();
+    std::string dir = t.has_value() ? t->config_dir : ".";
+    t = LocalAgentTable{{}, dir};
+    return 0;
+  }
+  if (int sts = BuildTable(); sts < 0) return sts;
+  std::vector<AgentSpec>& agents = Table()->agents;
+  if (spec.op == Op::kAdd) {
+    AgentSpec a;
+    size_t slash = spec.path.rfind('/');
+    a.name = slash == std::string::npos ? spec.path : spec.path.substr(slash + 1);
+    a.domain = spec.domain;
+    a.dso = true;
+    a.path = spec.path;
+    a.init = spec.init;
+    a.pmns_from_default = true;
+    agents.push_back(std::move(a));
+    return 0;
+  }
+  size_t before = agents.size();
+  std::erase_if(agents, [&](const AgentSpec& a) {
+    return (spec.domain != -1 && a.domain == spec.domain) || (!spec.path.empty() && a.path == spec.path);
+  });
+  return agents.size() == before ? kErrIndom : 0;
+}
+
+}  // namespace
+
+std::string SpecLocalPmda(std::string_view text) {
+  Spec spec;
+  if (std::string bad = Parse(text, &spec); !bad.empty()) return bad;
+  std::lock_guard<std::mutex> lock(table_mu);
+  int sts = Apply(spec);
+  return sts < 0 ? absl::StrCat("__pmLocalPMDA: ", ErrStr(sts)) : "";
+}
+
+std::optional<LocalAgentTable> SpecifiedAgents() {
+  std::lock_guard<std::mutex> lock(table_mu);
+  return Table();
+}
+
+absl::StatusOr<std::string> DefaultPmnsSubtree(int domain) {
+  std::string path;
+  if (const char* env = std::getenv("PMNS_DEFAULT"); env != nullptr && *env != '\0') {
+    path = env;
+  } else {
+    const char* var = std::getenv("PCP_VAR_DIR");
+    path = absl::StrCat((var && *var) ? var : "/var/lib/pcp", "/pmns/root");
+  }
+  absl::StatusOr<Pmns> pmns = Pmns::LoadFile(path);
+  if (!pmns.ok()) return pmns.status();
+  absl::StatusOr<std::vector<std::string>> leaves = pmns->Traverse("");
+  if (!leaves.ok()) return leaves.status();
+  // each inner node's children, in the order first met
+  std::map<std::string, std::vector<std::string>> children;
+  std::vector<std::string> order;
+  auto add_child = [&](const std::string& parent, const std::string& entry) {
+    auto [it, fresh] = children.try_emplace(parent);
+    if (fresh) order.push_back(parent);
+    for (const std::string& e : it->second)
+      if (e == entry) return;
+    it->second.push_back(entry);
+  };
+  for (const std::string& leaf : *leaves) {
+    absl::StatusOr<PmID> id = pmns->LookupName(leaf);
+    if (!id.ok() || PmIDDomain(*id) != static_cast<unsigned>(domain)) continue;
+    std::string parent = "root";
+    size_t start = 0;
+    for (size_t dot = leaf.find('.'); dot != std::string::npos; dot = leaf.find('.', start)) {
+      std::string name = leaf.substr(start, dot - start);
+      add_child(parent, name);
+      parent = leaf.substr(0, dot);
+      start = dot + 1;
+    }
+    add_child(parent, absl::StrCat(leaf.substr(start), " ", PmIDDomain(*id), ":", PmIDCluster(*id), ":",
+                                   PmIDItem(*id)));
+  }
+  std::string text;
+  for (const std::string& node : order) {
+    absl::StrAppend(&text, node, " {\n");
+    for (const std::string& e : children[node]) absl::StrAppend(&text, "\t", e, "\n");
+    absl::StrAppend(&text, "}\n");
+  }
+  return text;
+}
+
+}  // namespace pmapi

@@ -1,0 +1,174 @@
+#!/bin/sh
+# The example agents PCP ships as C source (simple, trivial, txmon in
+# /var/lib/pcp/pmdas), built unchanged twice: against PCP's libpcp_pmda
+# and against this library (the installed <pcp/pmda.h> and libpmapi.so).
+# Each build runs under a private pmcd (scripts/pmcd-private.sh) as
+# daemons, over pipes and over sockets (unix and inet). PCP's own pminfo,
+# pmval and pmstore then ask the same questions of both, and the answers
+# must be byte for byte the same. The shared objects are compared in a
+# local context (-K) by local_agents_test.sh: loaded into PCP's pmcd, a
+# shared object's calls bind to the libpcp_pmda pmcd already has loaded,
+# so only PCP's library would be tested there.
+#
+#   shipped_agents_test.sh SRCDIR INCLUDEDIR LIBDIR WORKDIR [CFLAGS]
+#
+# Prints one line per agent and form, and "N of N agent x form runs
+# identical" at the end; exits 1 on any difference.
+set -eu
+
+src=$1
+inc=$2
+lib=$3
+work=$4
+extra=${5:-}
+sys=/var/lib/pcp/pmdas
+script="$src/scripts/pmcd-private.sh"
+export TZ=UTC LC_ALL=C
+
+[ -x /usr/lib/pcp/bin/pmcd ] && [ -r "$sys/simple/simple.c" ] ||
+  { echo "PCP 6 is not installed (scripts/install-deps.sh --pcp)" >&2; exit 1; }
+
+rm -rf "$work"
+mkdir -p "$work"
+# The agents run as this user, keep their caches here, and find every
+# file below the pmcd directory.
+PCP_USER=$(id -un)
+PCP_VAR_DIR="$work/var"
+export PCP_USER PCP_VAR_DIR
+mkdir -p "$PCP_VAR_DIR/config/pmda"
+
+libs_pcp="-lpcp_pmda -lpcp -lm -lpthread"
+libs_ours="-I$inc -L$lib -Wl,-rpath,$lib -lpmapi -lm -lpthread"
+
+# build LIBRARY DIR: the agents (daemon and, where PCP's Makefile makes one,
+# shared object) and their help text, as each library reads it.
+build() {
+  eval "libs=\$libs_$1"
+  for a in simple trivial txmon; do
+    d="$2/pmdas/$a"
+    mkdir -p "$d"
+    # shellcheck disable=SC2086
+    cc -O2 -Wno-unused-result $extra -o "$d/pmda$a" "$sys/$a/$a.c" $libs
+    if [ "$a" != txmon ]; then
+      # shellcheck disable=SC2086
+      cc -O2 -fPIC -shared $extra -o "$d/pmda_$a.so" "$sys/$a/$a.c" $libs
+    fi
+    cp "$sys/$a/help" "$d/help"
+    [ "$a" != simple ] || cp "$sys/simple/simple.conf" "$d/simple.conf"
+    if [ "$1" = pcp ]; then
+      # newhelp wants the domain in numbers, as the agents' Install does
+      sym=$(echo "$a" | tr a-z A-Z)
+      dom=$(sed -n "s/^#define $sym //p" "$sys/$a/domain.h")
+      sed "/^@ $sym\./s/$sym\./$dom./" "$d/help" |
+        /usr/lib/pcp/bin/newhelp -n "$work/root" -v 2 -o "$d/help"
+    fi
+  done
+}
+
+# The name space: pmcd's names and the three agents' at their domains.
+names() {
+  for a in simple:SIMPLE:253 trivial:TRIVIAL:250 txmon:TXMON:248; do
+    n=${a%%:*} r=${a#*:}
+    sym=${r%%:*} dom=${r#*:}
+    { echo "root { $n }"; sed "s/$sym:/$dom:/" "$sys/$n/pmns"; } >"$work/ns_$n"
+  done
+  /usr/lib/pcp/bin/pmnsmerge -a -f /var/lib/pcp/pmns/root_pmcd "$work/ns_simple" \
+    "$work/ns_trivial" "$work/ns_txmon" "$work/root" >/dev/null
+}
+
+# conf FORM DIR: a pmcd.conf running the agents below DIR in FORM.
+conf() {
+  p="$2/pmdas"
+  echo "pmcd	2	dso	pmcd_init	$sys/pmcd/pmda_pmcd.so"
+  case "$1" in
+    pipe)
+      echo "simple	253	pipe	binary	$p/simple/pmdasimple -d 253"
+      echo "trivial	250	pipe	binary	$p/trivial/pmdatrivial -d 250"
+      echo "txmon	248	pipe	binary	$p/txmon/pmdatxmon -d 248 tx1 tx2"
+      ;;
+    socket)
+      echo "simple	253	socket	unix $2/simple.sock	$p/simple/pmdasimple -d 253 -u $2/simple.sock"
+      echo "trivial	250	socket	inet $inet_port	$p/trivial/pmdatrivial -d 250 -i $inet_port"
+      echo "txmon	248	pipe	binary	$p/txmon/pmdatxmon -d 248 tx1 tx2"
+      ;;
+  esac
+  printf '\n[access]\nallow "local:*" : all;\ndisallow ".*" : store;\n'
+}
+
+# Masks what changes from one run to the next: clock readings and the
+# agents' own CPU times.
+mask() {
+  sed -E -e 's/^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]+/TIME/' \
+    -e '/^(simple\.time\.(user|sys)|trivial\.time|simple\.now)$/,/^$/s/value [-0-9.e+]+/value N/' \
+    -e 's/^(Start|host|samples|interval|metric|semantics|units): .*/\1: X/'
+}
+
+# ask AGENT: PCP's tools on one agent's metrics, in a fixed order (the
+# counters in simple advance with every fetch).
+ask() {
+  P=/usr/bin
+  "$P/pminfo" -h "unix:$sock" -dmtTl "$1" 2>&1
+  "$P/pminfo" -h "unix:$sock" -f "$1" 2>&1
+  case "$1" in
+    simple)
+      "$P/pmval" -h "unix:$sock" -s 3 -t 0.05 simple.color 2>&1
+      "$P/pmstore" -h "unix:$sock" simple.color 41 2>&1
+      "$P/pmstore" -h "unix:$sock" -i green simple.color 7 2>&1
+      "$P/pmstore" -h "unix:$sock" simple.numfetch 100 2>&1
+      "$P/pmstore" -h "unix:$sock" simple.time.user 1 2>&1 || true
+      "$P/pmstore" -h "unix:$sock" simple.color 'not a number' 2>&1 || true
+      "$P/pminfo" -h "unix:$sock" -f simple.color simple.numfetch 2>&1
+      "$P/pminfo" -h "unix:$sock" -f simple.now 2>&1
+      ;;
+    trivial)
+      "$P/pmstore" -h "unix:$sock" trivial.time 1 2>&1 || true
+      "$P/pmval" -h "unix:$sock" -s 2 -t 0.05 trivial.time 2>&1
+      ;;
+    txmon)
+      "$P/pmstore" -h "unix:$sock" txmon.control.level 2 2>&1
+      "$P/pmstore" -h "unix:$sock" -i tx1 txmon.control.reset 1 2>&1 || true
+      "$P/pminfo" -h "unix:$sock" -f txmon.control 2>&1
+      "$P/pminfo" -h "unix:$sock" -f txmon.count txmon.ave_time 2>&1
+      ;;
+  esac
+  # names below the agent's root, and the name of each PMID
+  "$P/pminfo" -h "unix:$sock" -M "$1" 2>&1
+}
+
+# run LIBRARY FORM: starts pmcd on LIBRARY's agents in FORM and records
+# the answers per agent.
+run() {
+  d="$work/$1"
+  conf "$2" "$d" >"$work/$1.$2.conf"
+  env=$(PMCD_PRIVATE_CONF="$work/$1.$2.conf" PMCD_PRIVATE_PMNS="$work/root" "$script" start "$d")
+  sock=$(echo "$env" | sed -n 's/^PMCD_SOCKET=//p')
+  for a in simple trivial txmon; do
+    ask "$a" | mask >"$work/out.$1.$2.$a"
+  done
+  "$script" stop "$d"
+}
+
+names
+build pcp "$work/pcp"
+build ours "$work/ours"
+# a free TCP port for the inet socket agent
+inet_port=45301
+while ss -Htln "sport = :$inet_port" 2>/dev/null | grep -q .; do inet_port=$((inet_port + 1)); done
+
+total=0
+same=0
+for form in pipe socket; do
+  for libname in pcp ours; do run "$libname" "$form"; done
+  for a in simple trivial txmon; do
+    total=$((total + 1))
+    if cmp -s "$work/out.pcp.$form.$a" "$work/out.ours.$form.$a"; then
+      same=$((same + 1))
+      echo "$a $form: identical ($(wc -l <"$work/out.ours.$form.$a") lines)"
+    else
+      echo "$a $form: DIFFERENT"
+      diff "$work/out.pcp.$form.$a" "$work/out.ours.$form.$a" | head -40
+    fi
+  done
+done
+echo "$same of $total agent x form runs identical"
+[ "$same" -eq "$total" ]
