@@ -250,8 +250,8 @@ std::string MissingHandler(const pmdaInterface& dp) {
 
 }  // namespace
 
-absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const HelpFile::NameResolver& resolve,
-                        Pmda* pmda) {
+absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const std::string& dso_path,
+                        const HelpFile::NameResolver& resolve, Pmda* pmda) {
   auto agent = std::make_shared<CAgent>();
   agent->context = next_context.fetch_add(1);
   agent->dp.domain = pmda->domain();
@@ -279,7 +279,10 @@ absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const Help
   if (std::string missing = MissingHandler(agent->dp); !missing.empty())
     return PcpError(kErrGeneric, absl::StrCat("initialization routine \"", init_name, "\": ", missing));
   pmdaExt* ext = agent->ext();
-  pmda->Dso(interface, ext->e_name ? ext->e_name : init_name, "");
+  // PCP's local context labels a domain whose agent has no label handler
+  // with the shared object's name as configured
+  const bool own_labels = interface >= PMDA_INTERFACE_7 && agent->dp.version.seven.label != nullptr;
+  pmda->Dso(interface, own_labels || dso_path.empty() ? (ext->e_name ? ext->e_name : init_name) : dso_path, "");
   Route(agent, pmda);
   agent->hosted = true;
   return absl::OkStatus();

@@ -10,7 +10,7 @@
 //
 // Example (inside the library):
 //   auto init = reinterpret_cast<pmapi::CPmdaInit>(dlsym(handle, "simple_init"));
-//   absl::Status s = pmapi::HostCAgent(init, "simple_init", resolve, &pmda);
+//   absl::Status s = pmapi::HostCAgent(init, "simple_init", path, resolve, &pmda);
 #ifndef PMAPI_SRC_C_PMDA_HOST_H_
 #define PMAPI_SRC_C_PMDA_HOST_H_
 
@@ -29,8 +29,10 @@ using CPmdaInit = void (*)(pmdaInterface*);
 // Calls `init` for an agent of pmda->domain() and, if it succeeds, makes
 // *pmda answer through the agent's handlers. Diagnostics the agent's
 // set-up raises go to pmda->Notify. Returns PM_ERR_GENERIC (or the
-// agent's status) when the init function fails.
-absl::Status HostCAgent(CPmdaInit init, const std::string& init_name,
+// agent's status) when the init function fails. An agent without a label
+// handler (before interface 7) gets PCP's default domain label, which
+// names the shared object as configured (`dso_path`).
+absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const std::string& dso_path,
                         const HelpFile::NameResolver& resolve, Pmda* pmda);
 
 }  // namespace pmapi

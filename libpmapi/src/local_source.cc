@@ -184,7 +184,7 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
   {
     auto lock = agent->Lock();
     if (c_init) {
-      absl::Status s = HostCAgent(c_init, spec.init, resolve, agent->pmda.get());
+      absl::Status s = HostCAgent(c_init, spec.init, spec.path, resolve, agent->pmda.get());
       if (warnings) {
         for (const std::string& d : agent->pmda->diagnostics()) warn(d);
       }

@@ -118,7 +118,7 @@ for want in '"role":"testing"' '"indom_name":"time"' '"unitsystem":"SI"' \
     check "label $want" 0 $?
 done
 labels=$("$pminfo" -L -l trivial.time 2>&1)
-echo "$labels" | grep -q '"agent":"trivial"'
+echo "$labels" | grep -q '"agent":"[^"]*/pmda_trivial.so"'
 check "default domain label of an interface 2 agent" 0 $?
 
 check "store into every colour" "simple.color inst [0 or \"red\"] old value=1 new value=42
