@@ -104,6 +104,23 @@ def pdu_seeds():
         s.add(row[0] + "-header", bytes([0]) + pdu)
 
 
+# The requests pmcd forwards to an agent (pmda_pdu_fuzz.cc).
+AGENT_REQUESTS = {0x7000, 0x7001, 0x7002, 0x7003, 0x7004, 0x7006, 0x7008, 0x700D,
+                  0x700E, 0x700F, 0x7010, 0x7011, 0x7012}
+
+
+def pmda_pdu_seeds():
+    s = Seeds("pmda_pdu")
+    stream = b""
+    for row in tsv("pdu"):
+        pdu = bytes.fromhex(row[1])
+        (ptype,) = struct.unpack(">I", pdu[4:8])
+        if ptype in AGENT_REQUESTS and not row[0].startswith("handshake"):
+            s.add(row[0], pdu)
+            stream += pdu
+    s.add("all-requests", stream)
+
+
 def archive_record_seeds():
     s = Seeds("archive_record")
     for name, meta, index, volume in archives():
@@ -210,6 +227,7 @@ def labels_seeds():
 
 def main():
     pdu_seeds()
+    pmda_pdu_seeds()
     archive_record_seeds()
     archive_open_seeds()
     pmns_seeds()

@@ -69,6 +69,8 @@ ask() {
   case "$3" in simple) k="add,253,$work/$2/simple/pmda_simple.so,simple_init" ;;
     trivial) k="add,250,$work/$2/trivial/pmda_trivial.so,trivial_init" ;; esac
   export PCP_PMDAS_DIR="$work/$2"
+  # our installed tools find the installed library
+  if [ "$2" = ours ]; then export LD_LIBRARY_PATH="$lib"; else unset LD_LIBRARY_PATH; fi
   "$t/pminfo" -L -K clear -K "$k" -dmtTl "$3" 2>&1
   "$t/pminfo" -L -K clear -K "$k" -f "$3" 2>&1
   case "$3" in
