@@ -20,6 +20,7 @@
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
 #include "pmapi/label_set.h"
+#include "pmapi/pmns.h"
 #include "pmapi/result.h"
 #include "pmapi/timezone.h"
 #include "pmapi/types.h"
@@ -48,6 +49,9 @@ struct CContext {
   // *Archive instance functions.
   std::vector<std::unique_ptr<Archive>> archives;
   bool archives_opened = false;
+  // The generation of the loaded name space (pmLoadNameSpace) this
+  // context's Context was last given; see SyncNames.
+  uint64_t names_generation = 0;
 };
 
 // Opens a context of `type` (flags in the upper bits are ignored) on
@@ -68,6 +72,13 @@ int CurrentHandle();
 void SetCurrentHandle(int handle);
 // Returns the current context's entry, or null (PM_ERR_NOCONTEXT).
 std::shared_ptr<CContext> Current();
+
+// The name space loaded by pmLoadNameSpace/pmLoadASCIINameSpace (null when
+// none) and its generation, which changes with every load and unload.
+std::shared_ptr<const Pmns> LoadedNames(uint64_t* generation);
+// Gives the entry's Context the loaded name space (or its own back) if it
+// changed since the last call.
+void SyncNames(CContext& entry);
 
 // Sets the collection mode of an entry, through its fetchgroup if it has one.
 absl::Status SetEntryMode(CContext& entry, int mode, absl::Time when, absl::Duration delta);

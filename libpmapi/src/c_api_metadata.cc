@@ -2,6 +2,7 @@
 // help text, label and profile functions, each on the calling thread's
 // current context.
 #include <cstdlib>
+#include <functional>
 #include <span>
 
 #include "absl/strings/str_split.h"
@@ -86,12 +87,50 @@ int HandOutInstances(const std::vector<Instance>& insts, int** instlist, char***
   return static_cast<int>(insts.size());
 }
 
+// The name space a name-space function answers from: the current
+// context's (with the loaded name space, if any), or the loaded name space
+// alone for a program without a context, as PCP allows.
+struct Names {
+  Context* ctx = nullptr;
+  const Pmns* ns = nullptr;
+
+  absl::StatusOr<PmID> LookupName(std::string_view name) const {
+    return ctx != nullptr ? ctx->LookupName(name) : ns->LookupName(name);
+  }
+  absl::StatusOr<std::vector<std::string>> NameAll(PmID id) const {
+    return ctx != nullptr ? ctx->NameAll(id) : ns->NameAll(id);
+  }
+  absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name) const {
+    return ctx != nullptr ? ctx->Children(name) : ns->Children(name);
+  }
+  absl::Status Traverse(std::string_view name,
+                        const std::function<void(const std::string&)>& visit) const {
+    if (ctx != nullptr) return ctx->Traverse(name, visit);
+    absl::StatusOr<std::vector<std::string>> all = ns->Traverse(name);
+    if (!all.ok()) return all.status();
+    for (const std::string& n : *all) visit(n);
+    return absl::OkStatus();
+  }
+};
+
+// Runs `body` on the current name space, or returns PM_ERR_NOCONTEXT.
+template <typename F>
+int WithNames(F body) {
+  if (std::shared_ptr<CContext> entry = Current()) {
+    SyncNames(*entry);
+    return body(Names{entry->ctx, nullptr});
+  }
+  std::shared_ptr<const Pmns> ns = LoadedNames(nullptr);
+  if (ns == nullptr) return PM_ERR_NOCONTEXT;
+  return body(Names{nullptr, ns.get()});
+}
+
 // Returns pmGetChildrenStatus's answer for `name`.
 int Children(const char* name, char*** offspring, int** status) {
   *offspring = nullptr;
   if (status != nullptr) *status = nullptr;
-  return WithContext([&](CContext& e) {
-    absl::StatusOr<std::vector<PmnsChild>> kids = e.ctx->Children(name == nullptr ? "" : name);
+  return WithNames([&](const Names& e) {
+    absl::StatusOr<std::vector<PmnsChild>> kids = e.Children(name == nullptr ? "" : name);
     if (!kids.ok()) return Code(kids.status());
     if (kids->empty()) return 0;
     std::vector<std::string> names;
@@ -142,11 +181,11 @@ extern "C" {
 
 int pmLookupName(int numpmid, const char** names, pmID* pmids) {
   if (numpmid < 1) return PM_ERR_TOOSMALL;
-  return WithContext([&](CContext& e) {
+  return WithNames([&](const Names& e) {
     int found = 0;
     int first_error = 0;
     for (int i = 0; i < numpmid; ++i) {
-      absl::StatusOr<PmID> id = e.ctx->LookupName(names[i] == nullptr ? "" : names[i]);
+      absl::StatusOr<PmID> id = e.LookupName(names[i] == nullptr ? "" : names[i]);
       pmids[i] = id.ok() ? *id : PM_ID_NULL;
       if (id.ok()) {
         ++found;
@@ -161,8 +200,8 @@ int pmLookupName(int numpmid, const char** names, pmID* pmids) {
 
 int pmNameID(pmID pmid, char** name) {
   *name = nullptr;
-  return WithContext([&](CContext& e) {
-    absl::StatusOr<std::vector<std::string>> names = e.ctx->NameAll(pmid);
+  return WithNames([&](const Names& e) {
+    absl::StatusOr<std::vector<std::string>> names = e.NameAll(pmid);
     if (!names.ok()) return Code(names.status());
     if (names->empty()) return PM_ERR_PMID;
     *name = Dup(names->front());
@@ -172,8 +211,8 @@ int pmNameID(pmID pmid, char** name) {
 
 int pmNameAll(pmID pmid, char*** names) {
   *names = nullptr;
-  return WithContext([&](CContext& e) {
-    absl::StatusOr<std::vector<std::string>> all = e.ctx->NameAll(pmid);
+  return WithNames([&](const Names& e) {
+    absl::StatusOr<std::vector<std::string>> all = e.NameAll(pmid);
     if (!all.ok()) return Code(all.status());
     if (all->empty()) return PM_ERR_PMID;
     *names = PackNames(*all);
@@ -188,9 +227,9 @@ int pmGetChildrenStatus(const char* name, char*** offspring, int** status) {
 }
 
 int pmTraversePMNS_r(const char* name, void (*func)(const char*, void*), void* closure) {
-  return WithContext([&](CContext& e) {
+  return WithNames([&](const Names& e) {
     int count = 0;
-    absl::Status st = e.ctx->Traverse(name == nullptr ? "" : name, [&](const std::string& leaf) {
+    absl::Status st = e.Traverse(name == nullptr ? "" : name, [&](const std::string& leaf) {
       ++count;
       func(leaf.c_str(), closure);
     });
@@ -207,6 +246,7 @@ int pmTraversePMNS(const char* name, void (*func)(const char*)) {
 }
 
 int pmGetPMNSLocation(void) {
+  if (LoadedNames(nullptr) != nullptr) return PMNS_LOCAL;
   return WithContext([](CContext& e) {
     switch (e.type) {
       case PM_CONTEXT_HOST: return PMNS_REMOTE;

@@ -408,37 +408,6 @@ int pmGetVersion(void) {
   return (major << 16) | (minor << 8) | patch;
 }
 
-// ---- Configuration ----
-// PCP reads these from pcp.conf; here the environment answers first, then
-// what this installation knows: where its agents' configuration lives.
-
-static std::optional<std::string> ConfigValue(const char* name) {
-  if (name == nullptr) return std::nullopt;
-  if (const char* env = std::getenv(name)) return std::string(env);
-  std::string conf = pmapi::DefaultLocalConfigPath();
-  if (std::strcmp(name, "PCP_PMCDCONF_PATH") == 0) return conf;
-  if (std::strcmp(name, "PCP_PMDAS_DIR") == 0) return conf.substr(0, conf.rfind('/'));
-  return std::nullopt;
-}
-
-// Values handed out stay valid for the life of the process.
-static char* Keep(const std::string& value) {
-  static std::mutex mu;
-  static std::set<std::string>* kept = new std::set<std::string>;
-  std::lock_guard<std::mutex> lock(mu);
-  return const_cast<char*>(kept->insert(value).first->c_str());
-}
-
-char* pmGetConfig(const char* name) {
-  std::optional<std::string> value = ConfigValue(name);
-  return Keep(value.value_or(""));
-}
-
-char* pmGetOptionalConfig(const char* name) {
-  std::optional<std::string> value = ConfigValue(name);
-  return value.has_value() ? Keep(*value) : nullptr;
-}
-
 int pmPathSeparator(void) { return '/'; }
 
 int pmSetDebug(const char* flags) { return ChangeDebug(flags, 1); }
@@ -447,18 +416,6 @@ int pmClearDebug(const char* flags) { return ChangeDebug(flags, 0); }
 void pmNoMem(const char* where, size_t size, int fatal) {
   std::fprintf(stderr, "%s: malloc(%zu) failed: %s\n", where, size, std::strerror(ENOMEM));
   if (fatal == PM_FATAL_ERR) std::exit(1);
-}
-
-void pmNotifyErr(int priority, const char* fmt, ...) {
-  (void)priority;
-  va_list ap;
-  va_start(ap, fmt);
-  char text[1024];
-  std::vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  size_t len = std::strlen(text);
-  std::fprintf(stderr, "%s: %s%s", pmGetProgname(), text,
-               len > 0 && text[len - 1] == '\n' ? "" : "\n");
 }
 
 // ---- Options ----

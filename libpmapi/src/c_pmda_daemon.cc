@@ -326,42 +326,6 @@ void pmdaInterfaceMoved(pmdaInterface* dp) {
   if (CPmdaState* st = CPmdaStateOf(dp->version.any.ext)) st->dispatch = dp;
 }
 
-// PCP's account for its daemons: $PCP_USER, else "pcp".
-int pmGetUsername(char** username) {
-  char* user = pmGetOptionalConfig("PCP_USER");
-  if (user != nullptr && user[0] != '\0') {
-    *username = user;
-    return 1;
-  }
-  *username = const_cast<char*>("pcp");
-  return 0;
-}
-
-// Becomes `username` (group first, then supplementary groups, then user);
-// any failure ends the process, as PCP's daemons expect.
-int pmSetProcessIdentity(const char* username) {
-  struct passwd* pw = username ? getpwnam(username) : nullptr;
-  if (pw == nullptr) {
-    pmNotifyErr(LOG_CRIT, "cannot find the %s user to switch to", username ? username : "(null)");
-    std::exit(1);
-  }
-  if (setgid(pw->pw_gid) < 0) {
-    pmNotifyErr(LOG_CRIT, "setgid to gid of %s user (gid=%d): %s", username, static_cast<int>(pw->pw_gid),
-                std::strerror(errno));
-    std::exit(1);
-  }
-  if (getgroups(0, nullptr) > 0 && initgroups(username, pw->pw_gid) < 0 && errno != EPERM) {
-    pmNotifyErr(LOG_CRIT, "initgroups with gid of %s user (gid=%d): %s", username, static_cast<int>(pw->pw_gid),
-                std::strerror(errno));
-    std::exit(1);
-  }
-  if (setuid(pw->pw_uid) < 0) {
-    pmNotifyErr(LOG_CRIT, "setuid to uid of %s user (uid=%d): %s", username, static_cast<int>(pw->pw_uid),
-                std::strerror(errno));
-    std::exit(1);
-  }
-  return 0;
-}
 
 // The CPU time, user and system, this process has used, in seconds (the
 // simple agent's simple.time metrics). Not in any header, as in PCP.

@@ -1,5 +1,6 @@
 #include "pmapi/context.h"
 
+#include <cstdlib>
 #include <utility>
 
 #include "pmapi/errors.h"
@@ -53,6 +54,17 @@ bool AnonUnder(std::string_view name, std::string_view prefix) {
 
 }  // namespace
 
+absl::StatusOr<std::shared_ptr<const Pmns>> LoadNameSpace(std::string_view path, bool dupok) {
+  PmnsLoadOptions options;
+  options.allow_duplicate_pmids = dupok;
+  if (const char* var = std::getenv("PCP_VAR_DIR")) {
+    options.include_dirs = {std::string(var) + "/pmns"};
+  }
+  absl::StatusOr<Pmns> ns = Pmns::LoadFile(path, options);
+  if (!ns.ok()) return ns.status();
+  return std::make_shared<const Pmns>(std::move(*ns));
+}
+
 Context::Context(std::unique_ptr<Source> source)
     : source_(std::move(source)), profile_(std::make_unique<Profile>()) {}
 Context::Context(Context&&) noexcept = default;
@@ -64,6 +76,7 @@ std::string Context::HostName() { return source_->HostName(); }
 
 absl::StatusOr<PmID> Context::LookupName(std::string_view name) {
   if (const AnonMetric* m = AnonByName(name)) return m->pmid;
+  if (names_ != nullptr) return names_->LookupName(name);
   return source_->LookupName(name);
 }
 
@@ -73,7 +86,11 @@ std::vector<absl::StatusOr<PmID>> Context::LookupNames(std::span<const std::stri
     if (AnonByName(n) == nullptr) asked.push_back(n);
   }
   std::vector<absl::StatusOr<PmID>> got;
-  if (!asked.empty()) got = source_->LookupNames(asked);
+  if (names_ != nullptr) {
+    for (const std::string& n : asked) got.push_back(names_->LookupName(n));
+  } else if (!asked.empty()) {
+    got = source_->LookupNames(asked);
+  }
   std::vector<absl::StatusOr<PmID>> out;
   out.reserve(names.size());
   size_t next = 0;
@@ -89,16 +106,52 @@ std::vector<absl::StatusOr<PmID>> Context::LookupNames(std::span<const std::stri
 
 absl::StatusOr<std::vector<std::string>> Context::NameAll(PmID id) {
   if (const AnonMetric* m = AnonByPmid(id)) return std::vector<std::string>{m->name};
+  if (names_ != nullptr) return names_->NameAll(id);
   return source_->NameAll(id);
 }
 
+// The anonymous metrics are derived metrics in PCP: their nodes follow the
+// name space's own children, names already there are not repeated, and a
+// name that only they define has them as its children.
 absl::StatusOr<std::vector<PmnsChild>> Context::Children(std::string_view name) {
-  return source_->Children(name);
+  absl::StatusOr<std::vector<PmnsChild>> kids =
+      names_ != nullptr ? names_->Children(name) : source_->Children(name);
+  std::vector<PmnsChild> extra;
+  for (const AnonMetric& m : kAnonMetrics) {
+    std::string_view full = m.name;
+    if (!AnonUnder(full, name) || full == name) continue;
+    std::string_view rest = name.empty() ? full : full.substr(name.size() + 1);
+    size_t dot = rest.find('.');
+    PmnsChild kid{std::string(rest.substr(0, dot)),
+                  dot == std::string_view::npos ? kPmnsLeafStatus : kPmnsNonLeafStatus};
+    bool seen = false;
+    for (const PmnsChild& k : extra) seen = seen || k.name == kid.name;
+    if (kids.ok()) {
+      for (const PmnsChild& k : *kids) seen = seen || k.name == kid.name;
+    }
+    if (!seen) extra.push_back(std::move(kid));
+  }
+  if (extra.empty()) {
+    if (!kids.ok() && AnonByName(name) != nullptr) return std::vector<PmnsChild>{};
+    return kids;
+  }
+  if (!kids.ok()) return extra;
+  kids->insert(kids->end(), extra.begin(), extra.end());
+  return kids;
 }
 
 absl::Status Context::Traverse(std::string_view name,
                                const std::function<void(const std::string&)>& visit) {
-  absl::Status s = source_->Traverse(name, visit);
+  absl::Status s;
+  if (names_ != nullptr) {
+    absl::StatusOr<std::vector<std::string>> all = names_->Traverse(name);
+    s = all.status();
+    if (all.ok()) {
+      for (const std::string& n : *all) visit(n);
+    }
+  } else {
+    s = source_->Traverse(name, visit);
+  }
   bool any_anon = false;
   for (const AnonMetric& m : kAnonMetrics) {
     if (!AnonUnder(m.name, name)) continue;
@@ -106,6 +159,21 @@ absl::Status Context::Traverse(std::string_view name,
     any_anon = true;
   }
   return any_anon ? absl::OkStatus() : s;
+}
+
+void Context::UseNameSpace(std::shared_ptr<const Pmns> names) {
+  loaded_names_ = names;
+  names_ = std::move(names);
+}
+
+void Context::TrimNameSpace() {
+  if (loaded_names_ == nullptr) return;
+  if (kind() != kContextArchive) {
+    names_ = loaded_names_;
+    return;
+  }
+  names_ = std::make_shared<const Pmns>(
+      loaded_names_->Trimmed([this](PmID id) { return source_->LookupDesc(id).ok(); }));
 }
 
 absl::StatusOr<Desc> Context::LookupDesc(PmID id) {

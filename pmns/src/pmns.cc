@@ -203,6 +203,21 @@ void Pmns::TraverseFrom(int32_t node, std::string path,
   }
 }
 
+Pmns Pmns::Trimmed(const std::function<bool(PmID)>& keep) const {
+  Pmns out = *this;
+  for (auto it = out.by_pmid_.begin(); it != out.by_pmid_.end();) {
+    if (keep(it->first)) {
+      ++it;
+      continue;
+    }
+    for (int32_t leaf : it->second) {
+      for (int32_t n = leaf; n >= 0; n = out.nodes_[n].parent) out.nodes_[n].named_below--;
+    }
+    out.by_pmid_.erase(it++);
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<std::string>> Pmns::Traverse(std::string_view name) const {
   int32_t node = name.empty() ? 0 : Find(name);
   if (node < 0) return PcpError(kErrName);

@@ -31,6 +31,121 @@
 
 #include <pcp/platform_defs.h>
 
+/* ---- What PCP's header brings with it (its platform_defs.h) ----
+ * Programs written against PCP use these without including them: the
+ * system headers, the printf formats, the version macros, the errno
+ * wrappers and the HAVE_* answers about the platform they test. The values
+ * are those of PCP's Linux/glibc build. */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <endian.h>
+#include <libgen.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/times.h>
+#include <syslog.h>
+
+/* The PCP release whose interface this header provides, as pmGetVersion
+ * reports it. */
+#define PM_VERSION(a, b, c) (((a) << 16) | ((b) << 8) | (c))
+#define PM_VERSION_CURRENT PM_VERSION(6, 0, 3)
+
+#define PRINTF_P_PFX ""  /* glibc's %p already prints 0x */
+#define FMT_PID "d"
+#define FMT_PTHREAD "lu"
+#if defined(__LP64__) || defined(_LP64)
+#define FMT_INT64 "ld"
+#define FMT_UINT64 "lu"
+#define HAVE_64BIT_LONG 1
+#define HAVE_64BIT_PTR 1
+typedef long __psint_t;
+#else
+#define FMT_INT64 "lld"
+#define FMT_UINT64 "llu"
+#define HAVE_32BIT_PTR 1
+typedef int __psint_t;
+#endif
+
+#define setoserror(n) (errno = (n))
+#define oserror() errno
+#define neterror() errno
+#define hosterror() h_errno
+#define osstrerror() strerror(errno)
+#define osstrerror_r(buf, len) pmErrStr_r(-errno, buf, len)
+#define netstrerror() strerror(errno)
+#define netstrerror_r(buf, len) pmErrStr_r(-errno, buf, len)
+#define hoststrerror() hstrerror(h_errno)
+
+#define IS_LINUX 1
+#define HAVE_ARPA_INET_H 1
+#define HAVE_BASENAME 1
+#define HAVE_BITS_WORDSIZE_H 1
+#define HAVE_CONST_DIRENT 1
+#define HAVE_DIRNAME 1
+#define HAVE_ENDIAN_H 1
+#define HAVE_FNDELAY 1
+#define HAVE_GETDOMAINNAME 1
+#define HAVE_GID_T 1
+#define HAVE_LIBGEN_H 1
+#define HAVE_LIMITS_H 1
+#define HAVE_NETDB_H 1
+#define HAVE_NETINET_IN_H 1
+#define HAVE_NETINET_TCP_H 1
+#define HAVE_PRINTF_P_PFX 1
+#define HAVE_PTHREAD_BARRIER_T 1
+#define HAVE_PTHREAD_H 1
+#define HAVE_PTRDIFF_T 1
+#define HAVE_SCANDIR 1
+#define HAVE_SOCKLEN_T 1
+#define HAVE_STDDEF_H 1
+#define HAVE_STDINT_H 1
+#define HAVE_STRCHRNUL 1
+#define HAVE_STRNDUP 1
+#define HAVE_STRUCT_TIMESPEC 1
+#define HAVE_SYSLOG_H 1
+#define HAVE_SYS_MOUNT_H 1
+#define HAVE_SYS_SELECT_H 1
+#define HAVE_SYS_SOCKET_H 1
+#define HAVE_SYS_STATFS_H 1
+#define HAVE_SYS_STATVFS_H 1
+#define HAVE_SYS_STAT_H 1
+#define HAVE_SYS_TIMES_H 1
+#define HAVE_TCGETATTR 1
+#define HAVE_TERMIOS_H 1
+#define HAVE_UID_T 1
+#define HAVE_VALLOC 1
+#define HAVE_WAIT_INCLUDES_SIGNAL 1
+#ifndef MAXHOSTNAMELEN
+#define MAXHOSTNAMELEN 4096
+#endif
+#ifndef MAXDOMAINNAMELEN
+#define MAXDOMAINNAMELEN 64
+#endif
+#ifndef MAXMACHINEIDLEN
+#define MAXMACHINEIDLEN 256
+#endif
+#ifndef WORD_BIT
+#define WORD_BIT 32
+#endif
+#ifndef RETSIGTYPE
+#define RETSIGTYPE void
+#endif
+typedef void (*SIG_PF)(int);
+#define const_dirent const struct dirent
+#define mkdir2(path, mode) mkdir(path, mode)
+#define rename2(path, target) rename(path, target)
+#define pipe1(fds) pipe(fds)
+typedef uid_t __pmUserID;
+typedef gid_t __pmGroupID;
+typedef socklen_t __pmSockLen;
+
 /* Strict ISO C modes (-std=c99) hide the POSIX struct timespec that several
  * structures below embed; glibc keeps it in a header of its own. */
 #if defined(__GLIBC__) && !defined(__timespec_defined)
@@ -988,11 +1103,59 @@ PCP_CALL extern int pmClearDebug(const char *flags);
 PCP_CALL extern void pmNoMem(const char *where, size_t size, int fatal);
 PCP_CALL extern void pmNotifyErr(int priority, const char *fmt, ...) __PM_PRINTFLIKE(2, 3);
 
-/* The account PCP's daemons run as ($PCP_USER, else "pcp"); returns 1 if
- * configured, 0 for the default. pmSetProcessIdentity becomes that user
- * (exiting on failure). */
-PCP_CALL extern int pmGetUsername(char **username);
+/* ---- Name spaces, logs, identities, strings, services ---- */
+
+/* An alternative name space for every context of the process (and for a
+ * program with no context): pmLoadNameSpace(PM_NS_DEFAULT) loads
+ * $PMNS_DEFAULT or $PCP_VAR_DIR/pmns/root. A second load without
+ * pmUnloadNameSpace is PM_ERR_DUPPMNS. pmTrimNameSpace hides, on an archive
+ * context, the loaded names whose metrics the archive does not hold. */
+#define PM_NS_DEFAULT NULL
+PCP_CALL extern int pmLoadNameSpace(const char *filename);
+PCP_CALL extern int pmLoadASCIINameSpace(const char *filename, int dupok);
+PCP_CALL extern void pmUnloadNameSpace(void);
+PCP_CALL extern int pmTrimNameSpace(void);
+
+/* A diagnostic log (not an archive): reopens `oldstream` on `logname`
+ * ("-": keep it), keeping the previous file as logname.prev, and writes the
+ * "Log for ..." header; *status is 1 on success. */
+PCP_CALL extern FILE *pmOpenLog(const char *progname, const char *logname, FILE *oldstream,
+                                int *status);
+/* Makes pmNotifyErr also write to syslog (onoff 1) or stop (0). */
+PCP_CALL extern void pmSyslog(int onoff);
+
+/* Switches the process to `username`'s uid and gid (exits on failure, as
+ * PCP does); pmGetUsername gives $PCP_USER (returns 1) or "pcp" (0). */
 PCP_CALL extern int pmSetProcessIdentity(const char *username);
+PCP_CALL extern int pmGetUsername(char **username);
+
+/* Bounded string helpers: destlen is the size of dest; 0, or -1 if src
+ * was truncated. pmstrlen(NULL) is 0. pmfstring reads the next white-space
+ * delimited word of `f` into a malloc'd string: its length, 0 at a newline
+ * before any word, -1 at end of file, -2 out of memory. */
+PCP_CALL extern int pmstrncpy(char *dest, size_t destlen, const char *src);
+PCP_CALL extern int pmstrncat(char *dest, size_t destlen, const char *src);
+PCP_CALL extern size_t pmstrlen(const char *s);
+PCP_CALL extern ssize_t pmfstring(FILE *f, char **str);
+
+/* The host of context `handle` into buf (pmGetContextHostName_r's answer). */
+PCP_CALL extern int pmGetHostName(int handle, char *buf, int buflen);
+/* The library's features by name ("pcp_version", "multi_threaded", ...,
+ * case ignored); NULL for an unknown name. */
+PCP_CALL extern const char *pmGetAPIConfig(const char *name);
+/* Prints label sets in PCP's layout (one line per set, one per label). */
+PCP_CALL extern void pmPrintLabelSets(FILE *fp, int ident, int type, pmLabelSet *sets, int nsets);
+/* Applies a -K spec (add,DOMAIN,PATH,INIT | del,DOMAIN[,PATH] | clear) to the
+ * agents of local contexts opened afterwards: NULL, or why the spec is bad. */
+PCP_CALL extern char *pmSpecLocalPMDA(const char *spec);
+
+#define PM_SERVER_SERVICE_SPEC "pmcd"
+#define PM_SERVER_PROXY_SPEC "pmproxy"
+#define PM_SERVER_WEBAPI_SPEC "pmwebapi"
+/* Service discovery: no mechanism is built in (as in Debian's libpcp), so
+ * "probe", "shell", "avahi" and NULL find nothing (0); any other mechanism
+ * is -EOPNOTSUPP. */
+PCP_CALL extern int pmDiscoverServices(const char *service, const char *mechanism, char ***urls);
 
 #ifdef __cplusplus
 }

@@ -86,6 +86,12 @@ struct Instance {
 class Source;
 class Profile;
 
+// Loads an ASCII name space file for Context::UseNameSpace, as PCP's
+// pmLoadASCIINameSpace(path, dupok) reads it (pmLoadNameSpace is dupok
+// true); errors as Pmns::LoadFile gives them, with PCP's diagnostic as the
+// message. #include files are also looked for in $PCP_VAR_DIR/pmns.
+absl::StatusOr<std::shared_ptr<const Pmns>> LoadNameSpace(std::string_view path, bool dupok);
+
 class Context {
  public:
   // Opens an archive, an archive set (a comma-separated list) or a directory
@@ -119,6 +125,16 @@ class Context {
   // PCP's order (pmTraversePMNS).
   absl::Status Traverse(std::string_view name,
                         const std::function<void(const std::string&)>& visit);
+
+  // --- An alternative name space (pmLoadNameSpace, the tools' -n) ---
+  // Answers the name-space questions above from `names` instead of the
+  // source; null gives the source's names back. The anonymous event.*
+  // metrics stay visible either way.
+  void UseNameSpace(std::shared_ptr<const Pmns> names);
+  // pmTrimNameSpace: on an archive, hides the names of the alternative name
+  // space whose metrics the archive does not hold; on other contexts, shows
+  // all of them again. No effect without an alternative name space.
+  void TrimNameSpace();
 
   // --- Metadata ---
   absl::StatusOr<Desc> LookupDesc(PmID id);
@@ -189,6 +205,8 @@ class Context {
 
   std::unique_ptr<Source> source_;
   std::unique_ptr<Profile> profile_;
+  std::shared_ptr<const Pmns> loaded_names_;  // as given to UseNameSpace
+  std::shared_ptr<const Pmns> names_;         // loaded_names_, maybe trimmed
 };
 
 }  // namespace pmapi

@@ -20,6 +20,7 @@
 #define PMAPI_PMNS_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -111,6 +112,11 @@ class Pmns {
 
   // Returns the number of names with a PMID (leaves, dynamic roots).
   size_t NumNames() const { return nodes_[0].named_below; }
+
+  // Returns a copy in which every name whose PMID `keep` refuses is hidden,
+  // with the non-leaf nodes left without names (pmTrimNameSpace on an
+  // archive: only the metrics the archive holds stay visible).
+  Pmns Trimmed(const std::function<bool(PmID)>& keep) const;
 
  private:
   friend class PmnsBuilder;

@@ -1,0 +1,108 @@
+// c_api_config.cc: pmGetConfig and pmGetOptionalConfig.
+//
+// As in PCP, the first call reads the configuration file ($PCP_CONF, else
+// $PCP_DIR/etc/pcp.conf, else /etc/pcp.conf) and puts each NAME=value it
+// holds into the environment unless the environment already has NAME;
+// values in matching quotes lose them. Answers then come from the
+// environment. Where no configuration file can be read (PCP itself exits
+// then), the built-in defaults below are used instead: PCP's standard
+// Linux locations, with the agents directory and agent list of this
+// installation's local contexts.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "c_api_internal.h"
+#include "pmapi/local.h"
+
+namespace {
+
+struct Default {
+  const char* name;
+  const char* value;
+};
+
+constexpr Default kDefaults[] = {
+    {"PCP_ETC_DIR", "/etc"},
+    {"PCP_SYSCONF_DIR", "/etc/pcp"},
+    {"PCP_BIN_DIR", "/usr/bin"},
+    {"PCP_BINADM_DIR", "/usr/lib/pcp/bin"},
+    {"PCP_LIBADM_DIR", "/usr/lib/pcp/lib"},
+    {"PCP_LIB_DIR", "/usr/lib"},
+    {"PCP_SHARE_DIR", "/usr/share/pcp"},
+    {"PCP_INC_DIR", "/usr/include/pcp"},
+    {"PCP_MAN_DIR", "/usr/share/man"},
+    {"PCP_VAR_DIR", "/var/lib/pcp"},
+    {"PCP_RUN_DIR", "/run/pcp"},
+    {"PCP_LOG_DIR", "/var/log/pcp"},
+    {"PCP_ARCHIVE_DIR", "/var/log/pcp/pmlogger"},
+    {"PCP_TMP_DIR", "/var/lib/pcp/tmp"},
+    {"PCP_TMPFILE_DIR", "/var/tmp"},
+    {"PCP_DEMOS_DIR", "/usr/share/pcp/demos"},
+    {"PCP_PLATFORM", "linux"},
+    {"PCP_VERSION", "6.0.3"},
+    {"PCP_USER", "pcp"},
+    {"PCP_GROUP", "pcp"},
+};
+
+// The configuration file PCP would read.
+std::string ConfPath() {
+  if (const char* conf = std::getenv("PCP_CONF")) return conf;
+  if (const char* dir = std::getenv("PCP_DIR")) return std::string(dir) + "/etc/pcp.conf";
+  return "/etc/pcp.conf";
+}
+
+void Put(const std::string& name, std::string value) {
+  if (value.size() >= 2 && value.front() == value.back() &&
+      (value.front() == '"' || value.front() == '\'')) {
+    value = value.substr(1, value.size() - 2);
+  }
+  setenv(name.c_str(), value.c_str(), 0);
+}
+
+// Reads the file into the environment; false if it cannot be opened.
+bool ReadConf(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (f == nullptr) return false;
+  char line[4096];
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    char* eq = std::strchr(line, '=');
+    if (line[0] == '#' || eq == nullptr) continue;
+    *eq = '\0';
+    std::string value = eq + 1;
+    if (size_t nl = value.rfind('\n'); nl != std::string::npos) value.erase(nl);
+    Put(line, value);
+  }
+  std::fclose(f);
+  return true;
+}
+
+void UseDefaults() {
+  for (const Default& d : kDefaults) Put(d.name, d.value);
+  std::string conf = pmapi::DefaultLocalConfigPath();
+  Put("PCP_PMCDCONF_PATH", conf);
+  Put("PCP_PMDAS_DIR", conf.substr(0, conf.rfind('/')));
+}
+
+const char* Lookup(const char* name) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (!ReadConf(ConfPath())) UseDefaults();
+  });
+  return name == nullptr ? nullptr : std::getenv(name);
+}
+
+}  // namespace
+
+extern "C" {
+
+char* pmGetConfig(const char* name) {
+  const char* value = Lookup(name);
+  return const_cast<char*>(value == nullptr ? "" : value);
+}
+
+char* pmGetOptionalConfig(const char* name) { return const_cast<char*>(Lookup(name)); }
+
+}  // extern "C"
