@@ -326,7 +326,6 @@ void pmdaInterfaceMoved(pmdaInterface* dp) {
   if (CPmdaState* st = CPmdaStateOf(dp->version.any.ext)) st->dispatch = dp;
 }
 
-
 // The CPU time, user and system, this process has used, in seconds (the
 // simple agent's simple.time metrics). Not in any header, as in PCP.
 int __pmProcessRunTimes(double* usr, double* sys) {
