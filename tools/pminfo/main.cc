@@ -20,7 +20,7 @@ pmtools::OptionTable Table() {
   return {"pminfo",
           "[options] [metricname | pmid | indom]...",
           {{"General options",
-            {StdArchive(), StdHost(), StdContainer(), StdLocalPmda(), StdSpecLocal(), StdNamespace(),
+            {StdArchive(), StdDebug(), StdHost(), StdContainer(), StdLocalPmda(), StdSpecLocal(), StdNamespace(),
              {'N', "uniqnames", "FILE", "like -n but only one name allowed for each PMID"},
              StdOrigin(), StdTimezone(), StdHostzone(), StdVersion(), StdHelp()}},
            {"Protocol options",
@@ -47,6 +47,7 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
   if (k == "a") s->archives.push_back(o.value);
   else if (k == "h") s->hosts.push_back(o.value);
   else if (k == "L") s->local = true;
+  else if (k == "D") return pmtools::ApplyDebugOption("pminfo", o.value);
   else if (k == "K" || k == "container") {
     // Accepted; they matter only to sources not in use here.
   } else if (k == "z" || k == "Z") {
