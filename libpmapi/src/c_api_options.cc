@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "c_api_internal.h"
@@ -44,23 +45,54 @@ constexpr const char* kDebugNames[] = {
 static_assert(sizeof(kDebugNames) / sizeof(kDebugNames[0]) ==
               sizeof(pmdebugoptions_t) / sizeof(int));
 
-// Sets (value 1) or clears (0) the comma-separated debug options in
-// `spec`; "all" means every one. Returns 0 or PM_ERR_GENERIC... as PCP,
-// the code of the first unknown name.
+// Marks in `chosen` the options one item of a debug spec names: a name
+// (any case) or "all". Returns false for an unknown name.
+bool ChooseByName(absl::string_view item, std::vector<bool>* chosen) {
+  const size_t n = sizeof(kDebugNames) / sizeof(kDebugNames[0]);
+  if (absl::EqualsIgnoreCase(item, "all")) {
+    chosen->assign(n, true);
+    return true;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (absl::EqualsIgnoreCase(item, kDebugNames[i])) {
+      (*chosen)[i] = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Sets (value 1) or clears (0) the debug options a spec names, as PCP
+// reads it: comma-separated names (any case) or "all", or decimal numbers,
+// which are PCP's old bit masks (-1 meaning all) and are accepted without
+// changing any option here. Returns PM_ERR_CONV, changing nothing, for an
+// unknown name, an empty item or anything after a number but a comma.
 int ChangeDebug(const char* spec, int value) {
   if (spec == nullptr) return 0;
-  int* flags = reinterpret_cast<int*>(&pmDebugOptions);
   const size_t n = sizeof(kDebugNames) / sizeof(kDebugNames[0]);
-  std::vector<std::string> names = absl::StrSplit(spec, ',', absl::SkipEmpty());
-  for (const std::string& name : names) {
-    bool known = false;
-    for (size_t i = 0; i < n; ++i) {
-      if (name == "all" || name == kDebugNames[i]) {
-        flags[i] = value;
-        known = true;
+  std::vector<bool> chosen(n, false);
+  const char* p = spec;
+  while (*p != '\0') {
+    char* end = nullptr;
+    long number = std::strtol(p, &end, 10);
+    if (end > p) {
+      if (number == -1) chosen.assign(n, true);
+      if (*end == ',') {
+        p = end + 1;
+        continue;
       }
+      if (*end == '\0') break;
+      return PM_ERR_CONV;
     }
-    if (!known) return PM_ERR_NYI;
+    const char* comma = std::strchr(p, ',');
+    size_t len = comma ? static_cast<size_t>(comma - p) : std::strlen(p);
+    if (!ChooseByName(absl::string_view(p, len), &chosen)) return PM_ERR_CONV;
+    p += len;
+    if (*p == ',') ++p;
+  }
+  int* flags = reinterpret_cast<int*>(&pmDebugOptions);
+  for (size_t i = 0; i < n; ++i) {
+    if (chosen[i]) flags[i] = value;
   }
   return 0;
 }

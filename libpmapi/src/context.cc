@@ -5,6 +5,7 @@
 
 #include "pmapi/errors.h"
 #include "pmapi/profile.h"
+#include "pdu_format.h"
 #include "source.h"
 
 namespace pmapi {
@@ -234,20 +235,23 @@ absl::StatusOr<std::string> Context::LookupText(PmID id, int kind) {
   if (const AnonMetric* m = AnonByPmid(id)) {
     return std::string((kind & kTextHelp) ? m->help : m->oneline);
   }
-  return TextWithFallback(id, kind & (kTextOneline | kTextHelp), kTextPmid);
+  return TextWithFallback(id, kind & (kTextOneline | kTextHelp | kTextDirect), kTextPmid);
 }
 
 absl::StatusOr<std::string> Context::LookupInDomText(InDom indom, int kind) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
-  return TextWithFallback(indom, kind & (kTextOneline | kTextHelp), kTextInDom);
+  return TextWithFallback(indom, kind & (kTextOneline | kTextHelp | kTextDirect), kTextInDom);
 }
 
-// An empty help text gives way to the one-line text, as in PCP.
+// Help text that is missing or empty gives way to the one-line text, as in
+// PCP (unless the request is kTextDirect, for text held by pmcd itself);
+// the one-line lookup's outcome is then the answer.
 absl::StatusOr<std::string> Context::TextWithFallback(uint32_t ident, int kind, int target) {
+  const bool direct = (kind & kTextDirect) != 0;
+  kind &= kTextOneline | kTextHelp;
   absl::StatusOr<std::string> text = source_->LookupText(ident, kind | target);
-  if (kind == kTextHelp && text.ok() && text->empty()) {
-    absl::StatusOr<std::string> oneline = source_->LookupText(ident, kTextOneline | target);
-    if (oneline.ok()) return oneline;
+  if (!direct && (kind & kTextHelp) && (!text.ok() || text->empty())) {
+    return source_->LookupText(ident, kTextOneline | target);
   }
   return text;
 }

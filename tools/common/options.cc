@@ -2,7 +2,11 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
+#include <cstdio>
+
 #include "absl/strings/str_cat.h"
+#include "pcp/pmapi.h"
 #include "pmapi/errors.h"
 #include "pmapi/local.h"
 
@@ -87,6 +91,56 @@ std::string FailedToken(const po::error_with_option_name& e, int argc, const cha
   return name;
 }
 
+const OptionSpec* FindShort(const OptionTable& table, char c) {
+  for (const OptionGroup& g : table.groups) {
+    for (const OptionSpec& o : g.options) {
+      if (o.short_name == c && !o.long_form_only) return &o;
+    }
+  }
+  return nullptr;
+}
+
+const OptionSpec* FindLong(const OptionTable& table, const std::string& name) {
+  const OptionSpec* found = nullptr;
+  for (const OptionGroup& g : table.groups) {
+    for (const OptionSpec& o : g.options) {
+      if (o.long_name == name) return &o;
+      if (!o.long_name.empty() && o.long_name.rfind(name, 0) == 0) found = &o;
+    }
+  }
+  return found;
+}
+
+// How many argv elements starting at `i` one option token takes (1, or 2
+// when its argument is the next element).
+int OptionWidth(const OptionTable& table, int i, const char* const* argv) {
+  std::string a = argv[i];
+  if (a.rfind("--", 0) == 0) {
+    if (a.find('=') != std::string::npos) return 1;
+    const OptionSpec* o = FindLong(table, a.substr(2));
+    return o != nullptr && !o->arg.empty() ? 2 : 1;
+  }
+  for (size_t k = 1; k < a.size(); ++k) {
+    const OptionSpec* o = FindShort(table, a[k]);
+    if (o == nullptr) return 1;
+    if (!o->arg.empty()) return k + 1 == a.size() ? 2 : 1;
+  }
+  return 1;
+}
+
+// With PM_OPTFLAG_POSIX, the index of the first element that is no option
+// (after a "--", which ends the options too).
+int FirstOperand(const OptionTable& table, int argc, const char* const* argv) {
+  int i = 1;
+  while (i < argc) {
+    std::string a = argv[i];
+    if (a == "--") return i;
+    if (a.size() < 2 || a[0] != '-') return i;
+    i += OptionWidth(table, i, argv);
+  }
+  return argc;
+}
+
 // "-fa" lacks the argument of 'a'; "--archive" lacks its own.
 std::string MissingArgToken(const std::string& last) {
   if (last.rfind("--", 0) == 0) return last;
@@ -122,6 +176,15 @@ absl::StatusOr<CommandLine> ParseCommandLine(const OptionTable& table, int argc,
   po::positional_options_description positional;
   positional.add("pmtools-operands", -1);
   po::parsed_options parsed(&desc);
+  std::vector<std::string> trailing;
+  if (table.posix) {
+    int first = std::min(FirstOperand(table, argc, argv), argc);
+    for (int i = first; i < argc; ++i) {
+      if (i == first && std::string(argv[i]) == "--") continue;
+      trailing.push_back(argv[i]);
+    }
+    argc = first;
+  }
   try {
     parsed = po::command_line_parser(argc, argv)
                  .options(desc)
@@ -151,6 +214,7 @@ absl::StatusOr<CommandLine> ParseCommandLine(const OptionTable& table, int argc,
     }
     cl.options.push_back({KeyFor(table, o.string_key), o.value.empty() ? "" : o.value.front()});
   }
+  cl.operands.insert(cl.operands.end(), trailing.begin(), trailing.end());
   return cl;
 }
 
@@ -183,6 +247,20 @@ bool ApplySpecLocal(const char* tool, const std::string& spec) {
   std::string why = pmapi::SpecLocalPmda(spec);
   if (why.empty()) return true;
   std::fprintf(stderr, "%s: pmSpecLocalPMDA failed: %s\n", tool, why.c_str());
+  return false;
+}
+
+OptionSpec StdDebug() {
+  OptionSpec o{'D', "debug", "DBG", ""};
+  o.hidden = true;
+  return o;
+}
+
+bool ApplyDebugOption(const std::string& program, const std::string& value) {
+  if (pmSetDebug(value.c_str()) >= 0) return true;
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: unrecognized debug options specification (%s)\n", program.c_str(),
+               value.c_str());
   return false;
 }
 

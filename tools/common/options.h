@@ -44,6 +44,9 @@ struct OptionTable {
   std::string program;
   std::string usage;  // after "Usage: PROGRAM "
   std::vector<OptionGroup> groups;
+  // Options end at the first operand (PCP's PM_OPTFLAG_POSIX), so an
+  // operand such as a negative value to store may begin with "-".
+  bool posix = false;
 };
 
 // One option as it appeared on the command line, in order. `key` is the
@@ -91,6 +94,15 @@ OptionSpec StdSpecLocal();
 // WHY" on stderr and returns false.
 bool ApplySpecLocal(const char* tool, const std::string& spec);
 OptionSpec StdContainer();
+// -D, --debug=DBG: accepted by every tool and left out of the usage text,
+// as in PCP.
+OptionSpec StdDebug();
+
+// Applies -D's value as PCP's tools do (pmSetDebug: debug option names in
+// any case, "all", or numbers, comma-separated). On a bad value prints
+// "PROGRAM: unrecognized debug options specification (VALUE)" to stderr
+// and returns false; the caller then fails with its usage text.
+bool ApplyDebugOption(const std::string& program, const std::string& value);
 
 }  // namespace pmtools
 

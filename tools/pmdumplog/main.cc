@@ -25,8 +25,7 @@ pmtools::OptionTable Table() {
   using pmtools::OptionSpec;
   OptionSpec version = pmtools::StdVersion();
   version.long_form_only = true;
-  OptionSpec debug{'D', "debug", "DBG", ""};
-  debug.hidden = true;
+  OptionSpec debug = pmtools::StdDebug();
   return {"pmdumplog",
           "[options] [archive [metricname ...]]",
           {{"Options",
@@ -88,7 +87,10 @@ void Apply(const pmtools::ParsedOption& o, Flags* f) {
     case 'x': ++f->dump.xflag; break;
     case 'S': f->start = o.value; break;
     case 'T': f->finish = o.value; break;
-    case 'D': case 'n': break;  // accepted; no effect on an archive dump
+    case 'D':
+      if (!pmtools::ApplyDebugOption("pmdumplog", o.value)) ++f->errors;
+      break;
+    case 'n': break;  // accepted; no effect on an archive dump
     case 'V': f->version = true; break;
     case 'Z':
     case 'z':

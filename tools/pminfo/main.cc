@@ -20,7 +20,7 @@ pmtools::OptionTable Table() {
   return {"pminfo",
           "[options] [metricname | pmid | indom]...",
           {{"General options",
-            {StdArchive(), StdHost(), StdContainer(), StdLocalPmda(), StdSpecLocal(), StdNamespace(),
+            {StdArchive(), StdDebug(), StdHost(), StdContainer(), StdLocalPmda(), StdSpecLocal(), StdNamespace(),
              {'N', "uniqnames", "FILE", "like -n but only one name allowed for each PMID"},
              StdOrigin(), StdTimezone(), StdHostzone(), StdVersion(), StdHelp()}},
            {"Protocol options",
@@ -48,6 +48,7 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
   else if (k == "h") s->hosts.push_back(o.value);
   else if (k == "L") s->local = true;
   else if (k == "K") return pmtools::ApplySpecLocal("pminfo", o.value);
+  else if (k == "D") return pmtools::ApplyDebugOption("pminfo", o.value);
   else if (k == "container") {
     // Accepted; it matters only to sources not in use here.
   } else if (k == "z" || k == "Z") {

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <optional>
 #include <span>
-#include <regex>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
 #include "describe.h"
 #include "sha1.h"
@@ -44,6 +44,9 @@ class Reporter {
   void Add(const std::string& name);
   // Reports the names still gathered.
   void Flush();
+  // Reports an instance domain named on the command line ("60.1"): at
+  // once, ahead of any names still gathered, as PCP's pminfo does.
+  void InDomOperand(pmapi::InDom indom);
 
  private:
   // Values fetched for a whole batch: set `index` of `*values`.
@@ -68,7 +71,9 @@ class Reporter {
   void PrintSeries(const std::string& name, const Desc& desc);
   void PrintInstanceLabels(const Desc& desc);
   std::vector<const pmapi::LabelSet*> MetricLabelSets(const Desc& desc);
+  std::vector<pmapi::LabelSet> ContextLevel();
   void PrintHelp(PmID id);
+  void PrintHelpText(const absl::StatusOr<std::string>& text);
   void PrintValues(const Desc& desc, const pmapi::Result& r, int set, const std::string& indent);
   void PrintEvents(const pmapi::ValueView& v, int valfmt, bool highres);
   void PrintParameter(const pmapi::Result& record, int index, int* flags);
@@ -128,8 +133,9 @@ void Reporter::PrintHeader(const std::string& name, PmID id) {
   std::putchar('\n');
 }
 
-void Reporter::PrintHelp(PmID id) {
-  absl::StatusOr<std::string> text = ctx_->LookupText(id, pmapi::kTextHelp);
+void Reporter::PrintHelp(PmID id) { PrintHelpText(ctx_->LookupText(id, pmapi::kTextHelp)); }
+
+void Reporter::PrintHelpText(const absl::StatusOr<std::string>& text) {
   if (!text.ok()) {
     std::printf("Full Help: Error: %s\n", pmapi::ErrStr(pmapi::PcpCode(text.status())).c_str());
     return;
@@ -152,14 +158,19 @@ std::vector<pmapi::LabelSet> Level(Context* ctx, int level, uint32_t ident) {
 // The label sets of a metric, lowest precedence first: context, domain,
 // instance domain, cluster and item. An archive with no context labels at the
 // collection time has its host name as its one context label.
-std::vector<const pmapi::LabelSet*> Reporter::MetricLabelSets(const Desc& desc) {
-  levels_.clear();
-  levels_.push_back(Level(ctx_, pmapi::kLabelContext, 0));
-  if (levels_.back().empty()) {
+std::vector<pmapi::LabelSet> Reporter::ContextLevel() {
+  std::vector<pmapi::LabelSet> level = Level(ctx_, pmapi::kLabelContext, 0);
+  if (level.empty()) {
     absl::StatusOr<pmapi::LabelSet> host =
         pmapi::ParseLabelSet(absl::StrFormat("{\"hostname\":\"%s\"}", ctx_->HostName()));
-    if (host.ok()) levels_.back().push_back(*host);
+    if (host.ok()) level.push_back(*host);
   }
+  return level;
+}
+
+std::vector<const pmapi::LabelSet*> Reporter::MetricLabelSets(const Desc& desc) {
+  levels_.clear();
+  levels_.push_back(ContextLevel());
   levels_.push_back(Level(ctx_, pmapi::kLabelDomain, desc.pmid));
   if (desc.indom != pmapi::kInDomNull) levels_.push_back(Level(ctx_, pmapi::kLabelInDom, desc.indom));
   levels_.push_back(Level(ctx_, pmapi::kLabelCluster, desc.pmid));
@@ -358,6 +369,37 @@ void Reporter::Add(const std::string& name) {
   if (pending_.size() >= static_cast<size_t>(std::max(s_.batch, 1))) Flush();
 }
 
+void Reporter::InDomOperand(pmapi::InDom indom) {
+  if (s_.verify) return;
+  std::printf("\nInDom: %s", pmapi::InDomStr(indom).c_str());
+  if (s_.full_indom) std::printf(" = %u =", indom);
+  std::printf(" 0x%x", indom);
+  if (s_.oneline) {
+    absl::StatusOr<std::string> text = ctx_->LookupInDomText(indom, pmapi::kTextOneline);
+    if (text.ok()) {
+      std::printf(s_.full_indom ? "\n    [%s]" : " [%s]", text->c_str());
+    } else {
+      std::printf(" One-line Help: Error: %s", pmapi::ErrStr(pmapi::PcpCode(text.status())).c_str());
+    }
+  }
+  std::putchar('\n');
+  if (s_.labels) {
+    levels_.clear();
+    levels_.push_back(ContextLevel());
+    levels_.push_back(Level(ctx_, pmapi::kLabelDomain, pmapi::MakePmID(pmapi::InDomDomain(indom), 0, 0)));
+    levels_.push_back(Level(ctx_, pmapi::kLabelInDom, indom));
+    std::vector<const pmapi::LabelSet*> sets;
+    for (const auto& level : levels_) {
+      for (const pmapi::LabelSet& set : level) sets.push_back(&set);
+    }
+    std::printf("    labels %s\n", pmapi::MergeLabelSets(sets).c_str());
+  }
+  if (s_.help) {
+    absl::StatusOr<std::string> text = ctx_->LookupInDomText(indom, pmapi::kTextHelp);
+    PrintHelpText(text);
+  }
+}
+
 void Reporter::Flush() {
   if (pending_.empty()) return;
   Batch(pending_);
@@ -485,11 +527,49 @@ void Reporter::Metric(const std::string& name, const absl::StatusOr<PmID>& id,
 
 // "29.0.10" names a metric by its PMID: returns the name to traverse, the
 // argument itself when it is not a PMID, or the lookup's error.
-absl::StatusOr<std::string> RootOfArg(Context* ctx, const std::string& arg) {
-  static const std::regex kPmid(R"((\d+)\.(\d+)\.(\d+))");
-  std::smatch m;
-  if (!std::regex_match(arg, m, kPmid)) return arg;
-  PmID id = pmapi::MakePmID(std::stoul(m[1]), std::stoul(m[2]), std::stoul(m[3]));
+// An operand: a name, or (beginning with a digit, as PCP's pminfo reads
+// it with sscanf) a PMID "D.C.I" or an instance domain "D.S", anything
+// after the numbers ignored.
+struct Operand {
+  enum Kind { kName, kPmid, kInDom, kBadNumber } kind = kName;
+  PmID pmid = 0;
+  pmapi::InDom indom = 0;
+};
+
+// Reads a run of digits at `*p` as sscanf's %u does (wrapping on overflow).
+bool ReadNumber(const char** p, unsigned* out) {
+  if (!absl::ascii_isdigit(static_cast<unsigned char>(**p))) return false;
+  unsigned v = 0;
+  while (absl::ascii_isdigit(static_cast<unsigned char>(**p))) v = v * 10 + static_cast<unsigned>(*(*p)++ - '0');
+  *out = v;
+  return true;
+}
+
+Operand ParseOperand(const std::string& arg) {
+  Operand op;
+  if (arg.empty() || !absl::ascii_isdigit(static_cast<unsigned char>(arg[0]))) return op;
+  const char* p = arg.c_str();
+  unsigned n[3] = {0, 0, 0};
+  int got = 0;
+  while (got < 3 && ReadNumber(&p, &n[got])) {
+    ++got;
+    if (got == 3 || *p != '.') break;
+    ++p;
+  }
+  if (got == 3) {
+    op.kind = Operand::kPmid;
+    op.pmid = pmapi::MakePmID(n[0], n[1], n[2]);
+  } else if (got == 2) {
+    op.kind = Operand::kInDom;
+    op.indom = pmapi::MakeInDom(n[0], n[1]);
+  } else {
+    op.kind = Operand::kBadNumber;
+  }
+  return op;
+}
+
+// The name PCP's pmNameID gives a PMID with several names.
+absl::StatusOr<std::string> NameOfPmid(Context* ctx, PmID id) {
   absl::StatusOr<std::vector<std::string>> names = ctx->NameAll(id);
   if (!names.ok()) return names.status();
   if (names->empty()) return pmapi::PcpError(pmapi::kErrPmid);
@@ -558,11 +638,19 @@ int Run(Settings s) {
   std::vector<std::string> roots = s.names.empty() ? std::vector<std::string>{""} : s.names;
   int status = 0;
   for (const std::string& arg : roots) {
-    absl::StatusOr<std::string> root = RootOfArg(&*ctx, arg);
-    std::vector<std::string> found;
-    absl::Status st = root.status();
-    if (root.ok()) st = ctx->Traverse(*root, [&](const std::string& n) { found.push_back(n); });
-    for (const std::string& n : found) reporter.Add(n);
+    Operand op = ParseOperand(arg);
+    absl::Status st;
+    if (op.kind == Operand::kInDom) {
+      reporter.InDomOperand(op.indom);
+    } else if (op.kind == Operand::kBadNumber) {
+      st = pmapi::PcpError(pmapi::kErrName);
+    } else {
+      absl::StatusOr<std::string> root = op.kind == Operand::kPmid ? NameOfPmid(&*ctx, op.pmid) : arg;
+      std::vector<std::string> found;
+      st = root.status();
+      if (root.ok()) st = ctx->Traverse(*root, [&](const std::string& n) { found.push_back(n); });
+      for (const std::string& n : found) reporter.Add(n);
+    }
     if (!st.ok()) {
       std::fflush(stdout);
       if (arg.empty()) {

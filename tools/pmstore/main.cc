@@ -34,14 +34,17 @@ struct Settings {
 
 pmtools::OptionTable Table() {
   using namespace pmtools;
-  return {"pmstore",
+  OptionTable table{"pmstore",
           "[options] metricname value",
           {{"General options",
-            {StdHost(), StdLocalPmda(), StdSpecLocal(), StdNamespace(), StdVersion(), StdHelp()}},
+            {StdDebug(), StdHost(), StdLocalPmda(), StdSpecLocal(), StdNamespace(), StdVersion(), StdHelp()}},
            {"Value options",
             {{'F', "fetch", "", "perform pmFetch after pmStore to confirm value"},
              {'f', "force", "", "store the value even if there is no current value set"},
              {'i', "insts", "INSTS", "restrict store to comma-separated list of instances"}}}}};
+  // Options end at the metric name, so the value may begin with "-".
+  table.posix = true;
+  return table;
 }
 
 void Apply(const pmtools::ParsedOption& o, Settings* s) {
@@ -61,6 +64,8 @@ void Apply(const pmtools::ParsedOption& o, Settings* s) {
     }
   } else if (k == "K") {
     if (!pmtools::ApplySpecLocal("pmstore", o.value)) s->usage = true;
+  } else if (k == "D") {
+    if (!pmtools::ApplyDebugOption("pmstore", o.value)) s->usage = true;
   } else if (k == "V") {
     s->version = true;
   } else if (k == "?") {

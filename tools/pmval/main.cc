@@ -17,7 +17,7 @@ pmtools::OptionTable Table() {
   return {"pmval",
           "[options] metricname",
           {{"General options",
-            {StdAlign(), StdArchive(),
+            {StdAlign(), StdArchive(), StdDebug(),
              {'g', "guimode", "", "start in GUI mode with new time control"}, StdHost(),
              StdNamespace(), StdOrigin(),
              {'p', "guiport", "N", "port for connection to existing time control"}, StdStart(),
@@ -126,6 +126,7 @@ void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   if (k == "a" || k == "h") ApplySource(o, s, f);
   else if (k == "L") s->local = true;
   else if (k == "K") f->errors = !pmtools::ApplySpecLocal("pmval", o.value) || f->errors;
+  else if (k == "D") f->errors = !pmtools::ApplyDebugOption("pmval", o.value) || f->errors;
   else if (k == "S") s->window.start = o.value;
   else if (k == "T") s->window.end = o.value;
   else if (k == "A") s->window.align = o.value;
