@@ -78,6 +78,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   // InterpMetadata.
   const Desc* FindDesc(PmID pmid) override;
   const std::vector<int32_t>& AllInstances(InDom indom) override;
+  const Lifetimes* InstanceLifetimes(InDom indom) override;
 
   // Every instance the archive records for an indom, newest first, each
   // with its latest name; built once per indom. nullptr if none.
@@ -107,6 +108,8 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::Status catalog_error_;
   absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;
   absl::flat_hash_map<InDom, EverySeen> every_instance_;
+  // InstanceLifetimes, per indom (nullptr below the size PCP needs).
+  absl::flat_hash_map<InDom, std::unique_ptr<Lifetimes>> lifetimes_;
 };
 
 }  // namespace pmapi

@@ -126,7 +126,41 @@ uint64_t InterpU64(uint64_t prior, uint64_t next, CounterSpan s) {
   return DoubleToUint64(0.5 + static_cast<double>(prior) - s.dt * d / s.span);
 }
 
+// The instances in the order PCP's interpolated results list them: its
+// per-metric hash table of instances, sized to the instance count, each
+// instance in bucket (unsigned)inst % size at the head of the chain in the
+// order of `all`; the buckets are walked in order.
+std::vector<int32_t> ResultOrder(const std::vector<int32_t>& all) {
+  const size_t size = all.size();
+  std::vector<size_t> index(size);
+  for (size_t i = 0; i < size; ++i) index[i] = i;
+  auto bucket = [&](size_t i) { return static_cast<uint32_t>(all[i]) % size; };
+  std::sort(index.begin(), index.end(), [&](size_t a, size_t b) {
+    return bucket(a) != bucket(b) ? bucket(a) < bucket(b) : a > b;
+  });
+  std::vector<int32_t> out(size);
+  for (size_t i = 0; i < size; ++i) out[i] = all[index[i]];
+  return out;
+}
+
 }  // namespace
+
+const std::vector<int32_t>& InterpEngine::Order(const Desc& desc, Timeline* tl) {
+  if (!tl->order) {
+    tl->order = desc.indom == kInDomNull ? std::vector<int32_t>{kInNull}
+                                         : ResultOrder(metadata_->AllInstances(desc.indom));
+  }
+  return *tl->order;
+}
+
+bool InterpEngine::OutsideLife(const Desc& desc, int32_t inst, int64_t t_ns) {
+  if (desc.indom == kInDomNull) return false;
+  const InterpMetadata::Lifetimes* lives = metadata_->InstanceLifetimes(desc.indom);
+  if (lives == nullptr) return false;
+  auto it = lives->find(inst);
+  if (it == lives->end()) return false;
+  return t_ns < it->second.birth_ns || (it->second.death_ns && t_ns > *it->second.death_ns);
+}
 
 bool InterpEngine::FindValue(CachedResult& c, PmID pmid, int32_t inst, bool singular,
                              ValueView* out) {
@@ -418,11 +452,9 @@ absl::Status InterpEngine::AddValue(const Desc& desc, const Timeline& tl,
   return absl::OkStatus();
 }
 
-absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
+absl::Status InterpEngine::AddMetric(const Desc& desc, Timeline& tl, int64_t t_ns,
                                      const Profile& profile, bool crossed_mark, Result* out) {
-  static const std::vector<int32_t> kSingular{kInNull};
-  const std::vector<int32_t>& candidates =
-      desc.indom == kInDomNull ? kSingular : metadata_->AllInstances(desc.indom);
+  const std::vector<int32_t>& candidates = Order(desc, &tl);
   pending_.clear();
   bool type_error = false;
   for (int32_t inst : candidates) {
@@ -431,6 +463,7 @@ absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64
     if (obs == tl.by_inst.end()) continue;
     Bound prior = Prior(obs->second.records, t_ns);
     if (!prior.value) continue;
+    if (desc.sem == kSemDiscrete && OutsideLife(desc, inst, t_ns)) continue;
     Bound next;
     if (desc.sem != kSemDiscrete) {
       next = Next(obs->second.records, t_ns);

@@ -75,6 +75,16 @@ class InterpMetadata {
   // order pmGetInDomArchive gives them. The reference stays valid for
   // the life of the metadata.
   virtual const std::vector<int32_t>& AllInstances(InDom indom) = 0;
+  // When some record of indom holds 16 or more instances, PCP bounds each
+  // instance's life by the indom records: born at the oldest record that
+  // holds it, dead after the newest (at the record that follows it; never,
+  // when the newest record holds it). Returns nullptr for smaller indoms.
+  struct Lifetime {
+    int64_t birth_ns = 0;
+    std::optional<int64_t> death_ns;
+  };
+  using Lifetimes = absl::flat_hash_map<int32_t, Lifetime>;
+  virtual const Lifetimes* InstanceLifetimes(InDom indom) = 0;
 };
 
 class InterpEngine {
@@ -113,6 +123,8 @@ class InterpEngine {
     // PCP's interpolation reports such a record as corrupt once it reads it.
     std::optional<uint32_t> first_misfit;
     absl::flat_hash_map<int32_t, Observations> by_inst;
+    // The instances PCP's result lists, in its order; set on first use.
+    std::optional<std::vector<int32_t>> order;
   };
   // One value of the result being built.
   struct PendingValue {
@@ -142,6 +154,11 @@ class InterpEngine {
   static bool FindValue(CachedResult& c, PmID pmid, int32_t inst, bool singular, ValueView* out);
 
   absl::Status EnsureTimelines(std::span<const PmID> pmids);
+  // The instances of desc's metric in the order PCP's interpolated result
+  // lists them (see ResultOrder in interp.cc).
+  const std::vector<int32_t>& Order(const Desc& desc, Timeline* tl);
+  // True when the instance's life (InstanceLifetimes) excludes t_ns.
+  bool OutsideLife(const Desc& desc, int32_t inst, int64_t t_ns);
   absl::Status EnsureRecordTimes();
   Bound Prior(const std::vector<uint32_t>& obs, int64_t t_ns);
   Bound Next(const std::vector<uint32_t>& obs, int64_t t_ns);
@@ -151,7 +168,7 @@ class InterpEngine {
   // Returns record i with the value set of `pmid` decoded, from the cache
   // or read now.
   absl::StatusOr<CachedResult*> CachedRecord(uint32_t i, PmID pmid);
-  absl::Status AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
+  absl::Status AddMetric(const Desc& desc, Timeline& tl, int64_t t_ns,
                          const Profile& profile, bool crossed_mark, Result* out);
   absl::Status AddValue(const Desc& desc, const Timeline& tl, const Observations& obs,
                         int32_t inst, const Bound& prior, const Bound& next, int64_t t_ns);
