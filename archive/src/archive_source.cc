@@ -245,6 +245,13 @@ absl::StatusOr<size_t> ArchiveSource::Count() {
   return catalog_.size();
 }
 
+int64_t ArchiveSource::MarkTimeBackNs(size_t i) {
+  const ArchiveSet::Record& r = catalog_[i];
+  // A mark of the set (not one of a member's own records).
+  if (!r.mark || r.pos.offset != 0) return r.time_ns;
+  return ToNs(set_->member(r.member).label().start) - kEndSlopNs;
+}
+
 absl::Status ArchiveSource::Read(size_t i, Result* out) { return set_->Read(catalog_[i], out); }
 absl::Status ArchiveSource::ReadOnly(size_t i, std::span<const PmID> only, Result* out) {
   return set_->ReadOnly(catalog_[i], only, out);

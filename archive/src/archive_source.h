@@ -70,6 +70,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::StatusOr<size_t> Count() override;
   int64_t TimeNs(size_t i) override { return catalog_[i].time_ns; }
   bool IsMark(size_t i) override { return catalog_[i].mark; }
+  int64_t MarkTimeBackNs(size_t i) override;
   absl::Status ListError() override { return catalog_error_; }
   absl::Status Read(size_t i, Result* out) override;
   absl::Status ReadOnly(size_t i, std::span<const PmID> only, Result* out) override;

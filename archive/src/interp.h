@@ -47,6 +47,11 @@ class RecordSource {
   // Returns the time of record i in nanoseconds since the epoch.
   virtual int64_t TimeNs(size_t i) = 0;
   virtual bool IsMark(size_t i) = 0;
+  // The time <mark> record i has when it is met reading backwards: PCP
+  // stamps the mark it puts between two archives of a set a millisecond
+  // before the later one's start when reading backwards, and a
+  // millisecond after the earlier one's end when reading forwards.
+  virtual int64_t MarkTimeBackNs(size_t i) { return TimeNs(i); }
   // Decodes record i. REQUIRES: i < Count().
   virtual absl::Status Read(size_t i, Result* out) = 0;
   // Decodes only the value sets of `only` in record i (the others may come
@@ -164,6 +169,8 @@ class InterpEngine {
   Bound Next(const std::vector<uint32_t>& obs, int64_t t_ns);
   // True when a sample at t would read tl's first misfit record.
   bool ReadsMisfit(const Timeline& tl, int64_t t_ns) const;
+  // True when PCP_IGNORE_MARK_RECORDS has <mark> record i ignored.
+  bool IgnoredMark(size_t i) const;
   bool MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from);
   // Returns record i with the value set of `pmid` decoded, from the cache
   // or read now.
@@ -186,6 +193,8 @@ class InterpEngine {
   bool have_times_ = false;
   std::vector<int64_t> times_;
   std::vector<uint32_t> marks_;
+  std::vector<int64_t> mark_back_ns_;  // MarkTimeBackNs of each of marks_
+  bool backward_ = false;              // the direction of this sample
   absl::flat_hash_map<PmID, Timeline> timelines_;
   absl::flat_hash_map<PmID, int> last_numval_;
   bool have_last_ = false;

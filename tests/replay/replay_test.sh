@@ -75,7 +75,7 @@ run_case() {
   for lib in ours pcp; do
     # shellcheck disable=SC2086
     env TZ=UTC LC_ALL=C PCP_DERIVED_CONFIG= $envs timeout 120 \
-      "$work/replay-$lib" -n 3000 "$path" "${args[@]}" > "$work/out/$n.$lib" 2>&1 ||
+      "$work/replay-$lib" -n 1000 "$path" "${args[@]}" > "$work/out/$n.$lib" 2>&1 ||
       echo "exit status $?" >> "$work/out/$n.$lib"
   done
   if cmp -s "$work/out/$n.ours" "$work/out/$n.pcp"; then
