@@ -245,6 +245,13 @@ absl::StatusOr<size_t> ArchiveSource::Count() {
   return catalog_.size();
 }
 
+int64_t ArchiveSource::MarkTimeBackNs(size_t i) {
+  const ArchiveSet::Record& r = catalog_[i];
+  // A mark of the set (not one of a member's own records).
+  if (!r.mark || r.pos.offset != 0) return r.time_ns;
+  return ToNs(set_->member(r.member).label().start) - kEndSlopNs;
+}
+
 absl::Status ArchiveSource::Read(size_t i, Result* out) { return set_->Read(catalog_[i], out); }
 absl::Status ArchiveSource::ReadOnly(size_t i, std::span<const PmID> only, Result* out) {
   return set_->ReadOnly(catalog_[i], only, out);
@@ -285,6 +292,34 @@ const std::vector<int32_t>& ArchiveSource::AllInstances(InDom indom) {
   static const std::vector<int32_t> kNone;
   const EverySeen* all = EveryInstance(indom);
   return all == nullptr ? kNone : all->ids;
+}
+
+const InterpMetadata::Lifetimes* ArchiveSource::InstanceLifetimes(InDom indom) {
+  // PCP bounds lives only in an indom that some record shows with at least
+  // this many instances.
+  constexpr size_t kLifetimeThreshold = 16;
+  auto cached = lifetimes_.find(indom);
+  if (cached != lifetimes_.end()) return cached->second.get();
+  std::unique_ptr<Lifetimes>& lives = lifetimes_[indom];
+  const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
+  if (h == nullptr || std::none_of(h->begin(), h->end(), [](const InDomSnapshot& s) {
+        return s.size() >= kLifetimeThreshold;
+      })) {
+    return nullptr;
+  }
+  lives = std::make_unique<Lifetimes>();
+  // Newest first: the first sighting sets the death, every one the birth.
+  std::optional<int64_t> newer;
+  for (auto it = h->rbegin(); it != h->rend(); ++it) {
+    int64_t t = ToNs(it->stamp);
+    for (size_t i = 0; i < it->size(); ++i) {
+      auto [life, added] = lives->try_emplace(it->inst(i));
+      if (added) life->second.death_ns = newer;
+      life->second.birth_ns = t;
+    }
+    newer = t;
+  }
+  return lives.get();
 }
 
 absl::StatusOr<std::vector<Instance>> ArchiveSource::GetInDomArchive(InDom indom) {

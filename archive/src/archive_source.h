@@ -70,6 +70,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::StatusOr<size_t> Count() override;
   int64_t TimeNs(size_t i) override { return catalog_[i].time_ns; }
   bool IsMark(size_t i) override { return catalog_[i].mark; }
+  int64_t MarkTimeBackNs(size_t i) override;
   absl::Status ListError() override { return catalog_error_; }
   absl::Status Read(size_t i, Result* out) override;
   absl::Status ReadOnly(size_t i, std::span<const PmID> only, Result* out) override;
@@ -78,6 +79,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   // InterpMetadata.
   const Desc* FindDesc(PmID pmid) override;
   const std::vector<int32_t>& AllInstances(InDom indom) override;
+  const Lifetimes* InstanceLifetimes(InDom indom) override;
 
   // Every instance the archive records for an indom, newest first, each
   // with its latest name; built once per indom. nullptr if none.
@@ -107,6 +109,8 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::Status catalog_error_;
   absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;
   absl::flat_hash_map<InDom, EverySeen> every_instance_;
+  // InstanceLifetimes, per indom (nullptr below the size PCP needs).
+  absl::flat_hash_map<InDom, std::unique_ptr<Lifetimes>> lifetimes_;
 };
 
 }  // namespace pmapi

@@ -3,9 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "pmapi/errors.h"
+#include "pmapi/interval.h"
+
+extern "C" char* pmGetProgname(void);
 
 namespace pmapi {
 namespace {
@@ -126,7 +131,63 @@ uint64_t InterpU64(uint64_t prior, uint64_t next, CounterSpan s) {
   return DoubleToUint64(0.5 + static_cast<double>(prior) - s.dt * d / s.span);
 }
 
+// The instances in the order PCP's interpolated results list them: its
+// per-metric hash table of instances, sized to the instance count, each
+// instance in bucket (unsigned)inst % size at the head of the chain in the
+// order of `all`; the buckets are walked in order.
+std::vector<int32_t> ResultOrder(const std::vector<int32_t>& all) {
+  const size_t size = all.size();
+  std::vector<size_t> index(size);
+  for (size_t i = 0; i < size; ++i) index[i] = i;
+  auto bucket = [&](size_t i) { return static_cast<uint32_t>(all[i]) % size; };
+  std::sort(index.begin(), index.end(), [&](size_t a, size_t b) {
+    return bucket(a) != bucket(b) ? bucket(a) < bucket(b) : a > b;
+  });
+  std::vector<int32_t> out(size);
+  for (size_t i = 0; i < size; ++i) out[i] = all[index[i]];
+  return out;
+}
+
+// PCP_IGNORE_MARK_RECORDS, read once as PCP reads it: unset, every <mark>
+// counts; empty (or a zero interval), none does; an interval, a <mark>
+// between records at most that far apart does not. A malformed interval
+// is reported and the variable ignored.
+std::optional<int64_t> IgnoreMarkGapNs() {
+  static const std::optional<int64_t> gap = []() -> std::optional<int64_t> {
+    const char* text = std::getenv("PCP_IGNORE_MARK_RECORDS");
+    if (text == nullptr) return std::nullopt;
+    if (*text == '\0') return 0;
+    absl::StatusOr<absl::Duration> d = ParseInterval(text);
+    if (!d.ok()) {
+      std::fprintf(stderr,
+                   "%s: Warning: bad $PCP_IGNORE_MARK_RECORDS: not in pmParseInterval(3) "
+                   "format:\n%s\n",
+                   pmGetProgname(), std::string(d.status().message()).c_str());
+      return std::nullopt;
+    }
+    return absl::ToInt64Nanoseconds(*d);
+  }();
+  return gap;
+}
+
 }  // namespace
+
+const std::vector<int32_t>& InterpEngine::Order(const Desc& desc, Timeline* tl) {
+  if (!tl->order) {
+    tl->order = desc.indom == kInDomNull ? std::vector<int32_t>{kInNull}
+                                         : ResultOrder(metadata_->AllInstances(desc.indom));
+  }
+  return *tl->order;
+}
+
+bool InterpEngine::OutsideLife(const Desc& desc, int32_t inst, int64_t t_ns) {
+  if (desc.indom == kInDomNull) return false;
+  const InterpMetadata::Lifetimes* lives = metadata_->InstanceLifetimes(desc.indom);
+  if (lives == nullptr) return false;
+  auto it = lives->find(inst);
+  if (it == lives->end()) return false;
+  return t_ns < it->second.birth_ns || (it->second.death_ns && t_ns > *it->second.death_ns);
+}
 
 bool InterpEngine::FindValue(CachedResult& c, PmID pmid, int32_t inst, bool singular,
                              ValueView* out) {
@@ -235,9 +296,11 @@ absl::Status InterpEngine::EnsureRecordTimes() {
   absl::StatusOr<size_t> n = records_->Count();
   if (!n.ok()) return n.status();
   times_.resize(*n);
+  for (size_t i = 0; i < *n; ++i) times_[i] = records_->TimeNs(i);
   for (size_t i = 0; i < *n; ++i) {
-    times_[i] = records_->TimeNs(i);
-    if (records_->IsMark(i)) marks_.push_back(static_cast<uint32_t>(i));
+    if (!records_->IsMark(i) || IgnoredMark(i)) continue;
+    marks_.push_back(static_cast<uint32_t>(i));
+    mark_back_ns_.push_back(records_->MarkTimeBackNs(i));
   }
   have_times_ = true;
   return absl::OkStatus();
@@ -321,9 +384,18 @@ absl::StatusOr<bool> InterpEngine::ValueAt(const Desc& desc, const Timeline& tl,
   return FindValue(**c, desc.pmid, inst, desc.indom == kInDomNull, out);
 }
 
+bool InterpEngine::IgnoredMark(size_t i) const {
+  std::optional<int64_t> gap = IgnoreMarkGapNs();
+  if (!gap) return false;
+  if (*gap == 0) return true;
+  // The records either side of it, as PCP peeks at them.
+  if (i == 0 || i + 1 >= times_.size()) return false;
+  return times_[i + 1] - times_[i - 1] <= *gap;
+}
+
 bool InterpEngine::MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from) {
-  for (uint32_t m : marks_) {
-    int64_t t = times_[m];
+  for (size_t k = 0; k < marks_.size(); ++k) {
+    int64_t t = backward_ ? mark_back_ns_[k] : times_[marks_[k]];
     bool after_from = inclusive_from ? t >= from_ns : t > from_ns;
     if (after_from && t <= to_ns) return true;
   }
@@ -418,11 +490,9 @@ absl::Status InterpEngine::AddValue(const Desc& desc, const Timeline& tl,
   return absl::OkStatus();
 }
 
-absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
+absl::Status InterpEngine::AddMetric(const Desc& desc, Timeline& tl, int64_t t_ns,
                                      const Profile& profile, bool crossed_mark, Result* out) {
-  static const std::vector<int32_t> kSingular{kInNull};
-  const std::vector<int32_t>& candidates =
-      desc.indom == kInDomNull ? kSingular : metadata_->AllInstances(desc.indom);
+  const std::vector<int32_t>& candidates = Order(desc, &tl);
   pending_.clear();
   bool type_error = false;
   for (int32_t inst : candidates) {
@@ -431,6 +501,7 @@ absl::Status InterpEngine::AddMetric(const Desc& desc, const Timeline& tl, int64
     if (obs == tl.by_inst.end()) continue;
     Bound prior = Prior(obs->second.records, t_ns);
     if (!prior.value) continue;
+    if (desc.sem == kSemDiscrete && OutsideLife(desc, inst, t_ns)) continue;
     Bound next;
     if (desc.sem != kSemDiscrete) {
       next = Next(obs->second.records, t_ns);
@@ -479,6 +550,7 @@ absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> p
     return cut;
   }
   bool crossed_mark = false;
+  backward_ = !forward;
   if (have_last_) {
     crossed_mark = forward ? MarkBetween(last_t_ns_, t_ns, false)
                            : (last_t_ns_ > INT64_MIN && MarkBetween(t_ns, last_t_ns_ - 1, true));

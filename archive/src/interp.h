@@ -47,6 +47,11 @@ class RecordSource {
   // Returns the time of record i in nanoseconds since the epoch.
   virtual int64_t TimeNs(size_t i) = 0;
   virtual bool IsMark(size_t i) = 0;
+  // The time <mark> record i has when it is met reading backwards: PCP
+  // stamps the mark it puts between two archives of a set a millisecond
+  // before the later one's start when reading backwards, and a
+  // millisecond after the earlier one's end when reading forwards.
+  virtual int64_t MarkTimeBackNs(size_t i) { return TimeNs(i); }
   // Decodes record i. REQUIRES: i < Count().
   virtual absl::Status Read(size_t i, Result* out) = 0;
   // Decodes only the value sets of `only` in record i (the others may come
@@ -75,6 +80,16 @@ class InterpMetadata {
   // order pmGetInDomArchive gives them. The reference stays valid for
   // the life of the metadata.
   virtual const std::vector<int32_t>& AllInstances(InDom indom) = 0;
+  // When some record of indom holds 16 or more instances, PCP bounds each
+  // instance's life by the indom records: born at the oldest record that
+  // holds it, dead after the newest (at the record that follows it; never,
+  // when the newest record holds it). Returns nullptr for smaller indoms.
+  struct Lifetime {
+    int64_t birth_ns = 0;
+    std::optional<int64_t> death_ns;
+  };
+  using Lifetimes = absl::flat_hash_map<int32_t, Lifetime>;
+  virtual const Lifetimes* InstanceLifetimes(InDom indom) = 0;
 };
 
 class InterpEngine {
@@ -113,6 +128,8 @@ class InterpEngine {
     // PCP's interpolation reports such a record as corrupt once it reads it.
     std::optional<uint32_t> first_misfit;
     absl::flat_hash_map<int32_t, Observations> by_inst;
+    // The instances PCP's result lists, in its order; set on first use.
+    std::optional<std::vector<int32_t>> order;
   };
   // One value of the result being built.
   struct PendingValue {
@@ -142,16 +159,23 @@ class InterpEngine {
   static bool FindValue(CachedResult& c, PmID pmid, int32_t inst, bool singular, ValueView* out);
 
   absl::Status EnsureTimelines(std::span<const PmID> pmids);
+  // The instances of desc's metric in the order PCP's interpolated result
+  // lists them (see ResultOrder in interp.cc).
+  const std::vector<int32_t>& Order(const Desc& desc, Timeline* tl);
+  // True when the instance's life (InstanceLifetimes) excludes t_ns.
+  bool OutsideLife(const Desc& desc, int32_t inst, int64_t t_ns);
   absl::Status EnsureRecordTimes();
   Bound Prior(const std::vector<uint32_t>& obs, int64_t t_ns);
   Bound Next(const std::vector<uint32_t>& obs, int64_t t_ns);
   // True when a sample at t would read tl's first misfit record.
   bool ReadsMisfit(const Timeline& tl, int64_t t_ns) const;
+  // True when PCP_IGNORE_MARK_RECORDS has <mark> record i ignored.
+  bool IgnoredMark(size_t i) const;
   bool MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from);
   // Returns record i with the value set of `pmid` decoded, from the cache
   // or read now.
   absl::StatusOr<CachedResult*> CachedRecord(uint32_t i, PmID pmid);
-  absl::Status AddMetric(const Desc& desc, const Timeline& tl, int64_t t_ns,
+  absl::Status AddMetric(const Desc& desc, Timeline& tl, int64_t t_ns,
                          const Profile& profile, bool crossed_mark, Result* out);
   absl::Status AddValue(const Desc& desc, const Timeline& tl, const Observations& obs,
                         int32_t inst, const Bound& prior, const Bound& next, int64_t t_ns);
@@ -169,6 +193,8 @@ class InterpEngine {
   bool have_times_ = false;
   std::vector<int64_t> times_;
   std::vector<uint32_t> marks_;
+  std::vector<int64_t> mark_back_ns_;  // MarkTimeBackNs of each of marks_
+  bool backward_ = false;              // the direction of this sample
   absl::flat_hash_map<PmID, Timeline> timelines_;
   absl::flat_hash_map<PmID, int> last_numval_;
   bool have_last_ = false;
