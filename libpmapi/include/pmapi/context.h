@@ -85,6 +85,10 @@ struct Instance {
 
 class Source;
 class Profile;
+namespace derive {
+class ContextDerived;
+struct BindEnv;
+}  // namespace derive
 
 class Context {
  public:
@@ -184,11 +188,28 @@ class Context {
   // nothing done.
   absl::Status Reconnect();
 
+  // --- Derived metrics (pmAddDerived; global ones: pmapi/derived.h) ---
+  // Adds a derived metric to this context alone. On failure the status
+  // carries pmAddDerivedMetric's code and message.
+  absl::Status AddDerived(std::string_view name, std::string_view expr);
+  // The most derived metrics this context may add (-1: no limit).
+  int derived_limit() const;
+  void set_derived_limit(int limit);
+  // Internal: this context's derived metrics, for the C interface.
+  derive::ContextDerived& derived() { return *derived_; }
+  // Internal: how derived metrics look names and descriptors up here.
+  derive::BindEnv BindEnvironment();
+
  private:
   absl::StatusOr<std::string> TextWithFallback(uint32_t ident, int kind, int target);
+  absl::Status TraverseMerged(const std::string& name,
+                              const std::function<void(const std::string&)>& visit);
+  absl::StatusOr<Result> FetchDerived(std::span<const PmID> ids, std::vector<PmID> list,
+                                      int* state_change);
 
   std::unique_ptr<Source> source_;
   std::unique_ptr<Profile> profile_;
+  std::unique_ptr<derive::ContextDerived> derived_;
 };
 
 }  // namespace pmapi
