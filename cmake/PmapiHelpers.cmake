@@ -6,7 +6,8 @@ function(pmapi_add_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE pmapi pmtools_common GTest::gtest GTest::gtest_main GTest::gmock ${ARG_LIBS})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/libpmapi/src
-    ${PROJECT_SOURCE_DIR}/archive/src ${PROJECT_SOURCE_DIR}/pmns/src)
+    ${PROJECT_SOURCE_DIR}/archive/src ${PROJECT_SOURCE_DIR}/pmns/src
+    ${PROJECT_SOURCE_DIR}/derive/src)
   target_compile_definitions(${name} PRIVATE
     PMAPI_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
     PMAPI_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")

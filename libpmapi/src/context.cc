@@ -3,57 +3,16 @@
 #include <cstdlib>
 #include <utility>
 
+#include "context_derived.h"
+#include "messages.h"
 #include "pmapi/errors.h"
 #include "pmapi/profile.h"
 #include "pdu_format.h"
 #include "source.h"
 
 namespace pmapi {
-namespace {
 
-// The anonymous metrics every PCP context carries for event records
-// (pmUnpackEventRecords fills them in); their names, PMIDs, descriptors and
-// help text are interface facts clients print.
-struct AnonMetric {
-  const char* name;
-  PmID pmid;
-  const char* oneline;
-  const char* help;
-};
-
-constexpr AnonMetric kAnonMetrics[] = {
-    {"event.flags", MakePmID(511, 0, 1), "Flags for event records",
-     "An anonymous derived metric that is used to encode the event flags\n"
-     "associated with event records.   See pmUnpackEventRecords(3)."},
-    {"event.missed", MakePmID(511, 0, 2), "Count of missed event records",
-     "An anonymous derived metric that is used to encode the number of\n"
-     "event records missed because either the PMDA could not keep up\n"
-     "or the PMAPI client did not collect the event records fast\n"
-     "enough.  See pmUnpackEventRecords(3)."},
-};
-
-const AnonMetric* AnonByName(std::string_view name) {
-  for (const AnonMetric& m : kAnonMetrics) {
-    if (name == m.name) return &m;
-  }
-  return nullptr;
-}
-
-const AnonMetric* AnonByPmid(PmID id) {
-  for (const AnonMetric& m : kAnonMetrics) {
-    if (id == m.pmid) return &m;
-  }
-  return nullptr;
-}
-
-// True if the anonymous metric `name` lies at or below `prefix`.
-bool AnonUnder(std::string_view name, std::string_view prefix) {
-  if (prefix.empty()) return true;
-  return name == prefix || (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix &&
-                            name[prefix.size()] == '.');
-}
-
-}  // namespace
+using derive::IsDerivedPmid;
 
 absl::StatusOr<std::shared_ptr<const Pmns>> LoadNameSpace(std::string_view path, bool dupok) {
   PmnsLoadOptions options;
@@ -67,7 +26,9 @@ absl::StatusOr<std::shared_ptr<const Pmns>> LoadNameSpace(std::string_view path,
 }
 
 Context::Context(std::unique_ptr<Source> source)
-    : source_(std::move(source)), profile_(std::make_unique<Profile>()) {}
+    : source_(std::move(source)),
+      profile_(std::make_unique<Profile>()),
+      derived_(std::make_unique<derive::ContextDerived>()) {}
 Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 Context::~Context() = default;
@@ -75,91 +36,104 @@ Context::~Context() = default;
 int Context::kind() const { return source_->kind(); }
 std::string Context::HostName() { return source_->HostName(); }
 
-absl::StatusOr<PmID> Context::LookupName(std::string_view name) {
-  if (const AnonMetric* m = AnonByName(name)) return m->pmid;
+// The names of the context before derived metrics: a name space loaded
+// with UseNameSpace (maybe trimmed) replaces the source's.
+absl::StatusOr<PmID> Context::BaseLookupName(std::string_view name) {
   if (names_ != nullptr) return names_->LookupName(name);
   return source_->LookupName(name);
 }
 
+absl::StatusOr<std::vector<PmnsChild>> Context::BaseChildren(std::string_view name) {
+  if (names_ != nullptr) return names_->Children(name);
+  return source_->Children(name);
+}
+
+absl::Status Context::BaseTraverse(std::string_view name,
+                                   const std::function<void(const std::string&)>& visit) {
+  if (names_ == nullptr) return source_->Traverse(name, visit);
+  absl::StatusOr<std::vector<std::string>> all = names_->Traverse(name);
+  if (!all.ok()) return all.status();
+  for (const std::string& n : *all) visit(n);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PmID> Context::LookupName(std::string_view name) {
+  absl::StatusOr<PmID> id = BaseLookupName(name);
+  if (id.ok()) return id;
+  if (std::optional<PmID> d = derived_->LookupName(name)) return *d;
+  return id;
+}
+
 std::vector<absl::StatusOr<PmID>> Context::LookupNames(std::span<const std::string> names) {
-  std::vector<std::string> asked;
-  for (const std::string& n : names) {
-    if (AnonByName(n) == nullptr) asked.push_back(n);
-  }
-  std::vector<absl::StatusOr<PmID>> got;
-  if (names_ != nullptr) {
-    for (const std::string& n : asked) got.push_back(names_->LookupName(n));
-  } else if (!asked.empty()) {
-    got = source_->LookupNames(asked);
-  }
   std::vector<absl::StatusOr<PmID>> out;
-  out.reserve(names.size());
-  size_t next = 0;
-  for (const std::string& n : names) {
-    if (const AnonMetric* m = AnonByName(n)) {
-      out.push_back(m->pmid);
-    } else {
-      out.push_back(std::move(got[next++]));
-    }
+  if (names_ != nullptr) {
+    out.reserve(names.size());
+    for (const std::string& n : names) out.push_back(names_->LookupName(n));
+  } else {
+    out = source_->LookupNames(names);
+  }
+  for (size_t i = 0; i < out.size() && i < names.size(); i++) {
+    if (out[i].ok()) continue;
+    if (std::optional<PmID> d = derived_->LookupName(names[i])) out[i] = *d;
   }
   return out;
 }
 
 absl::StatusOr<std::vector<std::string>> Context::NameAll(PmID id) {
-  if (const AnonMetric* m = AnonByPmid(id)) return std::vector<std::string>{m->name};
+  if (IsDerivedPmid(id)) {
+    if (std::optional<std::string> name = derived_->NameOf(id)) {
+      return std::vector<std::string>{*name};
+    }
+  }
   if (names_ != nullptr) return names_->NameAll(id);
   return source_->NameAll(id);
 }
 
-// The anonymous metrics are derived metrics in PCP: their nodes follow the
-// name space's own children, names already there are not repeated, and a
-// name that only they define has them as its children.
+// The context's children, then those only derived metrics add; a derived
+// metric's own name is a leaf.
 absl::StatusOr<std::vector<PmnsChild>> Context::Children(std::string_view name) {
-  absl::StatusOr<std::vector<PmnsChild>> kids =
-      names_ != nullptr ? names_->Children(name) : source_->Children(name);
-  std::vector<PmnsChild> extra;
-  for (const AnonMetric& m : kAnonMetrics) {
-    std::string_view full = m.name;
-    if (!AnonUnder(full, name) || full == name) continue;
-    std::string_view rest = name.empty() ? full : full.substr(name.size() + 1);
-    size_t dot = rest.find('.');
-    PmnsChild kid{std::string(rest.substr(0, dot)),
-                  dot == std::string_view::npos ? kPmnsLeafStatus : kPmnsNonLeafStatus};
-    bool seen = false;
-    for (const PmnsChild& k : extra) seen = seen || k.name == kid.name;
-    if (kids.ok()) {
-      for (const PmnsChild& k : *kids) seen = seen || k.name == kid.name;
-    }
-    if (!seen) extra.push_back(std::move(kid));
+  absl::StatusOr<std::vector<PmnsChild>> real = BaseChildren(name);
+  std::optional<std::vector<PmnsChild>> more = derived_->Children(name);
+  if (!more.has_value()) return real;
+  if (more->empty()) return real.ok() ? real : std::vector<PmnsChild>{};
+  if (!real.ok()) return *more;
+  for (PmnsChild& c : *more) {
+    bool dup = false;
+    for (const PmnsChild& r : *real) dup = dup || r.name == c.name;
+    if (!dup) real->push_back(std::move(c));
   }
-  if (extra.empty()) {
-    if (!kids.ok() && AnonByName(name) != nullptr) return std::vector<PmnsChild>{};
-    return kids;
-  }
-  if (!kids.ok()) return extra;
-  kids->insert(kids->end(), extra.begin(), extra.end());
-  return kids;
+  return real;
 }
 
+// A pmcd's names, then the derived metrics that bind; an archive's or local
+// name space merged with the derived names, walked as one tree.
 absl::Status Context::Traverse(std::string_view name,
                                const std::function<void(const std::string&)>& visit) {
-  absl::Status s;
-  if (names_ != nullptr) {
-    absl::StatusOr<std::vector<std::string>> all = names_->Traverse(name);
-    s = all.status();
-    if (all.ok()) {
-      for (const std::string& n : *all) visit(n);
-    }
-  } else {
-    s = source_->Traverse(name, visit);
+  if (kind() == kContextHost && names_ == nullptr) {
+    absl::Status s = BaseTraverse(name, visit);
+    if (!s.ok() && PcpCode(s) != kErrName) return s;
+    derive::BindEnv env = BindEnvironment();
+    std::vector<std::string> more = derived_->Names(name, &env);
+    for (const std::string& n : more) visit(n);
+    return more.empty() ? s : absl::OkStatus();
   }
-  bool any_anon = false;
-  for (const AnonMetric& m : kAnonMetrics) {
-    if (!AnonUnder(m.name, name)) continue;
-    visit(m.name);
-    any_anon = true;
+  if (derived_->Names(name, nullptr).empty()) return BaseTraverse(name, visit);
+  return TraverseMerged(std::string(name), visit);
+}
+
+absl::Status Context::TraverseMerged(const std::string& name,
+                                     const std::function<void(const std::string&)>& visit) {
+  absl::StatusOr<std::vector<PmnsChild>> kids = Children(name);
+  if (!kids.ok()) return kids.status();
+  if (kids->empty()) {
+    visit(name);
+    return absl::OkStatus();
   }
-  return any_anon ? absl::OkStatus() : s;
+  for (const PmnsChild& k : *kids) {
+    absl::Status s = TraverseMerged(name.empty() ? k.name : name + "." + k.name, visit);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 void Context::UseNameSpace(std::shared_ptr<const Pmns> names) {
@@ -178,8 +152,8 @@ void Context::TrimNameSpace() {
 }
 
 absl::StatusOr<Desc> Context::LookupDesc(PmID id) {
-  if (AnonByPmid(id) != nullptr) {
-    return Desc{id, kTypeU32, kInDomNull, kSemDiscrete, Units{}};
+  if (IsDerivedPmid(id) && derived_->Knows(id)) {
+    return derived_->LookupDesc(id, BindEnvironment());
   }
   return source_->LookupDesc(id);
 }
@@ -189,7 +163,7 @@ absl::StatusOr<std::vector<Desc>> Context::LookupDescs(std::span<const PmID> ids
   std::vector<PmID> asked;
   asked.reserve(ids.size());
   for (PmID id : ids) {
-    if (AnonByPmid(id) == nullptr) asked.push_back(id);
+    if (!IsDerivedPmid(id) || !derived_->Knows(id)) asked.push_back(id);
   }
   std::vector<Desc> got;
   if (!asked.empty()) {
@@ -201,9 +175,10 @@ absl::StatusOr<std::vector<Desc>> Context::LookupDescs(std::span<const PmID> ids
   out.reserve(ids.size());
   size_t next = 0;
   for (PmID id : ids) {
-    if (AnonByPmid(id) != nullptr) {
-      absl::StatusOr<Desc> anon = LookupDesc(id);
-      out.push_back(*anon);
+    if (IsDerivedPmid(id) && derived_->Knows(id)) {
+      absl::StatusOr<Desc> d = LookupDesc(id);
+      if (!d.ok()) return d.status();
+      out.push_back(*d);
     } else {
       out.push_back(got[next++]);
     }
@@ -231,9 +206,13 @@ absl::StatusOr<int32_t> Context::LookupInDom(InDom indom, std::string_view name)
   return source_->LookupInDom(indom, name);
 }
 
+// A derived metric's help text comes from its definition, never the source.
 absl::StatusOr<std::string> Context::LookupText(PmID id, int kind) {
-  if (const AnonMetric* m = AnonByPmid(id)) {
-    return std::string((kind & kTextHelp) ? m->help : m->oneline);
+  if (IsDerivedPmid(id)) {
+    std::string text;
+    int sts = derive::Registry::Get().Text(id, kind, &text);
+    if (sts < 0) return PcpError(sts);
+    return text;
   }
   return TextWithFallback(id, kind & (kTextOneline | kTextHelp | kTextDirect), kTextPmid);
 }
@@ -283,13 +262,44 @@ absl::Status Context::SetMode(int mode, absl::Time when, absl::Duration delta) {
 absl::StatusOr<Result> Context::Fetch(std::span<const PmID> ids, int* state_change) {
   if (state_change) *state_change = 0;
   if (ids.empty()) return PcpError(kErrToosmall);
-  absl::StatusOr<Result> r = source_->Fetch(ids, *profile_, state_change);
-  if (!r.ok()) return r;
-  // Anonymous metrics have values only inside unpacked event records.
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (AnonByPmid(ids[i]) != nullptr) r->ClearSet(i);
+  for (PmID id : ids) {
+    if (!IsDerivedPmid(id)) continue;
+    std::optional<std::vector<PmID>> list = derived_->Prefetch(ids, BindEnvironment());
+    if (list.has_value()) return FetchDerived(ids, std::move(*list), state_change);
+    break;
   }
-  return r;
+  return source_->Fetch(ids, *profile_, state_change);
+}
+
+// Fetches the derived metrics' operands with the request and evaluates them.
+absl::StatusOr<Result> Context::FetchDerived(std::span<const PmID> ids, std::vector<PmID> list,
+                                             int* state_change) {
+  absl::StatusOr<Result> r = source_->Fetch(list, *profile_, state_change);
+  if (!r.ok()) return r;
+  derive::EvalEnv env;
+  env.name_indom = [this](InDom indom, int32_t inst) { return NameInDom(indom, inst); };
+  env.lookup_indom = [this](InDom indom, const std::string& name) {
+    return LookupInDom(indom, name);
+  };
+  return derived_->Postfetch(*r, ids.size(), std::move(env));
+}
+
+absl::Status Context::AddDerived(std::string_view name, std::string_view expr) {
+  derive::AddOutcome out = derived_->Add(name, expr, BindEnvironment());
+  if (out.kind == derive::AddOutcome::kOk) return absl::OkStatus();
+  int code = out.kind == derive::AddOutcome::kPmapi ? out.code : kErrBadderive;
+  return PcpErrorWithMessage(code, derive::AddMessage(name, expr, out));
+}
+
+int Context::derived_limit() const { return derived_->limit(); }
+
+void Context::set_derived_limit(int limit) { derived_->set_limit(limit); }
+
+derive::BindEnv Context::BindEnvironment() {
+  derive::BindEnv env;
+  env.lookup_name = [this](const std::string& name) { return LookupName(name); };
+  env.lookup_desc = [this](PmID id) { return LookupDesc(id); };
+  return env;
 }
 
 absl::Status Context::Reconnect() { return source_->Reconnect(); }

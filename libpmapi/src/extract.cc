@@ -364,6 +364,10 @@ absl::StatusOr<AtomValue> ConvScale(int type, const AtomValue& in, const Units& 
   // PCP's units are 4-bit fields; read ours the same way.
   Units from = UnpackUnits(PackUnits(iunit));
   Units to = UnpackUnits(PackUnits(ounit));
+  // Dimension "none" converts as "count" (pmConvScale's special case).
+  for (Units* u : {&from, &to}) {
+    if (u->dim_space == 0 && u->dim_time == 0 && u->dim_count == 0) u->dim_count = 1;
+  }
   if (from.dim_space != to.dim_space || from.dim_time != to.dim_time ||
       from.dim_count != to.dim_count) {
     return PcpError(kErrConv);

@@ -1086,6 +1086,24 @@ typedef struct {
 } pmdebugoptions_t;
 PCP_DATA extern pmdebugoptions_t pmDebugOptions;
 
+/* Derived metrics (pmRegisterDerived(3)): global ones, registered for the
+ * process, and per-context ones (pmAddDerived*), over the current context.
+ * The *Metric forms return 0, or an error with PCP's message in *errmsg
+ * (malloc'd); the others return NULL or where in expr the error is. */
+PCP_CALL extern char *pmRegisterDerived(const char *name, const char *expr);
+PCP_CALL extern int pmRegisterDerivedMetric(const char *name, const char *expr, char **errmsg);
+PCP_CALL extern char *pmAddDerived(const char *name, const char *expr);
+PCP_CALL extern int pmAddDerivedMetric(const char *name, const char *expr, char **errmsg);
+PCP_CALL extern int pmLoadDerivedConfig(const char *path);
+PCP_CALL extern char *pmDerivedErrStr(void);
+PCP_CALL extern int pmGetDerivedControl(int what, int *valuep);
+PCP_CALL extern int pmSetDerivedControl(int what, int value);
+#define PCP_DERIVED_GLOBAL_LIMIT 1
+#define PCP_DERIVED_CONTEXT_LIMIT 2
+#define PCP_DERIVED_DEBUG_SYNTAX 3
+#define PCP_DERIVED_DEBUG_SEMANTICS 4
+#define PCP_DERIVED_DEBUG_EVAL 5
+
 PCP_CALL extern void pmSetProgname(const char *name);
 PCP_CALL extern char *pmGetProgname(void);
 PCP_CALL extern int pmGetVersion(void);

@@ -85,6 +85,10 @@ struct Instance {
 
 class Source;
 class Profile;
+namespace derive {
+class ContextDerived;
+struct BindEnv;
+}  // namespace derive
 
 // Loads an ASCII name space file for Context::UseNameSpace, as PCP's
 // pmLoadASCIINameSpace(path, dupok) reads it (pmLoadNameSpace is dupok
@@ -200,13 +204,34 @@ class Context {
   // nothing done.
   absl::Status Reconnect();
 
+  // --- Derived metrics (pmAddDerived; global ones: pmapi/derived.h) ---
+  // Adds a derived metric to this context alone. On failure the status
+  // carries pmAddDerivedMetric's code and message.
+  absl::Status AddDerived(std::string_view name, std::string_view expr);
+  // The most derived metrics this context may add (-1: no limit).
+  int derived_limit() const;
+  void set_derived_limit(int limit);
+  // Internal: this context's derived metrics, for the C interface.
+  derive::ContextDerived& derived() { return *derived_; }
+  // Internal: how derived metrics look names and descriptors up here.
+  derive::BindEnv BindEnvironment();
+
  private:
   absl::StatusOr<std::string> TextWithFallback(uint32_t ident, int kind, int target);
+  absl::Status TraverseMerged(const std::string& name,
+                              const std::function<void(const std::string&)>& visit);
+  absl::StatusOr<PmID> BaseLookupName(std::string_view name);
+  absl::StatusOr<std::vector<PmnsChild>> BaseChildren(std::string_view name);
+  absl::Status BaseTraverse(std::string_view name,
+                            const std::function<void(const std::string&)>& visit);
+  absl::StatusOr<Result> FetchDerived(std::span<const PmID> ids, std::vector<PmID> list,
+                                      int* state_change);
 
   std::unique_ptr<Source> source_;
   std::unique_ptr<Profile> profile_;
   std::shared_ptr<const Pmns> loaded_names_;  // as given to UseNameSpace
   std::shared_ptr<const Pmns> names_;         // loaded_names_, maybe trimmed
+  std::unique_ptr<derive::ContextDerived> derived_;
 };
 
 }  // namespace pmapi

@@ -1,0 +1,230 @@
+#include "context_derived.h"
+
+#include <cstdio>
+
+#include "pmapi/errors.h"
+
+namespace pmapi::derive {
+
+ContextDerived::ContextDerived() {
+  limit_ = Registry::Get().limit();
+  Refresh();
+}
+
+// Appends the global metrics registered since the last look.
+void ContextDerived::Refresh() {
+  for (GlobalMetric& g : Registry::Get().From(glob_last_)) {
+    Entry e;
+    e.name = std::move(g.name);
+    e.pmid = g.pmid;
+    e.anon = g.anon;
+    e.global = true;
+    e.expr = std::move(g.expr);
+    for (const Entry& own : list_) {
+      if (!own.global && own.name == e.name) e.masked = true;
+    }
+    list_.push_back(std::move(e));
+    glob_last_++;
+  }
+}
+
+bool ContextDerived::Under(const std::string& name, std::string_view prefix) {
+  if (prefix.empty()) return true;
+  return name.size() >= prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+         (name.size() == prefix.size() || name[prefix.size()] == '.');
+}
+
+ContextDerived::Entry* ContextDerived::Find(PmID id) {
+  for (Entry& e : list_) {
+    if (!e.masked && e.pmid == id) return &e;
+  }
+  return nullptr;
+}
+
+bool ContextDerived::Knows(PmID id) {
+  Refresh();
+  return Find(id) != nullptr;
+}
+
+std::optional<PmID> ContextDerived::LookupName(std::string_view name) {
+  Refresh();
+  for (const Entry& e : list_) {
+    if (!e.masked && e.name == name) return e.pmid;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> ContextDerived::NameOf(PmID id) {
+  Refresh();
+  if (Entry* e = Find(id)) return e->name;
+  return std::nullopt;
+}
+
+std::optional<std::vector<PmnsChild>> ContextDerived::Children(std::string_view name) {
+  Refresh();
+  std::vector<PmnsChild> out;
+  const size_t start = name.empty() ? 0 : name.size() + 1;
+  for (const Entry& e : list_) {
+    if (e.masked || !Under(e.name, name)) continue;
+    if (!e.anon && e.bound && e.tree == nullptr) continue;
+    if (e.name.size() == name.size()) return std::vector<PmnsChild>{};
+    size_t end = e.name.find('.', start);
+    std::string child = e.name.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    bool seen = false;
+    for (const PmnsChild& c : out) seen = seen || c.name == child;
+    if (!seen) {
+      out.push_back(PmnsChild{child, end == std::string::npos ? kPmnsLeafStatus : kPmnsNonLeafStatus});
+    }
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+std::vector<std::string> ContextDerived::Names(std::string_view name, const BindEnv* bind) {
+  Refresh();
+  std::vector<std::string> out;
+  for (Entry& e : list_) {
+    if (e.masked || !Under(e.name, name)) continue;
+    if (bind != nullptr && !e.bound) BindEntry(&e, *bind, true);
+    if (!e.anon && e.bound && e.tree == nullptr) continue;
+    out.push_back(e.name);
+  }
+  return out;
+}
+
+void ContextDerived::BindEntry(Entry* e, const BindEnv& env, bool report) {
+  if (e->binding) return;  // a definition that refers to itself
+  e->binding = true;
+  e->tree.reset();
+  bool clash = false;
+  if (!e->anon) {
+    absl::StatusOr<PmID> real = env.lookup_name(e->name);
+    clash = real.ok() && !IsDerivedPmid(*real);
+  }
+  if (!clash) {
+    std::optional<std::string> why;
+    const Bound* where = nullptr;
+    e->tree = Bind(*e->expr, env, &why, &where);
+    if (e->tree != nullptr) {
+      e->tree->desc.pmid = e->pmid;
+    } else if (why.has_value()) {
+      SetLastError(why);
+      if (report) {
+        std::fputs(SemanticReport(e->name, *where, *why).c_str(), stderr);
+        SetLastError(std::nullopt);
+      }
+    }
+  }
+  e->binding = false;
+  e->bound = true;
+}
+
+absl::StatusOr<Desc> ContextDerived::LookupDesc(PmID id, const BindEnv& env) {
+  Refresh();
+  Entry* e = Find(id);
+  if (e == nullptr) return PcpError(kErrPmid);
+  if (!e->bound) BindEntry(e, env, true);
+  if (e->tree == nullptr) return PcpError(kErrBadderive);
+  return e->tree->desc;
+}
+
+AddOutcome ContextDerived::Add(std::string_view name, std::string_view expr, const BindEnv& env) {
+  Refresh();
+  AddOutcome out;
+  if (limit_ != -1 && own_ >= limit_) {
+    SetLastError("Too many per-context derived metrics");
+    return {AddOutcome::kPmapi, kErrBadderive, 0};
+  }
+  for (Entry& e : list_) {
+    if (e.name != name) continue;
+    if (!e.global) {
+      SetLastError("Duplicate per-context derived metric name");
+      return {AddOutcome::kPmapi, kErrBadderive, 0};
+    }
+    e.masked = true;
+  }
+  SetLastError(std::nullopt);
+  ParseResult p = Parse(expr);
+  if (p.tree == nullptr) {
+    SetLastError(p.error);
+    return {AddOutcome::kSyntax, 0, p.error_offset};
+  }
+  // Per-context metrics count down from 511.2047.1023, flagged.
+  PmID pmid;
+  if (own_ == 0) {
+    pmid = kPmidFlag | MakePmID(511, 2047, 1023);
+  } else if (PmIDItem(own_last_) > 1) {
+    pmid = own_last_ - 1;
+  } else if (PmIDCluster(own_last_) > 0) {
+    pmid = kPmidFlag | MakePmID(511, PmIDCluster(own_last_) - 1, 1023);
+  } else {
+    SetLastError("per-context PMID space exhausted");
+    return {AddOutcome::kPmapi, kErrBadderive, 0};
+  }
+  own_last_ = pmid;
+  own_++;
+  Entry e;
+  e.name = std::string(name);
+  e.pmid = pmid;
+  e.expr = p.tree;
+  list_.push_back(std::move(e));
+  BindEntry(&list_.back(), env, false);
+  if (LastError().has_value()) return {AddOutcome::kSemantic, 0, 0};
+  return out;
+}
+
+std::optional<std::vector<PmID>> ContextDerived::Prefetch(std::span<const PmID> ids,
+                                                          const BindEnv& env) {
+  bool any = false;
+  std::vector<PmID> extra;
+  for (PmID id : ids) {
+    if (!IsDerivedPmid(id)) continue;
+    Refresh();
+    Entry* e = Find(id);
+    if (e == nullptr) continue;
+    if (!e->bound) BindEntry(e, env, true);
+    if (e->tree == nullptr) continue;
+    any = true;
+    OperandPmids(*e->tree, &extra);
+  }
+  if (!any) return std::nullopt;
+  std::vector<PmID> list(ids.begin(), ids.end());
+  for (PmID id : extra) {
+    bool have = false;
+    for (PmID x : list) have = have || x == id;
+    if (!have) list.push_back(id);
+  }
+  return list;
+}
+
+Result ContextDerived::Postfetch(const Result& fetched, size_t numpmid, EvalEnv env) {
+  env.result = &fetched;
+  Result out;
+  out.set_timestamp_ns(fetched.timestamp_ns());
+  std::span<const ValueSet> sets = fetched.sets();
+  for (size_t j = 0; j < numpmid && j < sets.size(); j++) {
+    const ValueSet& vs = sets[j];
+    Entry* e = IsDerivedPmid(vs.pmid) ? Find(vs.pmid) : nullptr;
+    if (e == nullptr) {
+      out.AddSet(vs.pmid, vs.numval, vs.valfmt);
+      for (int i = 0; i < vs.numval; i++) {
+        ValueView v = fetched.value(vs, i);
+        if (vs.valfmt == kValInsitu) {
+          out.AddInsitu(v.inst, v.lval);
+        } else {
+          out.AddBlock(v.inst, v.vtype, v.payload);
+        }
+      }
+      continue;
+    }
+    if (e->tree == nullptr) {
+      out.AddSet(vs.pmid, kErrPmid, kValInsitu);
+      continue;
+    }
+    int numval = Evaluate(e->tree.get(), fetched.timestamp_ns(), env);
+    AppendValues(*e->tree, vs.pmid, numval, &out);
+  }
+  return out;
+}
+
+}  // namespace pmapi::derive
