@@ -1,6 +1,7 @@
 #include "pmda_builtin.h"
 
 #include "pmdas/linux/linux_agent.h"
+#include "pmdas/proc/proc_agent.h"
 #include "pmdas/test/test_agent.h"
 
 namespace pmapi {
@@ -13,6 +14,7 @@ PmdaInitFunction FindBuiltinAgent(std::string_view init) {
   static constexpr Entry kAgents[] = {
       {"test_init", &TestAgentInit},
       {"linux_init", &LinuxAgentInit},
+      {"proc_init", &ProcAgentInit},
   };
   for (const Entry& e : kAgents) {
     if (e.init == init) return e.fn;

@@ -101,7 +101,9 @@ class ProcFiles {
 
 bool KeptOpen(const std::string& root, std::string_view path) {
   static constexpr std::string_view kKept[] = {"/proc/stat", "/proc/meminfo", "/proc/loadavg",
-                                               "/proc/diskstats", "/proc/net/dev", "/proc/vmstat"};
+                                               "/proc/diskstats", "/proc/net/dev", "/proc/vmstat",
+                                               "/proc/uptime", "/proc/net/snmp", "/proc/net/netstat",
+                                               "/proc/net/snmp6", "/proc/net/sockstat"};
   if (!root.empty()) return false;  // made-up trees are read afresh
   for (std::string_view k : kKept) {
     if (path == k) return true;
@@ -152,6 +154,12 @@ StatInfo ParseStat(std::string_view text) {
     } else if (f[0] == "ctxt") {
       uint64_t v;
       if (Field(f, 1, &v)) st.ctxt = v;
+    } else if (f[0] == "processes" || f[0] == "procs_running" || f[0] == "procs_blocked") {
+      uint64_t v;
+      if (Field(f, 1, &v)) (f[0] == "processes" ? st.processes : f[0] == "procs_running" ? st.running : st.blocked) = v;
+    } else if (f[0] == "btime") {
+      int64_t v;
+      if (Field(f, 1, &v)) st.btime = v;
     } else if (f[0] == "swap") {
       uint32_t in, out;
       if (Field(f, 1, &in) && Field(f, 2, &out)) {
@@ -187,6 +195,7 @@ std::optional<LoadAvg> ParseLoadavg(std::string_view text) {
       (void)absl::SimpleAtoi(rt[1], &l.total);
     }
   }
+  if (f.size() > 4) (void)absl::SimpleAtoi(f[4], &l.lastpid);
   return l;
 }
 
@@ -195,12 +204,21 @@ std::vector<DiskStat> ParseDiskstats(std::string_view text) {
   for (absl::string_view line : Lines(text)) {
     std::vector<absl::string_view> f = Fields(line);
     DiskStat d;
-    if (f.size() < 14) continue;
+    if (f.size() < 14 || !Field(f, 0, &d.major) || !Field(f, 1, &d.minor)) continue;
     d.name = std::string(f[2]);
-    if (!Field(f, 3, &d.reads) || !Field(f, 5, &d.read_sectors) || !Field(f, 7, &d.writes) ||
-        !Field(f, 9, &d.write_sectors) || !Field(f, 12, &d.io_ticks))
-      continue;
-    out.push_back(std::move(d));
+    uint64_t* slots[] = {&d.reads, &d.read_merges, &d.read_sectors, &d.read_ticks, &d.writes,
+                         &d.write_merges, &d.write_sectors, &d.write_ticks, &d.in_flight, &d.io_ticks,
+                         &d.time_in_queue, &d.discards, &d.discard_merges, &d.discard_sectors,
+                         &d.discard_ticks, &d.flushes, &d.flush_ticks};
+    bool ok = true;
+    for (size_t i = 0; i < 17 && i + 3 < f.size(); ++i) {
+      if (!Field(f, i + 3, slots[i])) {
+        ok = i >= 11;  // the basic eleven must be numbers
+        break;
+      }
+      d.fields = static_cast<int>(i + 1);
+    }
+    if (ok) out.push_back(std::move(d));
   }
   return out;
 }
@@ -215,10 +233,13 @@ std::vector<NetDev> ParseNetDev(std::string_view text) {
     std::vector<absl::string_view> f = Fields(line.substr(colon + 1));
     NetDev n;
     n.name = std::string(name);
-    if (!Field(f, 0, &n.in_bytes) || !Field(f, 1, &n.in_packets) || !Field(f, 2, &n.in_errors) ||
-        !Field(f, 3, &n.in_drops) || !Field(f, 8, &n.out_bytes) || !Field(f, 9, &n.out_packets) ||
-        !Field(f, 10, &n.out_errors) || !Field(f, 11, &n.out_drops))
-      continue;
+    uint64_t* slots[] = {&n.in_bytes, &n.in_packets, &n.in_errors, &n.in_drops, &n.in_fifo,
+                         &n.in_frame, &n.in_compressed, &n.in_mcasts, &n.out_bytes, &n.out_packets,
+                         &n.out_errors, &n.out_drops, &n.out_fifo, &n.out_collisions,
+                         &n.out_carrier, &n.out_compressed};
+    bool ok = true;
+    for (size_t i = 0; i < 16; ++i) ok = ok && Field(f, i, slots[i]);
+    if (!ok) continue;
     out.push_back(std::move(n));
   }
   return out;

@@ -42,7 +42,8 @@ struct StatInfo {
   bool have_all = false;
   CpuTimes all;
   std::vector<std::pair<int, CpuTimes>> cpus;  // cpu number, times
-  std::optional<uint64_t> intr, ctxt;
+  std::optional<uint64_t> intr, ctxt, processes, running, blocked;
+  std::optional<int64_t> btime;
   std::optional<uint32_t> swap_in, swap_out;  // the old "swap" line
 };
 StatInfo ParseStat(std::string_view text);
@@ -52,20 +53,28 @@ absl::flat_hash_map<std::string, uint64_t> ParseMeminfo(std::string_view text);
 
 struct LoadAvg {
   float avg[3] = {0, 0, 0};
-  uint32_t running = 0, total = 0;
+  uint32_t running = 0, total = 0, lastpid = 0;
 };
 std::optional<LoadAvg> ParseLoadavg(std::string_view text);
 
 struct DiskStat {
   std::string name;
-  uint64_t reads = 0, read_sectors = 0, writes = 0, write_sectors = 0, io_ticks = 0;
+  uint32_t major = 0, minor = 0;
+  uint64_t reads = 0, read_merges = 0, read_sectors = 0, read_ticks = 0;
+  uint64_t writes = 0, write_merges = 0, write_sectors = 0, write_ticks = 0;
+  uint64_t in_flight = 0, io_ticks = 0, time_in_queue = 0;
+  uint64_t discards = 0, discard_merges = 0, discard_sectors = 0, discard_ticks = 0;
+  uint64_t flushes = 0, flush_ticks = 0;
+  int fields = 0;  // how many statistics the line had (4, 11, 15 or 17)
 };
 std::vector<DiskStat> ParseDiskstats(std::string_view text);
 
 struct NetDev {
   std::string name;
   uint64_t in_bytes = 0, in_packets = 0, in_errors = 0, in_drops = 0;
+  uint64_t in_fifo = 0, in_frame = 0, in_compressed = 0, in_mcasts = 0;
   uint64_t out_bytes = 0, out_packets = 0, out_errors = 0, out_drops = 0;
+  uint64_t out_fifo = 0, out_collisions = 0, out_carrier = 0, out_compressed = 0;
 };
 std::vector<NetDev> ParseNetDev(std::string_view text);
 

@@ -1,0 +1,290 @@
+// The kernel.*, hinv.* (but memory and file systems) and swap.in/out
+// metrics of the Linux agent: /proc/stat, /proc/loadavg, /proc/uptime,
+// uname(2), /proc/sys/kernel and /sys/devices/system/node.
+#include <dirent.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "pmapi/errors.h"
+#include "pmdas/linux/linux_state.h"
+
+namespace pmapi::linux_agent {
+namespace {
+
+// Names in a directory below the root that start with `prefix` followed by
+// a number, as those numbers, sorted.
+std::vector<int> NumberedEntries(const LinuxState& st, const std::string& dir, absl::string_view prefix) {
+  std::vector<int> out;
+  DIR* d = opendir((st.root + dir).c_str());
+  if (d == nullptr) return out;
+  while (struct dirent* e = readdir(d)) {
+    absl::string_view name(e->d_name);
+    int n;
+    if (absl::ConsumePrefix(&name, prefix) && absl::SimpleAtoi(name, &n) && n >= 0) out.push_back(n);
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+size_t CountEntries(const LinuxState& st, const std::string& dir) {
+  size_t n = 0;
+  DIR* d = opendir((st.root + dir).c_str());
+  if (d == nullptr) return 0;
+  while (struct dirent* e = readdir(d)) n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+
+std::string Distro(const LinuxState& st) {
+  for (const char* f : {"/etc/fedora-release", "/etc/redhat-release"}) {
+    if (auto t = ls::ReadProcFile(st.root, f)) {
+      std::string line(absl::StripAsciiWhitespace(t->substr(0, t->find('\n'))));
+      if (!line.empty()) return line;
+    }
+  }
+  if (auto t = ls::ReadProcFile(st.root, "/etc/debian_version")) {
+    std::string v(absl::StripAsciiWhitespace(*t));
+    if (!v.empty() && v.find('\n') == std::string::npos) return absl::StrCat("Debian ", v);
+  }
+  if (auto t = ls::ReadProcFile(st.root, "/etc/os-release")) {
+    for (absl::string_view line : absl::StrSplit(*t, '\n')) {
+      if (absl::ConsumePrefix(&line, "PRETTY_NAME=")) {
+        absl::ConsumePrefix(&line, "\"");
+        absl::ConsumeSuffix(&line, "\"");
+        return std::string(line);
+      }
+    }
+  }
+  return "";
+}
+
+void RefreshNodes(LinuxState& st, Pmda& pmda) {
+  const std::string base = "/sys/devices/system/node";
+  std::vector<int> nums = NumberedEntries(st, base, "node");
+  std::vector<Node> nodes;
+  for (int n : nums) {
+    Node node;
+    node.num = n;
+    node.cpus = NumberedEntries(st, absl::StrCat(base, "/node", n), "cpu");
+    // keep what the memory family read for this node
+    for (Node& old : st.nodes) {
+      if (old.num == n) {
+        node.meminfo_lines = std::move(old.meminfo_lines);
+        node.numastat = std::move(old.numastat);
+        node.huge_total = old.huge_total, node.huge_free = old.huge_free, node.huge_surp = old.huge_surp;
+        node.have_huge = old.have_huge;
+      }
+    }
+    nodes.push_back(std::move(node));
+  }
+  st.nodes = std::move(nodes);
+  std::vector<PmdaInstid> set;
+  for (const Node& n : st.nodes) set.push_back({n.num, absl::StrCat("node", n.num)});
+  SetInstances(pmda, kNodeIndom, std::move(set));
+}
+
+void RefreshStat(LinuxState& st, Pmda& pmda) {
+  st.stat = ls::ParseStat(ReadText(st, "/proc/stat"));
+  std::vector<PmdaInstid> set;
+  for (const auto& c : st.stat.cpus) set.push_back({c.first, absl::StrCat("cpu", c.first)});
+  SetInstances(pmda, kCpuIndom, std::move(set));
+}
+
+void RefreshUptime(LinuxState& st) {
+  st.uptime.reset();
+  st.idletime.reset();
+  std::vector<std::string> f = absl::StrSplit(ReadText(st, "/proc/uptime"), absl::ByAnyChar(" \n"), absl::SkipEmpty());
+  double up, idle;
+  if (f.size() >= 2 && absl::SimpleAtod(f[0], &up) && absl::SimpleAtod(f[1], &idle)) {
+    st.uptime = up;
+    st.idletime = idle;
+  }
+}
+
+std::optional<uint32_t> U32File(const LinuxState& st, std::string_view path) {
+  std::optional<int64_t> v = ReadNumber(st, path);
+  if (!v) return std::nullopt;
+  return static_cast<uint32_t>(*v);
+}
+
+// Milliseconds from clock ticks.
+uint64_t Msec(const LinuxState& st, uint64_t ticks) { return ticks * 1000 / st.hz; }
+
+// The CPU time field of an item of kernel.all.cpu (20..), kernel.percpu.cpu
+// (0..) or kernel.pernode.cpu (62..); false for other items.
+bool CpuTime(unsigned item, const ls::CpuTimes& t, uint64_t* v) {
+  switch (item) {
+    case 0: case 20: case 62: *v = t.user; return true;
+    case 1: case 21: case 63: *v = t.nice; return true;
+    case 2: case 22: case 64: *v = t.sys; return true;
+    case 3: case 23: case 65: *v = t.idle; return true;
+    case 30: case 35: case 69: *v = t.iowait; return true;
+    case 31: case 34: case 66: *v = t.irq + t.softirq; return true;
+    case 56: case 53: case 70: *v = t.softirq; return true;
+    case 57: case 54: case 71: *v = t.irq; return true;
+    case 58: case 55: case 67: *v = t.steal; return true;
+    case 61: case 60: case 68: *v = t.guest; return true;
+    case 76: case 78: case 77: *v = t.user >= t.guest ? t.user - t.guest : 0; return true;
+    case 83: case 81: case 85: *v = t.guest_nice; return true;
+    case 84: case 82: case 86: *v = t.nice >= t.guest_nice ? t.nice - t.guest_nice : 0; return true;
+  }
+  return false;
+}
+
+bool IsPercpu(unsigned item) {
+  switch (item) {
+    case 0: case 1: case 2: case 3: case 30: case 31: case 56: case 57: case 58: case 61: case 76: case 83: case 84:
+      return true;
+  }
+  return false;
+}
+
+bool IsPernode(unsigned item) { return (item >= 62 && item <= 71) || item == 77 || item == 85 || item == 86; }
+
+int U64Opt(const std::optional<uint64_t>& v, AtomValue* atom) {
+  if (!v) return 0;
+  atom->ull = *v;
+  return 1;
+}
+
+int U32Opt(const std::optional<uint32_t>& v, AtomValue* atom) {
+  if (!v) return 0;
+  atom->ul = *v;
+  return 1;
+}
+
+int StatValue(const LinuxState& st, unsigned item, unsigned inst, AtomValue* atom) {
+  uint64_t v = 0;
+  if (IsPercpu(item)) {
+    for (const auto& c : st.stat.cpus) {
+      if (static_cast<unsigned>(c.first) == inst) return CpuTime(item, c.second, &v) ? (atom->ull = Msec(st, v), 1) : 0;
+    }
+    return kErrInst;
+  }
+  if (IsPernode(item)) {
+    for (const Node& n : st.nodes) {
+      if (static_cast<unsigned>(n.num) != inst) continue;
+      uint64_t sum = 0;
+      for (const auto& c : st.stat.cpus) {
+        if (std::find(n.cpus.begin(), n.cpus.end(), c.first) != n.cpus.end() && CpuTime(item, c.second, &v)) sum += v;
+      }
+      atom->ull = Msec(st, sum);
+      return 1;
+    }
+    return kErrInst;
+  }
+  if (CpuTime(item, st.stat.all, &v)) return st.stat.have_all ? (atom->ull = Msec(st, v), 1) : 0;
+  switch (item) {
+    case 12: return U64Opt(st.stat.intr, atom);
+    case 13: return U64Opt(st.stat.ctxt, atom);
+    case 14: return U64Opt(st.stat.processes, atom);
+    case 15: return U64Opt(st.stat.running, atom);
+    case 16: return U64Opt(st.stat.blocked, atom);
+    case 17: return st.stat.btime ? (atom->ll = *st.stat.btime, 1) : 0;
+    case 48: atom->ul = static_cast<uint32_t>(st.hz); return 1;
+    case 32: atom->ul = static_cast<uint32_t>(st.stat.cpus.size()); return 1;
+    case 19: atom->ul = static_cast<uint32_t>(st.nodes.size()); return 1;
+    case 8: case 9: {
+      auto it = st.vmstat.find(item == 8 ? "pswpin" : "pswpout");
+      if (it == st.vmstat.end()) return 0;
+      atom->ul = static_cast<uint32_t>(it->second);
+      return 1;
+    }
+    case 10: return st.stat.swap_in ? (atom->ul = *st.stat.swap_in, 1) : kErrAppversion;
+    case 11: return st.stat.swap_out ? (atom->ul = *st.stat.swap_out, 1) : kErrAppversion;
+  }
+  return kErrPmid;
+}
+
+int LoadValue(const LinuxState& st, unsigned item, unsigned inst, AtomValue* atom) {
+  if (!st.load) return 0;
+  switch (item) {
+    case 0:
+      if (inst == 1) return (atom->f = st.load->avg[0], 1);
+      if (inst == 5) return (atom->f = st.load->avg[1], 1);
+      if (inst == 15) return (atom->f = st.load->avg[2], 1);
+      return kErrInst;
+    case 1: atom->ul = st.load->lastpid; return 1;
+    case 2: atom->ul = st.load->running; return 1;
+    case 3: atom->ul = st.load->total; return 1;
+  }
+  return kErrPmid;
+}
+
+int UnameValue(const LinuxState& st, unsigned cluster, unsigned item, AtomValue* atom) {
+  if (!st.have_uts) return 0;
+  if (cluster == 18) return item == 7 ? (atom->bytes = st.uts.machine, 1) : kErrPmid;
+  switch (item) {
+    case 0: atom->bytes = st.uts.release; return 1;
+    case 1: atom->bytes = st.uts.version; return 1;
+    case 2: atom->bytes = st.uts.sysname; return 1;
+    case 3: atom->bytes = st.uts.machine; return 1;
+    case 4: atom->bytes = st.uts.nodename; return 1;
+    case 7: atom->bytes = st.distro; return 1;
+  }
+  return kErrPmid;
+}
+
+}  // namespace
+
+void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda) {
+  if (sources & kSrcStat) RefreshStat(st, pmda);
+  if (sources & kSrcNodes) RefreshNodes(st, pmda);
+  if (sources & kSrcLoadavg) st.load = ls::ParseLoadavg(ReadText(st, "/proc/loadavg"));
+  if (sources & kSrcUptime) RefreshUptime(st);
+  if (sources & kSrcUname) {
+    st.have_uts = uname(&st.uts) == 0;
+    st.distro = Distro(st);
+  }
+  if (sources & kSrcSysKernel) {
+    st.entropy_avail = U32File(st, "/proc/sys/kernel/random/entropy_avail");
+    st.poolsize = U32File(st, "/proc/sys/kernel/random/poolsize");
+    st.pid_max = U32File(st, "/proc/sys/kernel/pid_max");
+    st.nptys = U32File(st, "/proc/sys/kernel/pty/nr");
+  }
+  if (sources & kSrcHinv) {
+    st.ntape = static_cast<uint32_t>(CountEntries(st, "/sys/class/scsi_tape") / 8);
+    st.nfchost = static_cast<uint32_t>(CountEntries(st, "/sys/class/fc_host"));
+  }
+}
+
+int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+  switch (r.cluster) {
+    case 0: return StatValue(st, r.item, inst, atom);
+    case 2: return LoadValue(st, r.item, inst, atom);
+    case 12: case 18: return UnameValue(st, r.cluster, r.item, atom);
+    case 26:
+      if (!st.uptime) return 0;
+      atom->d = r.item == 0 ? *st.uptime : *st.idletime;
+      return 1;
+    case 55:
+      for (const Node& n : st.nodes) {
+        if (static_cast<unsigned>(n.num) != inst) continue;
+        std::optional<int64_t> on = ReadNumber(st, absl::StrCat("/sys/devices/system/node/node", n.num, "/online"));
+        atom->ul = on ? static_cast<uint32_t>(*on) : 1;
+        return 1;
+      }
+      return kErrInst;
+    case 71: atom->ul = st.ntape; return 1;
+    case 91: atom->ul = st.nfchost; return 1;
+    case 72:
+      switch (r.item) {
+        case 0: return U32Opt(st.entropy_avail, atom);
+        case 1: return U32Opt(st.poolsize, atom);
+        case 2: return U32Opt(st.pid_max, atom);
+        case 3: return U32Opt(st.nptys, atom);
+      }
+      return kErrPmid;
+  }
+  return kErrPmid;
+}
+
+}  // namespace pmapi::linux_agent

@@ -1,0 +1,188 @@
+// The disk.dev, disk.all, disk.partitions and hinv.ndisk metrics of the
+// Linux agent: /proc/diskstats, sizes from /proc/partitions, the I/O
+// scheduler from /sys/block/NAME/queue/scheduler.
+#include <cctype>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "pmapi/errors.h"
+#include "pmdas/linux/linux_state.h"
+
+namespace pmapi::linux_agent {
+namespace {
+
+bool HasPrefix(absl::string_view name, absl::string_view prefix) { return absl::StartsWith(name, prefix); }
+
+// Disks named PREFIXn whose partitions are PREFIXnpM.
+bool IsWholeP(absl::string_view name, absl::string_view prefix) {
+  return HasPrefix(name, prefix) && name.substr(prefix.size()).find('p') == absl::string_view::npos;
+}
+
+bool IsCdrom(absl::string_view name) { return HasPrefix(name, "sr") && name.size() > 2 && std::isdigit(name[2]); }
+
+// PCP's partition test: names ending in a digit that are not one of the
+// device kinds whose whole-device names end in digits.
+bool IsPartition(absl::string_view name) {
+  if (name.empty()) return false;
+  if (name.find('/') != absl::string_view::npos) {
+    size_t p = name.size() - 1;
+    while (p > 0 && std::isdigit(static_cast<unsigned char>(name[p]))) --p;
+    return p == name.size() - 1 ? true : name[p] == 'p';
+  }
+  return std::isdigit(static_cast<unsigned char>(name.back())) && !HasPrefix(name, "loop") &&
+         !HasPrefix(name, "ram") && !IsWholeP(name, "mmcblk") && !IsWholeP(name, "nvme") &&
+         !IsWholeP(name, "rbd") && !HasPrefix(name, "zram") && !IsWholeP(name, "nbd") &&
+         !HasPrefix(name, "md") && !HasPrefix(name, "dm-") && !IsCdrom(name);
+}
+
+bool IsWwid(absl::string_view name) {
+  return name.size() == 18 && (name[0] == '1' || name[0] == '2' || name[0] == '3');
+}
+
+bool IsDisk(absl::string_view name) {
+  return !HasPrefix(name, "loop") && !HasPrefix(name, "ram") && !IsCdrom(name) && !HasPrefix(name, "zram") &&
+         !IsPartition(name) && name.find("xvm") == absl::string_view::npos && !HasPrefix(name, "dm-") &&
+         !HasPrefix(name, "md") && !IsWwid(name);
+}
+
+// Kilobytes of each device in /proc/partitions.
+absl::flat_hash_map<std::string, uint64_t> Sizes(const LinuxState& st) {
+  absl::flat_hash_map<std::string, uint64_t> out;
+  for (absl::string_view line : absl::StrSplit(ReadText(st, "/proc/partitions"), '\n', absl::SkipEmpty())) {
+    std::vector<absl::string_view> f = absl::StrSplit(line, ' ', absl::SkipEmpty());
+    uint64_t kb;
+    if (f.size() == 4 && absl::SimpleAtoi(f[2], &kb)) out[std::string(f[3])] = kb;
+  }
+  return out;
+}
+
+std::string Scheduler(const LinuxState& st, const std::string& name) {
+  std::string text = ReadText(st, "/sys/block/" + name + "/queue/scheduler");
+  const size_t open = text.find('['), close = text.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open) return "unknown";
+  return text.substr(open + 1, close - open - 1);
+}
+
+uint64_t Low32(uint64_t v) { return v & 0xffffffffu; }
+
+// The statistic behind a disk.dev item, or for partitions (cluster 10)
+// the item of the matching disk.dev metric. Returns false for others.
+bool DevItemOfPartition(unsigned part_item, unsigned* dev_item) {
+  static constexpr unsigned kMap[] = {4, 5, 28, 6, 7, 36, 38, 39, 40, 49, 50, 46, 47,
+                                      72, 73, 79, 87, 88, 89, 90, 91, 92, 93, 94, 95};
+  if (part_item >= sizeof(kMap) / sizeof(kMap[0])) return false;
+  *dev_item = kMap[part_item];
+  return true;
+}
+
+// disk.all item -> the disk.dev item it sums.
+bool DevItemOfAll(unsigned all_item, unsigned* dev_item) {
+  static constexpr unsigned kPairs[][2] = {
+      {24, 4}, {25, 5}, {29, 28}, {26, 6}, {27, 7}, {37, 36}, {41, 38}, {42, 39}, {43, 40},
+      {51, 49}, {52, 50}, {44, 46}, {45, 47}, {74, 72}, {75, 73}, {80, 79}, {96, 88}, {97, 89},
+      {98, 90}, {99, 91}, {100, 92}, {101, 93}, {102, 94}, {104, 95}};
+  for (const auto& p : kPairs) {
+    if (p[0] == all_item) {
+      *dev_item = p[1];
+      return true;
+    }
+  }
+  return false;
+}
+
+bool DevValue(unsigned item, const ls::DiskStat& d, uint64_t* v) {
+  switch (item) {
+    case 4: *v = d.reads; return true;
+    case 5: *v = d.writes; return true;
+    case 28: *v = d.reads + d.writes; return true;
+    case 6: *v = d.read_sectors; return true;
+    case 7: *v = d.write_sectors; return true;
+    case 36: *v = d.read_sectors + d.write_sectors; return true;
+    case 38: *v = d.read_sectors / 2; return true;
+    case 39: *v = d.write_sectors / 2; return true;
+    case 40: *v = (d.read_sectors + d.write_sectors) / 2; return true;
+    case 49: *v = d.read_merges; return true;
+    case 50: *v = d.write_merges; return true;
+    case 46: *v = Low32(d.io_ticks); return true;
+    case 47: *v = Low32(d.time_in_queue); return true;
+    case 72: *v = Low32(d.read_ticks); return true;
+    case 73: *v = Low32(d.write_ticks); return true;
+    case 79: *v = Low32(Low32(d.read_ticks) + Low32(d.write_ticks)); return true;
+    case 88: *v = d.discards; return true;
+    case 89: *v = d.discard_sectors; return true;
+    case 90: *v = d.discard_sectors / 2; return true;
+    case 91: *v = d.discard_merges; return true;
+    case 92: *v = Low32(d.discard_ticks); return true;
+    case 93: *v = d.flushes; return true;
+    case 94: *v = Low32(d.flush_ticks); return true;
+    case 95: *v = Low32(d.in_flight); return true;
+  }
+  return false;
+}
+
+int Store(const MetricRow& r, uint64_t v, AtomValue* atom) {
+  if (r.type == kTypeU32) atom->ul = static_cast<uint32_t>(v);
+  else atom->ull = v;
+  return 1;
+}
+
+int OneDevice(const LinuxState& st, const MetricRow& r, unsigned item, const Disk& d, AtomValue* atom) {
+  if (item == 59) {
+    atom->bytes = Scheduler(st, d.s.name);
+    return 1;
+  }
+  if (item == 87) {
+    auto it = st.sizes.find(d.s.name);
+    if (it == st.sizes.end() || it->second == 0) return 0;
+    return Store(r, it->second, atom);
+  }
+  uint64_t v = 0;
+  if (!DevValue(item, d.s, &v)) return kErrPmid;
+  return Store(r, v, atom);
+}
+
+void Publish(Pmda& pmda, unsigned serial, const std::vector<Disk>& list) {
+  std::vector<PmdaInstid> set;
+  for (const Disk& d : list) set.push_back({d.inst, d.s.name});
+  SetInstances(pmda, serial, std::move(set));
+}
+
+}  // namespace
+
+void RefreshDisk(LinuxState& st, Pmda& pmda) {
+  st.disks.clear();
+  st.partitions.clear();
+  for (ls::DiskStat& d : ls::ParseDiskstats(ReadText(st, "/proc/diskstats"))) {
+    if (IsDisk(d.name)) st.disks.push_back(Disk{st.disk_ids.For(d.name), std::move(d)});
+    else if (IsPartition(d.name)) st.partitions.push_back(Disk{st.part_ids.For(d.name), std::move(d)});
+  }
+  st.sizes = Sizes(st);
+  Publish(pmda, kDiskIndom, st.disks);
+  Publish(pmda, kPartitionsIndom, st.partitions);
+}
+
+int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+  unsigned item = r.item;
+  if (r.cluster == 10) {
+    if (!DevItemOfPartition(r.item, &item)) return kErrPmid;
+    const Disk* d = ByInst(st.partitions, inst);
+    return d ? OneDevice(st, r, item, *d, atom) : kErrInst;
+  }
+  if (item == 33) {
+    atom->ul = static_cast<uint32_t>(st.disks.size());
+    return 1;
+  }
+  unsigned dev_item;
+  if (DevItemOfAll(item, &dev_item)) {
+    uint64_t sum = 0, v = 0;
+    for (const Disk& d : st.disks) {
+      if (DevValue(dev_item, d.s, &v)) sum += v;
+    }
+    return Store(r, sum, atom);
+  }
+  const Disk* d = ByInst(st.disks, inst);
+  return d ? OneDevice(st, r, item, *d, atom) : kErrInst;
+}
+
+}  // namespace pmapi::linux_agent

@@ -1,0 +1,158 @@
+// linux_state.h: what the built-in Linux agent has read for one context,
+// the sources it reads it from, and the family functions that refresh a
+// source and turn it into values (cpu.cc, mem.cc, disk.cc, net.cc,
+// net_proto.cc, filesys.cc).
+//
+// A fetch works out which sources its metrics need (SourcesOf), refreshes
+// each once (RefreshSource), then asks each metric's family for the value
+// of each instance (the Fetch* functions). Fetch functions return 1 for a
+// value, 0 for no value, or a PCP error code, as a PMDA fetch callback does.
+#ifndef PMAPI_PMDAS_LINUX_LINUX_STATE_H_
+#define PMAPI_PMDAS_LINUX_LINUX_STATE_H_
+
+#include <sys/utsname.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "pmapi/pmda.h"
+#include "pmdas/common/metric_table.h"
+#include "pmdas/linux/proc_stats.h"
+
+namespace pmapi::linux_agent {
+
+using agent_tables::MetricRow;
+namespace ls = linux_stats;
+
+// PCP's instance domain serials for the linux agent.
+enum Indom : unsigned {
+  kCpuIndom = 0, kDiskIndom = 1, kLoadIndom = 2, kNetIndom = 3, kFilesysIndom = 5,
+  kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23,
+};
+
+// Sources, one bit each.
+enum Source : uint32_t {
+  kSrcStat = 1u << 0, kSrcDiskstats = 1u << 1, kSrcVmstat = 1u << 2, kSrcMeminfo = 1u << 3,
+  kSrcLoadavg = 1u << 4, kSrcNetDev = 1u << 5, kSrcMounts = 1u << 6, kSrcUname = 1u << 7,
+  kSrcUptime = 1u << 8, kSrcSnmp = 1u << 9, kSrcSockstat = 1u << 10, kSrcSysKernel = 1u << 11,
+  kSrcNodes = 1u << 12, kSrcNetAddr = 1u << 13, kSrcNuma = 1u << 14, kSrcHinv = 1u << 15,
+};
+
+// Instance numbers handed out in order of first sight and kept for the
+// agent's life, as PCP's instance cache does.
+class InstanceNumbers {
+ public:
+  int32_t For(const std::string& name) {
+    auto [it, added] = ids_.try_emplace(name, next_);
+    if (added) ++next_;
+    return it->second;
+  }
+
+ private:
+  absl::flat_hash_map<std::string, int32_t> ids_;
+  int32_t next_ = 0;
+};
+
+struct Disk {
+  int32_t inst = 0;
+  ls::DiskStat s;
+};
+
+struct NetIf {
+  int32_t inst = 0;
+  ls::NetDev s;
+  // settings, from /sys/class/net/NAME or the interface ioctls
+  uint32_t mtu = 0, speed = 0, type = 0, duplex = 0;
+  bool up = false, running = false, wireless = false, is_virtual = false;
+};
+
+struct NetAddr {
+  int32_t inst = 0;
+  std::string name, inet, ipv6, ipv6_scope;
+};
+
+struct Filesys {
+  int32_t inst = 0;
+  std::string device, dir;
+  uint64_t blocks = 0, bfree = 0, bavail = 0, files = 0, ffree = 0, bsize = 0;  // statfs
+  bool readonly = false;
+};
+
+struct Node {
+  int32_t num = 0;
+  std::vector<int> cpus;
+  std::vector<std::pair<std::string, uint64_t>> meminfo_lines;
+  absl::flat_hash_map<std::string, uint64_t> numastat;
+  uint64_t huge_total = 0, huge_free = 0, huge_surp = 0;  // pages of the default size
+  bool have_huge = false;
+};
+
+struct LinuxState {
+  std::string root;  // LINUX_STATSPATH
+  uint64_t hz = 100;
+  uint32_t pagesize = 4096;
+  ls::StatInfo stat;
+  absl::flat_hash_map<std::string, uint64_t> meminfo, vmstat;
+  std::optional<ls::LoadAvg> load;
+  std::vector<Disk> disks, partitions;
+  absl::flat_hash_map<std::string, uint64_t> sizes;  // /proc/partitions, kilobytes
+  std::vector<NetIf> nets;
+  std::vector<NetAddr> addrs;
+  std::vector<Filesys> filesys;
+  std::vector<Node> nodes;
+  struct utsname uts {};
+  bool have_uts = false;
+  std::string distro;
+  std::optional<double> uptime, idletime;
+  // "Section.Field" of /proc/net/snmp and netstat, "Field" of snmp6
+  absl::flat_hash_map<std::string, uint64_t> snmp;
+  std::map<int, std::pair<uint64_t, uint64_t>> icmpmsg;  // type -> in, out (all ones: none)
+  absl::flat_hash_map<std::string, uint64_t> sockstat;   // "TCP.inuse", "TCP6.inuse"
+  std::optional<uint32_t> entropy_avail, poolsize, pid_max, nptys;
+  uint32_t ntape = 0, nfchost = 0;
+  InstanceNumbers disk_ids, part_ids, net_ids, addr_ids, fs_ids;
+};
+
+// Contents of root + path, "" when it cannot be read.
+std::string ReadText(const LinuxState& st, std::string_view path);
+// The first number in root + path.
+std::optional<int64_t> ReadNumber(const LinuxState& st, std::string_view path);
+
+// Sets an indom's instance table.
+void SetInstances(Pmda& pmda, unsigned serial, std::vector<PmdaInstid> set);
+
+// Sources the metric's value is made from.
+uint32_t SourcesOf(const MetricRow& row);
+// Source that lists the instances of an indom serial (0 for static ones).
+uint32_t SourceOfIndom(unsigned serial);
+
+void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda);    // stat uptime loadavg uname syskernel nodes hinv
+void RefreshMem(LinuxState& st, uint32_t sources, Pmda& pmda);    // meminfo vmstat numa
+void RefreshDisk(LinuxState& st, Pmda& pmda);                     // diskstats
+void RefreshNet(LinuxState& st, uint32_t sources, Pmda& pmda);    // netdev netaddr
+void RefreshProto(LinuxState& st, uint32_t sources, Pmda& pmda);  // snmp sockstat
+void RefreshFilesys(LinuxState& st, Pmda& pmda);                  // mounts
+
+int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchMem(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchNet(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchProto(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchFilesys(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+
+// Returns the element of `list` whose inst is `inst`, or null.
+template <typename T>
+const T* ByInst(const std::vector<T>& list, unsigned inst) {
+  for (const T& e : list) {
+    if (static_cast<unsigned>(e.inst) == inst) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace pmapi::linux_agent
+
+#endif  // PMAPI_PMDAS_LINUX_LINUX_STATE_H_

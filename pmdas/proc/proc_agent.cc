@@ -1,0 +1,123 @@
+#include "pmdas/proc/proc_agent.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+#include "absl/strings/numbers.h"
+#include "pmapi/errors.h"
+#include "pmdas/common/metric_table.h"
+#include "pmdas/proc/proc_pid.h"
+
+namespace pmapi {
+namespace proc_agent {
+namespace {
+
+using agent_tables::MetricRow;
+
+constexpr unsigned kProcIndom = 9;  // PCP's process instance domain serial
+
+struct ProcState {
+  ProcConfig cfg;
+  std::map<int32_t, Pid> pids;  // by process id, kept while the process lives
+};
+
+std::vector<int32_t> ListPids(const ProcConfig& cfg) {
+  std::vector<int32_t> out;
+  DIR* d = opendir((cfg.root + "/proc").c_str());
+  if (d == nullptr) return out;
+  while (struct dirent* e = readdir(d)) {
+    int32_t pid;
+    if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && absl::SimpleAtoi(e->d_name, &pid)) out.push_back(pid);
+  }
+  closedir(d);
+  return out;
+}
+
+// Brings the process list up to date: new processes named, gone ones
+// dropped (kept, for an instance request, until the next fetch, so the
+// processes of a fetch still have names), and every process's files
+// marked unread for this round.
+void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
+  std::vector<int32_t> now = ListPids(st.cfg);
+  std::sort(now.begin(), now.end());
+  std::map<int32_t, Pid> next;
+  for (int32_t pid : now) {
+    auto it = st.pids.find(pid);
+    Pid p;
+    if (it != st.pids.end()) {
+      p.pid = pid;
+      p.name = std::move(it->second.name);
+      p.psargs = std::move(it->second.psargs);
+    } else {
+      p.pid = pid;
+      NamePid(st.cfg, p);
+    }
+    next.emplace(pid, std::move(p));
+  }
+  if (keep_gone) {
+    for (auto& [pid, p] : st.pids) next.try_emplace(pid, std::move(p));
+  }
+  st.pids = std::move(next);
+  if (PmdaIndom* indom = pmda.FindIndom(MakeInDom(pmda.domain(), kProcIndom))) {
+    indom->set.clear();
+    for (const auto& [pid, p] : st.pids) indom->set.push_back({pid, p.name});
+  }
+}
+
+std::vector<PmdaMetric> Metrics() {
+  std::vector<PmdaMetric> m;
+  agent_tables::AppendMetrics({agent_tables::kProcRows, agent_tables::kProcRowsCount}, &m);
+  return m;
+}
+
+}  // namespace
+}  // namespace proc_agent
+
+void ProcAgentInit(Pmda& dp) {
+  using namespace proc_agent;
+  dp.Dso(kPmdaInterface7, "proc DSO", dp.home() + "/help");
+  if (dp.status() != 0) return;
+  auto state = std::make_shared<ProcState>();
+  if (const char* root = std::getenv("LINUX_STATSPATH")) state->cfg.root = root;
+  const long hz = sysconf(_SC_CLK_TCK);
+  state->cfg.hz = hz > 0 ? static_cast<uint64_t>(hz) : 100;
+  const long page = sysconf(_SC_PAGESIZE);
+  state->cfg.pagesize = page > 0 ? static_cast<uint32_t>(page) : 4096;
+  dp.SetData(state.get());
+  dp.SetFlags(kPmdaExtFlagHashed);
+  dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
+    uint32_t files = 0;
+    for (PmID id : ids) {
+      if (const PmdaMetric* m = pmda.FindMetric(id)) files |= FilesOf(agent_tables::RowOf(*m));
+    }
+    RefreshPids(*state, pmda, false);
+    // files are read for the processes the profile admits, on first use
+    state->cfg.files = files;
+    return pmda.DefaultFetch(ids, result);
+  };
+  dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
+    if (InDomSerial(indom) == kProcIndom) RefreshPids(*state, pmda, true);
+    return pmda.DefaultInstance(indom, inst, name);
+  };
+  dp.SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+    const MetricRow& r = agent_tables::RowOf(m);
+    if (r.cluster == 8 && r.item == 99) {
+      atom->ul = static_cast<uint32_t>(state->pids.size());
+      return 1;
+    }
+    auto it = state->pids.find(static_cast<int32_t>(inst));
+    if (it == state->pids.end()) return static_cast<int>(kErrInst);
+    ReadPidFiles(state->cfg, state->cfg.files, it->second);
+    return PidValue(state->cfg, r, it->second, atom);
+  });
+  std::vector<PmdaIndom> indoms(1);
+  indoms[0].indom = kProcIndom;
+  dp.Init(std::move(indoms), Metrics());
+}
+
+}  // namespace pmapi

@@ -1,0 +1,22 @@
+// proc_agent.h: the built-in proc agent, serving the per-process
+// metrics of PCP's proc agent (domain 3) from /proc/PID: proc.nprocs,
+// proc.psinfo, proc.memory, proc.id and proc.io, with PCP's names,
+// PMIDs, types, units and instance naming ("NNNNNN command", numbered by
+// process id). LINUX_STATSPATH, as for the Linux agent, names another root.
+//
+// Example (a configuration line):
+//   proc 3 builtin proc_init proc pmns=../pmns/namespaces/root_proc
+#ifndef PMAPI_PMDAS_PROC_PROC_AGENT_H_
+#define PMAPI_PMDAS_PROC_PROC_AGENT_H_
+
+#include "pmapi/pmda.h"
+
+namespace pmapi {
+
+// The proc agent's init function (proc_init). Its help text is read from
+// dp.home() + "/help".
+void ProcAgentInit(Pmda& dp);
+
+}  // namespace pmapi
+
+#endif  // PMAPI_PMDAS_PROC_PROC_AGENT_H_

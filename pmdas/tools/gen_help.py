@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Writes the help text of the built-in linux and proc agents
+(pmdas/linux/help, pmdas/proc/help) in the source form newhelp reads.
+
+The words are this project's own: a one-line summary per metric made from
+the phrases below (by family and leaf name), and a longer note per family
+saying where the value comes from. Run after gen_tables.py:
+
+  pmdas/tools/gen_help.py [REPO]
+"""
+import os
+import re
+import sys
+
+REPO = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+
+CPU = {
+    "user": "in user mode", "nice": "in user mode at low priority", "sys": "in the kernel",
+    "idle": "idle", "intr": "servicing hard and soft interrupts", "wait.total": "idle with I/O outstanding",
+    "irq.soft": "in soft interrupt handlers", "irq.hard": "in hard interrupt handlers",
+    "steal": "taken away by the hypervisor", "guest": "running guest systems",
+    "vuser": "in user mode, guest time left out", "guest_nice": "running low priority guests",
+    "vnice": "in low priority user mode, guest time left out",
+}
+DISK = {
+    "read": "read requests completed", "write": "write requests completed",
+    "total": "read and write requests completed", "blkread": "512-byte blocks read",
+    "blkwrite": "512-byte blocks written", "blktotal": "512-byte blocks read and written",
+    "read_bytes": "kilobytes read", "write_bytes": "kilobytes written",
+    "total_bytes": "kilobytes read and written", "read_merge": "adjacent read requests merged",
+    "write_merge": "adjacent write requests merged", "avactive": "time with at least one request in flight",
+    "aveq": "time spent by all requests, weighted by queue length",
+    "read_rawactive": "time spent on read requests", "write_rawactive": "time spent on write requests",
+    "total_rawactive": "time spent on read and write requests", "scheduler": "I/O scheduler in use",
+    "capacity": "size", "discard": "discard requests completed", "blkdiscard": "512-byte blocks discarded",
+    "discard_bytes": "kilobytes discarded", "discard_merge": "adjacent discard requests merged",
+    "discard_rawactive": "time spent on discard requests", "flush": "flush requests completed",
+    "flush_rawactive": "time spent on flush requests", "inflight": "requests in flight now",
+}
+NETIF = {
+    "in.bytes": "bytes received", "in.packets": "packets received", "in.errors": "receive errors",
+    "in.drops": "received packets dropped", "in.fifo": "receive FIFO overruns",
+    "in.frame": "receive framing errors", "in.compressed": "compressed packets received",
+    "in.mcasts": "multicast packets received", "out.bytes": "bytes sent", "out.packets": "packets sent",
+    "out.errors": "send errors", "out.drops": "outgoing packets dropped", "out.fifo": "send FIFO overruns",
+    "collisions": "collisions seen", "out.carrier": "carrier losses when sending",
+    "out.compressed": "compressed packets sent", "total.bytes": "bytes sent and received",
+    "total.packets": "packets sent and received", "total.errors": "send and receive errors",
+    "total.drops": "packets dropped either way", "total.mcasts": "multicast packets received",
+    "mtu": "largest packet size (MTU)", "speed": "line speed in megabytes per second",
+    "baudrate": "line speed in bytes per second", "duplex": "duplex mode (1 half, 2 full)",
+    "up": "1 when administratively up", "running": "1 when the link is running",
+    "wireless": "1 for a wireless interface", "type": "interface kind as the kernel reports it",
+    "virtual": "1 for a virtual (software) interface",
+}
+PROTO = {
+    "ip": "IPv4", "ip6": "IPv6", "icmp": "ICMP", "icmp6": "ICMPv6", "tcp": "TCP", "udp": "UDP",
+    "udplite": "UDP-Lite", "udp6": "UDP over IPv6", "udplite6": "UDP-Lite over IPv6",
+    "mptcp": "Multipath TCP", "icmpmsg": "ICMP message type",
+}
+PROTO_SOURCE = {
+    "ip6": "/proc/net/snmp6", "icmp6": "/proc/net/snmp6", "udp6": "/proc/net/snmp6",
+    "udplite6": "/proc/net/snmp6", "mptcp": "/proc/net/netstat (MPTcpExt)",
+}
+MEMINFO_NOTE = {
+    "used": "Memory in use: total less free (caches and buffers count as used)",
+    "free": "Memory not used for anything", "shared": "Shared memory (always zero on current kernels)",
+    "bufmem": "Memory holding block device buffers", "cached": "Memory holding the page cache",
+    "other": "Memory in use for anything but the page cache and buffers",
+    "available": "Estimate of memory available for new work without swapping",
+    "cache_clean": "Page cache that is neither dirty nor under writeback",
+}
+PROC = {
+    "pid": "process id", "cmd": "command name", "sname": "one-letter state", "ppid": "parent process id",
+    "pgrp": "process group id", "session": "session id", "tty": "controlling terminal device number",
+    "tty_pgrp": "foreground process group of its terminal", "flags": "kernel flags word",
+    "minflt": "minor page faults", "cmin_flt": "minor page faults of waited-for children",
+    "maj_flt": "major page faults", "cmaj_flt": "major page faults of waited-for children",
+    "utime": "time spent in user mode", "stime": "time spent in the kernel",
+    "cutime": "user time of waited-for children", "cstime": "kernel time of waited-for children",
+    "priority": "scheduling priority", "nice": "nice value", "it_real_value": "obsolete timer field",
+    "start_time": "time it started, after boot", "vsize": "virtual memory size",
+    "rss": "resident set size", "rss_rlim": "resident set size limit",
+    "start_code": "start address of its code", "end_code": "end address of its code",
+    "start_stack": "start address of its stack", "esp": "stack pointer", "eip": "instruction pointer",
+    "signal": "pending signals mask", "blocked": "blocked signals mask", "sigignore": "ignored signals mask",
+    "sigcatch": "caught signals mask", "wchan": "kernel address it waits at", "nswap": "pages swapped (unused)",
+    "cnswap": "pages swapped by children (unused)", "exit_signal": "signal sent to the parent at exit",
+    "processor": "processor it last ran on", "psargs": "full command line",
+    "rt_priority": "real-time priority", "policy": "scheduling policy number",
+    "delayacct_blkio_time": "time waiting for block I/O", "guest_time": "time running a guest",
+    "cguest_time": "guest time of waited-for children", "threads": "number of threads",
+    "vctxsw": "voluntary context switches", "nvctxsw": "involuntary context switches",
+    "ngid": "NUMA group id", "tgid": "thread group id", "signal_s": "pending signals, as hex text",
+    "blocked_s": "blocked signals, as hex text", "sigignore_s": "ignored signals, as hex text",
+    "sigcatch_s": "caught signals, as hex text", "oom_score": "out-of-memory killer score",
+    "exe": "path of its executable", "cwd": "its current directory",
+}
+PROC_MEM = {
+    "size": "total program size", "rss": "resident pages", "share": "shared resident pages",
+    "textrss": "resident code", "librss": "resident library pages (unused by the kernel)",
+    "datrss": "data and stack", "dirty": "dirty pages (unused by the kernel)",
+    "vmsize": "virtual size", "vmlock": "locked memory", "vmrss": "resident memory",
+    "vmdata": "data segment", "vmstack": "stack", "vmexe": "code", "vmlib": "shared library code",
+    "vmswap": "swapped-out memory", "vmpeak": "peak virtual size", "vmpin": "pinned memory",
+    "vmhwm": "peak resident memory", "vmpte": "page table entries", "vmreal": "resident plus swapped",
+    "vmnonlib": "resident plus swapped, less library code",
+}
+PROC_IO = {
+    "rchar": "bytes read through read-like calls", "wchar": "bytes written through write-like calls",
+    "syscr": "read-like system calls", "syscw": "write-like system calls",
+    "read_bytes": "bytes fetched from storage", "write_bytes": "bytes sent to storage",
+    "cancelled_write_bytes": "bytes whose writeback was cancelled",
+}
+OTHER = {
+    "kernel.all.load": "1, 5 and 15 minute load average",
+    "kernel.all.intr": "Interrupts since boot", "kernel.all.pswitch": "Context switches since boot",
+    "kernel.all.sysfork": "Processes created since boot", "kernel.all.running": "Processes able to run now",
+    "kernel.all.blocked": "Processes blocked on I/O now", "kernel.all.boottime": "Boot time, seconds since the epoch",
+    "kernel.all.hz": "Clock ticks per second of the kernel's accounting",
+    "kernel.all.uptime": "Seconds since boot", "kernel.all.idletime": "Seconds all processors spent idle since boot",
+    "kernel.all.lastpid": "Most recently created process id", "kernel.all.runnable": "Runnable processes and threads",
+    "kernel.all.nprocs": "Number of processes and threads that exist",
+    "kernel.all.entropy.avail": "Bits of entropy in the kernel's pool",
+    "kernel.all.entropy.poolsize": "Size of the kernel's entropy pool in bits",
+    "kernel.all.pid_max": "Largest process id before wrapping", "kernel.all.nptys": "Pseudo-terminals in use",
+    "kernel.uname.release": "Release of the running kernel", "kernel.uname.version": "Build version string of the running kernel",
+    "kernel.uname.sysname": "Name of the operating system", "kernel.uname.machine": "Hardware type of the machine",
+    "kernel.uname.nodename": "Network node name of the host", "kernel.uname.distro": "Name and release of the Linux distribution",
+    "hinv.physmem": "Total usable memory in megabytes", "hinv.pagesize": "Memory page size",
+    "hinv.ncpu": "Number of processors", "hinv.ndisk": "Number of whole disks",
+    "hinv.nfilesys": "Number of block device file systems mounted", "hinv.ninterface": "Number of network interfaces",
+    "hinv.nnode": "Number of NUMA nodes", "hinv.machine": "Machine hardware name",
+    "hinv.node.online": "1 when the NUMA node is online", "hinv.hugepagesize": "Default huge page size",
+    "hinv.ntape": "Number of tape devices", "hinv.nfchost": "Number of fibre channel hosts",
+    "mem.physmem": "Total usable memory", "mem.freemem": "Free memory",
+    "swap.pagesin": "Pages read in from swap since boot", "swap.pagesout": "Pages written to swap since boot",
+    "swap.in": "Swap-in operations since boot (old kernels only)", "swap.out": "Swap-out operations since boot (old kernels only)",
+    "swap.length": "Total swap space", "swap.used": "Swap space in use", "swap.free": "Swap space not in use",
+    "filesys.capacity": "Size of each file system", "filesys.used": "Space in use on each file system",
+    "filesys.free": "Space free on each file system", "filesys.maxfiles": "Inodes each file system can hold",
+    "filesys.usedfiles": "Inodes in use on each file system", "filesys.freefiles": "Inodes free on each file system",
+    "filesys.mountdir": "Where each file system is mounted", "filesys.full": "Percentage of each file system in use",
+    "filesys.blocksize": "Block size of each file system", "filesys.avail": "Space free to ordinary users on each file system",
+    "filesys.readonly": "1 when the file system is mounted read-only",
+    "proc.nprocs": "Number of processes",
+    "network.all.in.bytes": "Bytes received on all physical interfaces",
+}
+
+
+SOURCES = [
+    ("kernel.all.load", "The kernel's exponentially damped run queue length averages, from /proc/loadavg."),
+    ("kernel.all.lastpid", "From /proc/loadavg."), ("kernel.all.runnable", "From /proc/loadavg."),
+    ("kernel.all.nprocs", "From /proc/loadavg."),
+    ("kernel.all.uptime", "From /proc/uptime."), ("kernel.all.idletime", "From /proc/uptime."),
+    ("kernel.all.entropy", "From /proc/sys/kernel/random."), ("kernel.all.pid_max", "From /proc/sys/kernel/pid_max."),
+    ("kernel.all.nptys", "From /proc/sys/kernel/pty/nr."), ("kernel.all.hz", "The kernel's USER_HZ, from sysconf(3)."),
+    ("kernel.all.", "From /proc/stat."), ("kernel.uname.distro", "From the release files in /etc."),
+    ("kernel.uname.", "From uname(2)."), ("hinv.node.", "From /sys/devices/system/node."),
+    ("hinv.nnode", "From /sys/devices/system/node."), ("hinv.ncpu", "From /proc/stat."),
+    ("hinv.ndisk", "From /proc/diskstats."), ("hinv.nfilesys", "From /proc/mounts."),
+    ("hinv.ninterface", "From /proc/net/dev."), ("hinv.machine", "From uname(2)."),
+    ("hinv.ntape", "From /sys/class/scsi_tape."), ("hinv.nfchost", "From /sys/class/fc_host."),
+    ("hinv.", "From /proc/meminfo or sysconf(3)."), ("mem.", "From /proc/meminfo."),
+    ("swap.pages", "From /proc/vmstat."), ("swap.in", "From the swap line of /proc/stat, which current kernels lack."),
+    ("swap.out", "From the swap line of /proc/stat, which current kernels lack."), ("swap.", "From /proc/meminfo."),
+    ("filesys.", "Block device file systems of /proc/mounts, sizes from statfs(2)."),
+    ("network.all.", "Loopback, bonding and teaming interfaces are left out."),
+    ("proc.nprocs", "Processes listed in /proc."),
+]
+
+
+def camel_words(s):
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", s).replace("_", " ")
+
+
+def one_line(name, sem, units):
+    if name in OTHER:
+        return OTHER[name], next(note for prefix, note in SOURCES if name.startswith(prefix))
+    p = name.split(".")
+    leaf = p[-1]
+    if name.startswith(("kernel.all.cpu.", "kernel.percpu.cpu.", "kernel.pernode.cpu.")):
+        key = ".".join(p[3:])
+        who = {"all": "all processors", "percpu": "each processor", "pernode": "the processors of each node"}[p[1]]
+        return f"Time {who} spent {CPU[key]}", "Milliseconds, from /proc/stat (clock ticks converted)."
+    if p[0] == "disk":
+        scope = {"dev": "each disk", "all": "all disks together", "partitions": "each partition"}[p[1]]
+        return f"{DISK[leaf][0].upper()}{DISK[leaf][1:]}, {scope}", "From /proc/diskstats (sizes from /proc/partitions)."
+    if name.startswith("network.interface."):
+        return f"Network interface {NETIF['.'.join(p[2:])]}", "Counters from /proc/net/dev; settings from /sys/class/net or the interface ioctls."
+    if name.startswith("network.all."):
+        return f"{NETIF['.'.join(p[2:])].capitalize()}, all physical interfaces", "Loopback, bonding and teaming interfaces are left out."
+    if name.startswith("network.sockstat."):
+        return f"Sockets: {' '.join(p[2:])} from the kernel's socket summary", "From /proc/net/sockstat and /proc/net/sockstat6."
+    if p[0] == "network":
+        proto = PROTO[p[1]]
+        src = PROTO_SOURCE.get(p[1], "/proc/net/snmp and /proc/net/netstat")
+        return f"{proto} statistic \"{' '.join(p[2:])}\"", f"The kernel's {proto} counter of that name, from {src}."
+    if name.startswith("mem.vmstat."):
+        kind = "events since boot" if sem == "counter" else "current count"
+        return f"Virtual memory statistic {leaf} ({kind})", "The field of that name in /proc/vmstat (in pages where it counts pages)."
+    if name.startswith("mem.util."):
+        text = MEMINFO_NOTE.get(leaf, f"Memory: {camel_words(leaf)}")
+        return text, "From /proc/meminfo."
+    if name.startswith("mem.numa."):
+        return f"NUMA node memory: {camel_words(' '.join(p[2:]))}", "From /sys/devices/system/node/nodeN/meminfo and numastat."
+    if name.startswith("proc.psinfo."):
+        return f"Process {PROC[leaf]}", "From /proc/PID/stat, status and cmdline."
+    if name.startswith("proc.memory."):
+        return f"Process memory: {PROC_MEM[leaf]}", "From /proc/PID/statm and status."
+    if name.startswith("proc.io."):
+        return f"Process I/O: {PROC_IO[leaf]}", "From /proc/PID/io."
+    if name.startswith("proc.id."):
+        what = {"uid": "real user", "euid": "effective user", "suid": "saved user", "fsuid": "file system user",
+                "gid": "real group", "egid": "effective group", "sgid": "saved group", "fsgid": "file system group"}
+        base = leaf[:-3] if leaf.endswith("_nm") else leaf
+        text = f"Process {what[base]} {'name' if leaf.endswith('_nm') else 'id'}"
+        note = "From /proc/PID/status."
+        if base == "gid" and not leaf.endswith("_nm"):
+            note += " As in PCP's agent, this metric carries the real user id."
+        return text, note
+    raise SystemExit(f"no help phrase for {name}")
+
+
+def rows(path):
+    out = []
+    text = open(os.path.join(REPO, "pmdas", path)).read()
+    for m in re.finditer(r'\{"([^"]+)", \d+, \d+, \w+, -?\d+, kSem(\w+), \{([^}]*)\}\}', text):
+        out.append((m.group(1), m.group(2).lower(), m.group(3)))
+    return out
+
+
+INDOMS_LINUX = [
+    ("LINUX.0", "One instance per online processor", 'Named "cpuN" and numbered N, from /proc/stat.'),
+    ("LINUX.1", "One instance per whole disk", "From /proc/diskstats; partitions, loop, ram, zram, device-mapper,\nmd and optical devices are left out."),
+    ("LINUX.2", "The three load average intervals", '"1 minute" (1), "5 minute" (5) and "15 minute" (15).'),
+    ("LINUX.3", "One instance per network interface", "From /proc/net/dev, numbered in order of discovery."),
+    ("LINUX.5", "One instance per mounted block device file system", "From /proc/mounts, named by device."),
+    ("LINUX.10", "One instance per disk partition", "From /proc/diskstats."),
+    ("LINUX.19", "One instance per NUMA node", 'Named "nodeN", from /sys/devices/system/node.'),
+    ("LINUX.23", "One instance per ICMP message type seen", 'Named "TypeN", from the IcmpMsg lines of /proc/net/snmp.'),
+]
+
+
+def write(path, header, entries, indoms):
+    with open(os.path.join(REPO, "pmdas", path), "w") as f:
+        f.write(header)
+        for ident, line, note in indoms:
+            f.write(f"@ {ident} {line}\n{note}\n\n")
+        for name, sem, units in entries:
+            line, note = one_line(name, sem, units)
+            f.write(f"@ {name} {line}\n")
+            if note:
+                f.write(f"{note}\n\n")
+
+
+def main():
+    linux = []
+    for t in ("table_kernel.cc", "table_mem.cc", "table_disk.cc", "table_net_ip.cc", "table_net.cc"):
+        linux += rows("linux/" + t)
+    write("linux/help", "# Help text of the built-in Linux agent, in the source form newhelp reads.\n"
+          "# Generated by pmdas/tools/gen_help.py; LINUX stands for the agent's domain.\n\n", linux, INDOMS_LINUX)
+    write("proc/help", "# Help text of the built-in proc agent, in the source form newhelp reads.\n"
+          "# Generated by pmdas/tools/gen_help.py; PROC stands for the agent's domain.\n\n", rows("proc/table_proc.cc"),
+          [("PROC.9", "One instance per process", 'Numbered by process id, named "NNNNNN command" (the id in six\ndigits, then the command line up to its first blank).')])
+    print(len(linux), "linux entries")
+
+
+if __name__ == "__main__":
+    main()
