@@ -1,17 +1,23 @@
-# packaging/CPack.cmake: the .deb and .tar.gz packages of libpmapi.
+# packaging/CPack.cmake: the Debian packages and the .tar.gz of libpmapi.
 #
-# Included by packaging/Packaging.cmake. The .deb holds everything `cmake
-# --install` installs (library, headers, tools, man pages, local context
-# configuration) under CMAKE_INSTALL_PREFIX, the prefix compiled into the
-# library as the home of its default configuration; its run-time
-# dependencies are computed by dpkg-shlibdeps from the binaries themselves.
-# The .tar.gz holds the same files relative to the prefix.
+# Included by packaging/Packaging.cmake. Every install rule belongs to one
+# of three components, and each component is one .deb:
+#   runtime      libpmapi0     the shared library and the local context's
+#                              default configuration (share/pmapi)
+#   development  libpmapi-dev  C++ headers, C headers in include/pmapi-compat,
+#                              libpmapi.so, libpmapi.a, pkg-config and CMake
+#                              packages, section 3 manual pages
+#   tools        pmapi-tools   pminfo, pmdumplog, pmval, pmstore in
+#                              lib/pmapi/bin, their pages in share/pmapi/man
+# None holds a file of Debian's pcp, libpcp3-dev or libpcp-pmda3-dev, so all
+# three install beside them (docs/packaging.md). The .tar.gz holds every
+# component, relative to the prefix.
 #
 # Example:
 #   cmake -S . -B build -G Ninja -DCMAKE_INSTALL_PREFIX=/usr
 #   cmake --build build && cpack --config build/CPackConfig.cmake -G DEB
 set(PMAPI_PACKAGE_CONTACT "libpmapi maintainers <maintainers@users.noreply.a-seed-fd9e715d.example>"
-    CACHE STRING "Maintainer named in the .deb package")
+    CACHE STRING "Maintainer named in the .deb packages")
 
 set(CPACK_PACKAGE_NAME libpmapi)
 set(CPACK_PACKAGE_VENDOR libpmapi)
@@ -22,6 +28,7 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
 set(CPACK_PACKAGE_DESCRIPTION
     "An independent C++20 implementation of the Performance Co-Pilot client side: the PMAPI library (contexts on archives, hosts and in-process agents) and the tools pminfo, pmdumplog, pmval and pmstore, whose output matches PCP 6.0.3.")
 set(CPACK_GENERATOR "DEB;TGZ")
+set(CPACK_COMPONENTS_ALL runtime development tools)
 # Executables and the shared library ship without debug information (the
 # static archive keeps its symbols: install only runs ranlib on it).
 set(CPACK_STRIP_FILES ON)
@@ -31,28 +38,75 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/CPackOptions.cmake.in
                ${PROJECT_BINARY_DIR}/packaging/CPackOptions.cmake @ONLY)
 set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_BINARY_DIR}/packaging/CPackOptions.cmake)
 
-# ---- .deb ----
+# ---- .deb: one package per component ----
+set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_SECTION libs)
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# The tools need libpmapi.so.0, which no installed package provides yet:
-# dpkg-shlibdeps finds it in the build tree.
+set(CPACK_DEBIAN_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+set(CPACK_DEBIAN_PACKAGE_SOURCE libpmapi)
+set(PMAPI_DEB_EXACT "(= ${PROJECT_VERSION})")
+
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libpmapi0)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
+set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
+    "Performance Co-Pilot client library in C++ (runtime)
+${CPACK_PACKAGE_DESCRIPTION}
+This package holds the shared library libpmapi.so.0 and the default
+configuration of its local contexts (the in-process Linux agent).")
+# A shlibs file for packages built against this one, and the ldconfig
+# trigger every package that installs a shared library needs.
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/deb/triggers)
+
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libpmapi-dev)
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
+# The public headers include Abseil's; the static library needs liblzma.
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libpmapi0 ${PMAPI_DEB_EXACT}, libabsl-dev, liblzma-dev")
+set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
+    "Performance Co-Pilot client library in C++ (development files)
+${CPACK_PACKAGE_DESCRIPTION}
+This package holds the C++ headers (pmapi/*.h), PCP's C interface
+(pcp/pmapi.h, pcp/pmda.h) in /usr/include/pmapi-compat, where they do
+not replace PCP's own, the static library, and the pkg-config and CMake
+packages that put both header directories on the include path.")
+
+set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME pmapi-tools)
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
+# dpkg-shlibdeps cannot know which package will provide libpmapi.so.0.
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libpmapi0 ${PMAPI_DEB_EXACT}")
+set(CPACK_COMPONENT_TOOLS_DESCRIPTION
+    "Performance Co-Pilot tools pminfo, pmdumplog, pmval and pmstore
+${CPACK_PACKAGE_DESCRIPTION}
+The tools are installed in /usr/lib/pmapi/bin, beside PCP's own in
+/usr/bin: put that directory first in PATH to use them under PCP's
+names (man then finds their pages too).")
+
+# The tools' need of libpmapi.so.0 is resolved from the build tree.
 get_target_property(PMAPI_LIBRARY_DIR pmapi LIBRARY_OUTPUT_DIRECTORY)
 if(NOT PMAPI_LIBRARY_DIR)
   get_target_property(PMAPI_LIBRARY_DIR pmapi BINARY_DIR)
 endif()
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PMAPI_LIBRARY_DIR})
-# A shlibs file for packages built against this one, and the ldconfig
-# trigger every package that installs a shared library needs.
-set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
-set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/deb/triggers)
-set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
-# The public headers include Abseil's headers.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libabsl-dev")
-# Installed into /usr, the tools take the paths of PCP's own tools.
-if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
-  set(CPACK_DEBIAN_PACKAGE_CONFLICTS "pcp")
-endif()
+
+# Each package's copyright and changelog, in usr/share/doc/PACKAGE. They are
+# installed only when a component is asked for by name (as CPack does), not
+# by a plain `cmake --install`.
+string(TIMESTAMP PMAPI_CHANGELOG_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/deb/changelog.in ${PROJECT_BINARY_DIR}/packaging/changelog @ONLY)
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/packaging/changelog.gz
+                   COMMAND sh -c "gzip -9nc \"$0\" > \"$1\"" ${PROJECT_BINARY_DIR}/packaging/changelog
+                           ${PROJECT_BINARY_DIR}/packaging/changelog.gz
+                   DEPENDS ${PROJECT_BINARY_DIR}/packaging/changelog VERBATIM)
+add_custom_target(pmapi_deb_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/packaging/changelog.gz)
+foreach(component runtime development tools)
+  string(TOUPPER ${component} upper)
+  install(FILES ${CMAKE_CURRENT_LIST_DIR}/deb/copyright ${PROJECT_BINARY_DIR}/packaging/changelog.gz
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${CPACK_DEBIAN_${upper}_PACKAGE_NAME}
+          COMPONENT ${component} EXCLUDE_FROM_ALL)
+endforeach()
 
 include(CPack)

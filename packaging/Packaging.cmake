@@ -27,24 +27,25 @@ add_library(pmapi::pmapi ALIAS pmapi)
 # Archiving the shared library's objects (all position independent) keeps
 # one compilation of every source; the link interface is copied from
 # `pmapi` so the two never drift apart. Dependencies that are private to the
-# shared library become link-only dependencies of the archive.
+# shared library become link-only dependencies of the archive. Abseil is
+# linked as Debian's shared libraries by the archive's users.
 add_library(pmapi_static STATIC $<TARGET_OBJECTS:pmapi>)
-get_target_property(PMAPI_PUBLIC_DEPS pmapi INTERFACE_LINK_LIBRARIES)
-get_target_property(PMAPI_ALL_DEPS pmapi LINK_LIBRARIES)
+get_target_property(PMAPI_PUBLIC_DEPS pmapi PMAPI_INSTALLED_PUBLIC_DEPS)
+get_target_property(PMAPI_PRIVATE_DEPS pmapi PMAPI_INSTALLED_PRIVATE_DEPS)
 get_target_property(PMAPI_INCLUDE_DIRS pmapi INTERFACE_INCLUDE_DIRECTORIES)
-set(PMAPI_PRIVATE_DEPS ${PMAPI_ALL_DEPS})
-list(REMOVE_ITEM PMAPI_PRIVATE_DEPS ${PMAPI_PUBLIC_DEPS})
 target_link_libraries(pmapi_static PUBLIC ${PMAPI_PUBLIC_DEPS} PRIVATE ${PMAPI_PRIVATE_DEPS})
 target_include_directories(pmapi_static INTERFACE ${PMAPI_INCLUDE_DIRS})
 set_target_properties(pmapi_static PROPERTIES OUTPUT_NAME pmapi EXPORT_NAME pmapi_static)
 add_library(pmapi::pmapi_static ALIAS pmapi_static)
 install(TARGETS pmapi_static EXPORT pmapiStaticTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # ---- The CMake package: find_package(pmapi [COMPONENTS static]) ----
-install(EXPORT pmapiTargets NAMESPACE pmapi:: DESTINATION ${PMAPI_CMAKE_PACKAGE_DIR})
-install(EXPORT pmapiStaticTargets NAMESPACE pmapi:: DESTINATION ${PMAPI_CMAKE_PACKAGE_DIR})
+install(EXPORT pmapiTargets NAMESPACE pmapi:: DESTINATION ${PMAPI_CMAKE_PACKAGE_DIR}
+        COMPONENT development)
+install(EXPORT pmapiStaticTargets NAMESPACE pmapi:: DESTINATION ${PMAPI_CMAKE_PACKAGE_DIR}
+        COMPONENT development)
 set(PMAPI_PMCDCONF_INSTALLED ${CMAKE_INSTALL_DATADIR}/pmapi/pmdas/pmcd.conf)
 configure_package_config_file(
   ${CMAKE_CURRENT_LIST_DIR}/pmapiConfig.cmake.in
@@ -57,7 +58,7 @@ write_basic_package_version_file(
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/packaging/pmapiConfig.cmake
               ${PROJECT_BINARY_DIR}/packaging/pmapiConfigVersion.cmake
-        DESTINATION ${PMAPI_CMAKE_PACKAGE_DIR})
+        DESTINATION ${PMAPI_CMAKE_PACKAGE_DIR} COMPONENT development)
 
 # ---- pkg-config ----
 # pmapi_pkgconfig_flags(OUT_MODULES OUT_LIBS DEPS...)
@@ -70,10 +71,6 @@ function(pmapi_pkgconfig_flags out_modules out_libs)
   foreach(dep ${ARGN})
     if(dep MATCHES "^absl::(.+)$")
       list(APPEND modules "absl_${CMAKE_MATCH_1}")
-    elseif(dep STREQUAL "ICU::uc")
-      list(APPEND modules icu-uc)
-    elseif(dep STREQUAL "ICU::i18n")
-      list(APPEND modules icu-i18n)
     elseif(dep STREQUAL "LibLZMA::LibLZMA")
       list(APPEND modules liblzma)
     elseif(dep STREQUAL "Threads::Threads")
@@ -91,8 +88,9 @@ function(pmapi_pkgconfig_flags out_modules out_libs)
 endfunction()
 
 # Returns in OUT the pkg-config form of an install directory: relative to
-# ${prefix} when it is under the prefix, so --define-variable=prefix=...
-# relocates every path.
+# ${prefix} when it is under the prefix. The prefix itself is found from
+# the file's own directory (${pcfiledir}), so a moved installation needs no
+# flags.
 function(pmapi_pkgconfig_dir out dir)
   if(IS_ABSOLUTE "${dir}")
     set(${out} "${dir}" PARENT_SCOPE)
@@ -106,18 +104,34 @@ pmapi_pkgconfig_flags(PMAPI_PC_REQUIRES_PRIVATE PMAPI_PC_LIBS_PRIVATE ${PMAPI_PR
 pmapi_pkgconfig_dir(PMAPI_PC_LIBDIR ${CMAKE_INSTALL_LIBDIR})
 pmapi_pkgconfig_dir(PMAPI_PC_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR})
 pmapi_pkgconfig_dir(PMAPI_PC_DATADIR ${CMAKE_INSTALL_DATADIR})
+file(RELATIVE_PATH PMAPI_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" PMAPI_PC_TO_PREFIX "${PMAPI_PC_TO_PREFIX}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/pmapi.pc.in ${PROJECT_BINARY_DIR}/packaging/pmapi.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/packaging/pmapi.pc
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT development)
 
 # ---- Man pages ----
 # A tool's page is installed only with the tool, so a package never carries
-# the manual of a program it lacks.
-install(FILES ${PROJECT_SOURCE_DIR}/man/libpmapi.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
-install(FILES ${PROJECT_SOURCE_DIR}/man/pmda.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
+# the manual of a program it lacks. Tools installed in a directory of their
+# own (under the prefix /usr) keep their pages apart from PCP's: in
+# share/pmapi/man, which man finds for a PATH that holds the tools'
+# directory, through the link TOOLDIR/../man.
+pmapi_install_man(${PROJECT_SOURCE_DIR}/man/libpmapi.3 ${CMAKE_INSTALL_MANDIR}/man3 development)
+pmapi_install_man(${PROJECT_SOURCE_DIR}/man/pmda.3 ${CMAKE_INSTALL_MANDIR}/man3 development)
+if(PMAPI_INSTALL_TOOLDIR STREQUAL CMAKE_INSTALL_BINDIR)
+  set(PMAPI_TOOL_MANDIR ${CMAKE_INSTALL_MANDIR})
+else()
+  set(PMAPI_TOOL_MANDIR ${CMAKE_INSTALL_DATADIR}/pmapi/man)
+  get_filename_component(PMAPI_TOOL_PARENT ${PMAPI_INSTALL_TOOLDIR} DIRECTORY)
+  file(RELATIVE_PATH PMAPI_MAN_LINK ${CMAKE_INSTALL_PREFIX}/${PMAPI_TOOL_PARENT}
+       ${CMAKE_INSTALL_PREFIX}/${PMAPI_TOOL_MANDIR})
+  file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/packaging/links)
+  file(CREATE_LINK ${PMAPI_MAN_LINK} ${PROJECT_BINARY_DIR}/packaging/links/man SYMBOLIC)
+  install(FILES ${PROJECT_BINARY_DIR}/packaging/links/man DESTINATION ${PMAPI_TOOL_PARENT} COMPONENT tools)
+endif()
 foreach(tool pminfo pmdumplog pmval pmstore)
   if(TARGET ${tool})
-    install(FILES ${PROJECT_SOURCE_DIR}/man/${tool}.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+    pmapi_install_man(${PROJECT_SOURCE_DIR}/man/${tool}.1 ${PMAPI_TOOL_MANDIR}/man1 tools)
   endif()
 endforeach()
 

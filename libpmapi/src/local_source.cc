@@ -489,8 +489,6 @@ absl::Status LocalSource::Store(const Result& values) {
   return absl::OkStatus();
 }
 
-std::string DefaultLocalConfigPath() { return PMAPI_DEFAULT_PMCDCONF; }
-
 absl::StatusOr<Context> OpenLocalContext(const LocalOptions& options) {
   std::string path = options.config_path;
   if (path.empty()) {

@@ -1,11 +1,19 @@
 #include "pmda_config.h"
 
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <climits>
+#include <cstdlib>
+#include <utility>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/match.h"
 #include "absl/strings/strip.h"
 #include "pmda_help.h"
+#include "pmapi/local.h"
 
 namespace pmapi {
 namespace {
@@ -16,7 +24,45 @@ std::string Resolve(const std::string& path, const std::string& dir) {
   return absl::StrCat(dir, "/", p);
 }
 
+// Returns the canonical form of `path` if it names a regular file, else "".
+std::string RealFile(const std::string& path) {
+  char real[PATH_MAX];
+  struct stat st;
+  if (realpath(path.c_str(), real) == nullptr || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) return "";
+  return real;
+}
+
+// Returns the real directory of the shared object or executable that holds
+// this function, or "" if the loader cannot say.
+std::string DirectoryOfThisObject() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&DirectoryOfThisObject), &info) == 0 || info.dli_fname == nullptr ||
+      info.dli_fname[0] != '/') {
+    return "";
+  }
+  const std::string path = RealFile(info.dli_fname);
+  return path.substr(0, path.rfind('/'));
+}
+
 }  // namespace
+
+// The configuration installed with the library is found from where the
+// library itself is, so a moved installation keeps working: relative to
+// libpmapi.so's directory (PMAPI_PMCDCONF_FROM_LIBDIR), or, in a tool that
+// links the library statically, relative to the tool's directory
+// (PMAPI_PMCDCONF_FROM_TOOLDIR). When neither names a file (the build
+// tree, a program of its own), the path fixed at build time is the answer.
+std::string DefaultLocalConfigPath() {
+  static const std::string* const kPath = [] {
+    const std::string dir = DirectoryOfThisObject();
+    for (const char* relative : {PMAPI_PMCDCONF_FROM_LIBDIR, PMAPI_PMCDCONF_FROM_TOOLDIR}) {
+      std::string found = dir.empty() ? "" : RealFile(absl::StrCat(dir, "/", relative));
+      if (!found.empty()) return new std::string(std::move(found));
+    }
+    return new std::string(PMAPI_DEFAULT_PMCDCONF);
+  }();
+  return *kPath;
+}
 
 std::vector<AgentSpec> ParseAgentConfig(std::string_view text, const std::string& config_dir,
                                         std::vector<std::string>* warnings) {
