@@ -440,6 +440,69 @@ PMDA_CALL extern pmHighResEventArray *pmdaEventGetHighResAddr(int);
 PMDA_CALL extern int pmdaEventHighResAddParam(int, pmID, int, pmAtomValue *);
 PMDA_CALL extern pmHighResEventArray *pmdaEventHighResGetAddr(int);
 
+/* ---- event queues and their clients ---- */
+
+/* A named queue of opaque events holding at most the given bytes (the
+ * oldest are dropped for new ones); returns its handle, -EEXIST for a name
+ * in use, -EINVAL. The active form starts with a number of clients. */
+PMDA_CALL extern int pmdaEventNewQueue(const char *, size_t);
+PMDA_CALL extern int pmdaEventNewActiveQueue(const char *, size_t, unsigned int);
+/* Releases a queue now, or when its last client goes. */
+PMDA_CALL extern int pmdaEventQueueShutdown(int);
+/* Returns the handle of a queue by name, or -ESRCH. */
+PMDA_CALL extern int pmdaEventQueueHandle(const char *);
+/* Appends a copy of an event with its time. */
+PMDA_CALL extern int pmdaEventQueueAppend(int, void *, size_t, struct timeval *);
+/* A queue's statistics as fetch callback values: its clients (ul),
+ * events appended (ul), bytes appended (ull), bytes queued (ull). */
+PMDA_CALL extern int pmdaEventQueueClients(int, pmAtomValue *);
+PMDA_CALL extern int pmdaEventQueueCounter(int, pmAtomValue *);
+PMDA_CALL extern int pmdaEventQueueBytes(int, pmAtomValue *);
+PMDA_CALL extern int pmdaEventQueueMemory(int, pmAtomValue *);
+
+/* Turns one queued event into records of the event array (the first
+ * argument); returns the number of records added, or < 0. */
+typedef int (*pmdaEventDecodeCallBack)(int, void *, size_t, struct timeval *, void *);
+/* The events a client context has not yet seen, as the event array value
+ * in atom->vbp: PMDA_FETCH_STATIC, PMDA_FETCH_NOVALUES or < 0. */
+PMDA_CALL extern int pmdaEventQueueRecords(int, pmAtomValue *, int, pmdaEventDecodeCallBack, void *);
+
+/* Client contexts: begin (returns its slot), end (drops its filters and
+ * its hold on queued events), count (ul). */
+PMDA_CALL extern int pmdaEventNewClient(int);
+PMDA_CALL extern int pmdaEventEndClient(int);
+PMDA_CALL extern int pmdaEventClients(pmAtomValue *);
+
+/* A client's filter for a queue: non-zero from apply hides an event;
+ * release frees the filter data. Setting a filter grants access. */
+typedef int (*pmdaEventApplyFilterCallBack)(void *, void *, size_t);
+typedef void (*pmdaEventReleaseFilterCallBack)(void *);
+PMDA_CALL extern int pmdaEventSetFilter(int, int, void *, pmdaEventApplyFilterCallBack,
+                                        pmdaEventReleaseFilterCallBack);
+/* Grants (non-zero) or denies a client context the events of a queue. */
+PMDA_CALL extern int pmdaEventSetAccess(int, int, int);
+/* An event's first bytes as printable text, for a log line. */
+PMDA_CALL extern char *__pmdaEventPrint(const char *, int, char *, int);
+
+/* ---- name trees for dynamic metrics ---- */
+
+typedef struct __pmnsTree pmdaNameSpace;
+
+/* Makes an empty tree, adds a name, releases the tree. */
+PMDA_CALL extern int pmdaTreeCreate(pmdaNameSpace **);
+PMDA_CALL extern int pmdaTreeInsert(pmdaNameSpace *, pmID, const char *);
+PMDA_CALL extern void pmdaTreeRelease(pmdaNameSpace *);
+/* Indexes the tree by PMID (needed before pmdaTreeName); the number is a
+ * size hint. */
+PMDA_CALL extern void pmdaTreeRebuildHash(pmdaNameSpace *, int);
+/* The number of metric names in the tree. */
+PMDA_CALL extern int pmdaTreeSize(pmdaNameSpace *);
+/* The name handlers' work over a tree: a name's PMID, a PMID's names, a
+ * node's children (with status) or, traversing, every metric below it. */
+PMDA_CALL extern int pmdaTreePMID(pmdaNameSpace *, const char *, pmID *);
+PMDA_CALL extern int pmdaTreeName(pmdaNameSpace *, pmID, char ***);
+PMDA_CALL extern int pmdaTreeChildren(pmdaNameSpace *, const char *, int, char ***, int **);
+
 #ifdef __cplusplus
 }
 #endif
