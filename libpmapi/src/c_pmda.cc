@@ -301,12 +301,9 @@ void pmdaInit(pmdaInterface* dp, pmdaIndom* indoms, int nindoms, pmdaMetric* met
 void pmdaRehash(pmdaExt* ext, pmdaMetric* metrics, int nmetrics) {
   CPmdaState* st = CPmdaStateOf(ext);
   if (st == nullptr) return;
+  // the table is taken as it is: unlike pmdaInit, no domain is written in
   ext->e_metrics = nmetrics > 0 ? metrics : nullptr;
   ext->e_nmetrics = nmetrics > 0 && metrics != nullptr ? nmetrics : 0;
-  for (int m = 0; m < ext->e_nmetrics; ++m) {
-    pmDesc& d = ext->e_metrics[m].m_desc;
-    d.pmid = pmapi::WithDomain(d.pmid, ext->e_domain);
-  }
   pmapi::ChooseLookup(ext, st);
 }
 

@@ -255,8 +255,8 @@ PMDA_CALL extern void pmdaDSO(pmdaInterface *, int, char *, char *);
 /* Finishes set-up: writes the domain into the tables, opens the help
  * text, chooses the PMID lookup (direct, linear or hashed). */
 PMDA_CALL extern void pmdaInit(pmdaInterface *, pmdaIndom *, int, pmdaMetric *, int);
-/* Replaces the metric table (the domain is written in) and rebuilds the
- * lookup. */
+/* Replaces the metric table (taken as it is: the PMIDs must carry the
+ * domain) and rebuilds the lookup. */
 PMDA_CALL extern void pmdaRehash(pmdaExt *, pmdaMetric *, int);
 
 PMDA_CALL extern void *pmdaExtGetData(pmdaExt *);
@@ -502,6 +502,32 @@ PMDA_CALL extern int pmdaTreeSize(pmdaNameSpace *);
 PMDA_CALL extern int pmdaTreePMID(pmdaNameSpace *, const char *, pmID *);
 PMDA_CALL extern int pmdaTreeName(pmdaNameSpace *, pmID, char ***);
 PMDA_CALL extern int pmdaTreeChildren(pmdaNameSpace *, const char *, int, char ***, int **);
+
+/* ---- metrics that come and go (dynamic name space parts) ---- */
+
+/* The callbacks of one dynamic part: refresh its name tree (returns
+ * non-zero when it changed), its help text, copy a template metric into a
+ * new table slot for tree N (from 1), count the templates and trees. */
+typedef int (*pmdaUpdatePMNS)(pmdaExt *, pmdaNameSpace **);
+typedef int (*pmdaUpdateText)(pmdaExt *, pmID, int, char **);
+typedef void (*pmdaUpdateMetric)(pmdaMetric *, pmdaMetric *, int);
+typedef void (*pmdaCountMetrics)(int *, int *);
+/* Registers a part below a name prefix, with the fixed metric table the
+ * templates come from: for one agent, or for the whole process. */
+PMDA_CALL extern void pmdaExtDynamicPMNS(const char *, int *, int, pmdaUpdatePMNS, pmdaUpdateText,
+                                         pmdaUpdateMetric, pmdaCountMetrics, pmdaMetric *, int,
+                                         pmdaExt *);
+PMDA_CALL extern void pmdaDynamicPMNS(const char *, int *, int, pmdaUpdatePMNS, pmdaUpdateText,
+                                      pmdaUpdateMetric, pmdaCountMetrics, pmdaMetric *, int);
+PMDA_CALL extern int pmdaDynamicSetClusterMask(const char *, unsigned int);
+/* The tree holding a name or a PMID (after refreshing every part), or
+ * NULL; the help text of a dynamic metric (-ENOENT when none has it). */
+PMDA_CALL extern pmdaNameSpace *pmdaDynamicLookupName(pmdaExt *, const char *);
+PMDA_CALL extern pmdaNameSpace *pmdaDynamicLookupPMID(pmdaExt *, pmID);
+PMDA_CALL extern int pmdaDynamicLookupText(pmID, int, char **, pmdaExt *);
+/* Rebuilds the agent's metric table: the fixed metrics, then for each
+ * part every template metric present in its tree, once per tree. */
+PMDA_CALL extern void pmdaDynamicMetricTable(pmdaExt *);
 
 #ifdef __cplusplus
 }

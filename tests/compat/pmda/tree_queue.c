@@ -1,6 +1,7 @@
-/* tree_queue.c: the name-tree (pmdaTree*) and event-queue (pmdaEventQueue*,
- * pmdaEventNewClient ...) calls of <pcp/pmda.h>, exercised in a fixed order
- * with every result printed. Built against PCP's libpcp_pmda and against
+/* tree_queue.c: the name-tree (pmdaTree*), dynamic name space
+ * (pmdaDynamic*) and event-queue (pmdaEventQueue*, pmdaEventNewClient ...)
+ * calls of <pcp/pmda.h>, exercised in a fixed order with every result
+ * printed. Built against PCP's libpcp_pmda and against
  * libpmapi, the two outputs must be the same (tree_queue_test.sh). */
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
@@ -143,8 +144,80 @@ static void queues(void) {
     printf("print [%s]\n", __pmdaEventPrint("xy", 2, msg, sizeof(msg)));
 }
 
+static pmdaMetric fixed[] = {
+    {NULL, {PMDA_PMID(0, 0), PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0)}},
+    {NULL, {PMDA_PMID(5, 0), PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0)}},
+    {NULL, {PMDA_PMID(5, 1), PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, PMDA_PMUNITS(0, 0, 1, 0, 0, 0)}},
+};
+static int updates;
+
+static int pmns_update(pmdaExt *ext, pmdaNameSpace **tree) {
+    (void)ext;
+    updates++;
+    if (*tree != NULL) return 0;
+    pmdaTreeCreate(tree);
+    pmdaTreeInsert(*tree, pmID_build(31, 5, 0), "dyn.one.x");
+    pmdaTreeInsert(*tree, pmID_build(31, 5, 0), "dyn.two.x");
+    pmdaTreeRebuildHash(*tree, 2);
+    return 1;
+}
+
+static int text_update(pmdaExt *ext, pmID pmid, int type, char **buf) {
+    static char text[64];
+    (void)ext;
+    pmsprintf(text, sizeof(text), "help for %s type %d", pmIDStr(pmid), type);
+    *buf = text;
+    return 0;
+}
+
+static void mtab_update(pmdaMetric *template, pmdaMetric *slot, int tree) {
+    *slot = *template;
+    slot->m_desc.pmid = pmID_build(pmID_domain(template->m_desc.pmid), 6, tree * 10 + pmID_item(template->m_desc.pmid));
+}
+
+static void mtab_counts(int *total, int *trees) {
+    *total = 2;
+    *trees = 2;
+}
+
+static int zero(pmdaMetric *m, unsigned int inst, pmAtomValue *av) {
+    (void)m;
+    (void)inst;
+    av->ul = 0;
+    return 1;
+}
+
+static void dynamic(void) {
+    pmdaInterface dp;
+    pmdaExt *ext;
+    char *text = NULL;
+    int i;
+    memset(&dp, 0, sizeof(dp));
+    dp.domain = 31;
+    pmdaDSO(&dp, PMDA_INTERFACE_7, "dyn DSO", NULL);
+    pmdaSetFetchCallBack(&dp, zero);
+    pmdaInit(&dp, NULL, 0, fixed, 3);
+    ext = dp.version.any.ext;
+    pmdaExtDynamicPMNS("dyn", NULL, 0, pmns_update, text_update, mtab_update, mtab_counts, fixed, 3, ext);
+    printf("metrics before %d\n", ext->e_nmetrics);
+    printf("lookup name dyn.one %s\n", pmdaDynamicLookupName(ext, "dyn.one") ? "found" : "none");
+    printf("lookup name dyn.one.x %s\n", pmdaDynamicLookupName(ext, "dyn.one.x") ? "found" : "none");
+    printf("lookup name dyn.three %s\n", pmdaDynamicLookupName(ext, "dyn.three") ? "found" : "none");
+    printf("metrics after %d (updates %d)\n", ext->e_nmetrics, updates);
+    for (i = 0; i < ext->e_nmetrics; i++)
+        printf("  metric %s type %d\n", pmIDStr(ext->e_metrics[i].m_desc.pmid), ext->e_metrics[i].m_desc.type);
+    printf("lookup pmid 31.5.0 %s\n", pmdaDynamicLookupPMID(ext, pmID_build(31, 5, 0)) ? "found" : "none");
+    printf("lookup pmid 31.5.1 %s\n", pmdaDynamicLookupPMID(ext, pmID_build(31, 5, 1)) ? "found" : "none");
+    i = pmdaDynamicLookupText(pmID_build(31, 5, 0), PM_TEXT_ONELINE, &text, ext);
+    printf("text %d %s\n", i, i == 0 ? text : "-");
+    printf("text of unknown %d\n", pmdaDynamicLookupText(pmID_build(31, 9, 0), PM_TEXT_ONELINE, &text, ext));
+    pmdaDynamicMetricTable(ext);
+    printf("metrics rebuilt %d (updates %d)\n", ext->e_nmetrics, updates);
+}
+
 int main(void) {
     tree();
     queues();
+    dynamic();
     return 0;
 }

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds tree_queue.c (name trees, event queues and clients of <pcp/pmda.h>)
+# Builds tree_queue.c (name trees, dynamic name space parts, event queues
+# and clients of <pcp/pmda.h>)
 # against PCP's libpcp_pmda and against the installed libpmapi; the two
 # programs must print the same (standard output; diagnostics differ in
 # form and go to standard error).
