@@ -244,6 +244,8 @@ void pmdaDSO(pmdaInterface* dp, int interface, char* name, char* helptext) {
   ext->e_helptext = helptext;
   ext->e_domain = dp->domain;
   ext->e_help = -1;
+  ext->e_infd = ext->e_outfd = -1;  // no connection yet
+  ext->e_port = ext->e_singular = ext->e_ordinal = -1;
   ext->e_io = pmdaUnknown;
   ext->e_flags = PMDA_EXT_SETUPDONE;
   ext->e_resultCallBack = pmapi::FreeResultValues;
