@@ -39,22 +39,21 @@ PCP_VAR_DIR="$work/var"
 export PCP_USER PCP_VAR_DIR
 mkdir -p "$PCP_VAR_DIR/config/pmda"
 
-libs_pcp="-lpcp_pmda -lpcp -lm -lpthread"
-libs_ours="-I$inc -L$lib -Wl,-rpath,$lib -lpmapi -lm -lpthread"
 
-# build LIBRARY DIR: the agents (daemon and, where PCP's Makefile makes one,
-# shared object) and their help text, as each library reads it.
+# build LIBRARY DIR: the agents as daemons and their help text, as each
+# library reads it.
 build() {
-  eval "libs=\$libs_$1"
+  # a sanitized library needs the sanitizer in our build of the agents
+  if [ "$1" = pcp ]; then
+    libs="-lpcp_pmda -lpcp -lm -lpthread" flags=""
+  else
+    libs="-I$inc -L$lib -Wl,-rpath,$lib -lpmapi -lm -lpthread" flags=$extra
+  fi
   for a in simple trivial txmon; do
     d="$2/pmdas/$a"
     mkdir -p "$d"
     # shellcheck disable=SC2086
-    cc -O2 -Wno-unused-result $extra -o "$d/pmda$a" "$sys/$a/$a.c" $libs
-    if [ "$a" != txmon ]; then
-      # shellcheck disable=SC2086
-      cc -O2 -fPIC -shared $extra -o "$d/pmda_$a.so" "$sys/$a/$a.c" $libs
-    fi
+    cc -O2 -Wno-unused-result $flags -o "$d/pmda$a" "$sys/$a/$a.c" $libs
     cp "$sys/$a/help" "$d/help"
     [ "$a" != simple ] || cp "$sys/simple/simple.conf" "$d/simple.conf"
     if [ "$1" = pcp ]; then

@@ -15,8 +15,7 @@ extra=${5:-}
 [ -r /usr/include/pcp/pmda.h ] || { echo "PCP's libpcp-pmda3-dev is not installed" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"
-# shellcheck disable=SC2086
-cc -O1 $extra -o "$work/pcp" "$src/tree_queue.c" -lpcp_pmda -lpcp
+cc -O1 -o "$work/pcp" "$src/tree_queue.c" -lpcp_pmda -lpcp
 # shellcheck disable=SC2086
 cc -O1 $extra -I"$inc" -o "$work/ours" "$src/tree_queue.c" -L"$lib" -Wl,-rpath,"$lib" -lpmapi
 "$work/pcp" >"$work/pcp.out" 2>/dev/null
