@@ -571,18 +571,22 @@ int pmGetContextOptions(int ctx, pmOptions* opts) {
 }
 
 void pmUsageMessage(pmOptions* opts) {
-  pmprintf("Usage: %s%s%s\n", pmGetProgname(), opts->short_usage != nullptr ? " " : "",
-           opts->short_usage != nullptr ? opts->short_usage : "");
+  // after a run-time error or an exit request only what is pending is flushed
+  if (opts->flags & (PM_OPTFLAG_RUNTIME_ERR | PM_OPTFLAG_EXIT)) {
+    if (!(opts->flags & PM_OPTFLAG_NOFLUSH)) pmflush();
+    return;
+  }
+  pmprintf("Usage: %s %s\n", pmGetProgname(), opts->short_usage != nullptr ? opts->short_usage : "[options]");
   for (const pmLongOptions* o = opts->long_options; o != nullptr && o->long_opt != nullptr; ++o) {
-    if (o->long_opt[0] == '\0' && o->short_opt == '-') {
-      pmprintf("\n%s:\n", o->message != nullptr ? o->message : "");
-      continue;
-    }
-    if (o->long_opt[0] == '\0' && o->short_opt == '|') {
-      pmprintf("\n%s\n", o->message != nullptr ? o->message : "");
-      continue;
-    }
     if (o->message == nullptr) continue;  // an option left out of the message
+    if (o->short_opt == '-') {              // a section header
+      pmprintf("\n%s:\n", o->message);
+      continue;
+    }
+    if (o->short_opt == '|') {  // descriptive text
+      pmprintf("%s\n", o->message);
+      continue;
+    }
     std::string line = absl::StrCat("  ", OptionText(*o));
     if (line.size() < kHelpColumn) {
       line.append(kHelpColumn - line.size(), ' ');
@@ -592,7 +596,7 @@ void pmUsageMessage(pmOptions* opts) {
     }
     pmprintf("%s%s\n", line.c_str(), o->message);
   }
-  pmflush();
+  if (!(opts->flags & PM_OPTFLAG_NOFLUSH)) pmflush();
 }
 
 void pmFreeOptions(pmOptions* opts) {

@@ -244,6 +244,8 @@ void pmdaDSO(pmdaInterface* dp, int interface, char* name, char* helptext) {
   ext->e_helptext = helptext;
   ext->e_domain = dp->domain;
   ext->e_help = -1;
+  ext->e_infd = ext->e_outfd = -1;  // no connection yet
+  ext->e_port = ext->e_singular = ext->e_ordinal = -1;
   ext->e_io = pmdaUnknown;
   ext->e_flags = PMDA_EXT_SETUPDONE;
   ext->e_resultCallBack = pmapi::FreeResultValues;
@@ -301,12 +303,9 @@ void pmdaInit(pmdaInterface* dp, pmdaIndom* indoms, int nindoms, pmdaMetric* met
 void pmdaRehash(pmdaExt* ext, pmdaMetric* metrics, int nmetrics) {
   CPmdaState* st = CPmdaStateOf(ext);
   if (st == nullptr) return;
+  // the table is taken as it is: unlike pmdaInit, no domain is written in
   ext->e_metrics = nmetrics > 0 ? metrics : nullptr;
   ext->e_nmetrics = nmetrics > 0 && metrics != nullptr ? nmetrics : 0;
-  for (int m = 0; m < ext->e_nmetrics; ++m) {
-    pmDesc& d = ext->e_metrics[m].m_desc;
-    d.pmid = pmapi::WithDomain(d.pmid, ext->e_domain);
-  }
   pmapi::ChooseLookup(ext, st);
 }
 

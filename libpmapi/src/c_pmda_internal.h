@@ -45,6 +45,20 @@ const CPmdaLoadContext* CurrentCPmdaLoadContext();
 
 class AgentLink;
 
+// One dynamic part of an agent's name space (pmdaDynamicPMNS).
+struct CPmdaDynamic {
+  const char* prefix = nullptr;
+  pmdaUpdatePMNS pmnsupdate = nullptr;
+  pmdaUpdateText textupdate = nullptr;
+  pmdaUpdateMetric mtabupdate = nullptr;
+  pmdaCountMetrics mtabcounts = nullptr;
+  pmdaNameSpace* pmns = nullptr;
+  pmdaMetric* metrics = nullptr;  // the fixed table
+  int nmetrics = 0;
+  int extratrees = 0;
+  unsigned int clustermask = 0;
+};
+
 struct CPmdaState {
   pmdaInterface* dispatch = nullptr;
   // A daemon agent (pmdaDaemon): diagnostics go to its log (stderr), and
@@ -62,6 +76,9 @@ struct CPmdaState {
   std::vector<pmValueSet*> sets;
   // State changes raised by pmdaSetFlags, taken by the host after a fetch.
   int state_changes = 0;
+  // Dynamic name space parts registered for this agent alone
+  // (pmdaExtDynamicPMNS); empty: the process-wide ones.
+  std::vector<CPmdaDynamic> dynamics;
 };
 
 // Returns the state behind `ext`, or null for a pmdaExt pmdaDSO did not

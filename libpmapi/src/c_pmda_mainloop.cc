@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -287,7 +288,11 @@ int MainPdu(pmdaInterface* dp) {
     pmNotifyErr(LOG_ERR, "PMDA Initialisation Failed");
     return -1;
   }
-  if (st == nullptr || st->link == nullptr) {
+  if (st == nullptr) return -1;
+  // an agent may set its descriptors itself instead of calling pmdaConnect
+  if (ext->e_infd >= 0 && (st->link == nullptr || st->link->infd() != ext->e_infd || st->link->outfd() != ext->e_outfd))
+    st->link = std::make_shared<AgentLink>(ext->e_infd, ext->e_outfd);
+  if (st->link == nullptr) {
     pmNotifyErr(LOG_CRIT, "PMDA not connected to pmcd (call pmdaConnect first)");
     return -1;
   }

@@ -255,8 +255,8 @@ PMDA_CALL extern void pmdaDSO(pmdaInterface *, int, char *, char *);
 /* Finishes set-up: writes the domain into the tables, opens the help
  * text, chooses the PMID lookup (direct, linear or hashed). */
 PMDA_CALL extern void pmdaInit(pmdaInterface *, pmdaIndom *, int, pmdaMetric *, int);
-/* Replaces the metric table (the domain is written in) and rebuilds the
- * lookup. */
+/* Replaces the metric table (taken as it is: the PMIDs must carry the
+ * domain) and rebuilds the lookup. */
 PMDA_CALL extern void pmdaRehash(pmdaExt *, pmdaMetric *, int);
 
 PMDA_CALL extern void *pmdaExtGetData(pmdaExt *);
@@ -439,6 +439,95 @@ PMDA_CALL extern int pmdaEventAddHighResParam(int, pmID, int, pmAtomValue *);
 PMDA_CALL extern pmHighResEventArray *pmdaEventGetHighResAddr(int);
 PMDA_CALL extern int pmdaEventHighResAddParam(int, pmID, int, pmAtomValue *);
 PMDA_CALL extern pmHighResEventArray *pmdaEventHighResGetAddr(int);
+
+/* ---- event queues and their clients ---- */
+
+/* A named queue of opaque events holding at most the given bytes (the
+ * oldest are dropped for new ones); returns its handle, -EEXIST for a name
+ * in use, -EINVAL. The active form starts with a number of clients. */
+PMDA_CALL extern int pmdaEventNewQueue(const char *, size_t);
+PMDA_CALL extern int pmdaEventNewActiveQueue(const char *, size_t, unsigned int);
+/* Releases a queue now, or when its last client goes. */
+PMDA_CALL extern int pmdaEventQueueShutdown(int);
+/* Returns the handle of a queue by name, or -ESRCH. */
+PMDA_CALL extern int pmdaEventQueueHandle(const char *);
+/* Appends a copy of an event with its time. */
+PMDA_CALL extern int pmdaEventQueueAppend(int, void *, size_t, struct timeval *);
+/* A queue's statistics as fetch callback values: its clients (ul),
+ * events appended (ul), bytes appended (ull), bytes queued (ull). */
+PMDA_CALL extern int pmdaEventQueueClients(int, pmAtomValue *);
+PMDA_CALL extern int pmdaEventQueueCounter(int, pmAtomValue *);
+PMDA_CALL extern int pmdaEventQueueBytes(int, pmAtomValue *);
+PMDA_CALL extern int pmdaEventQueueMemory(int, pmAtomValue *);
+
+/* Turns one queued event into records of the event array (the first
+ * argument); returns the number of records added, or < 0. */
+typedef int (*pmdaEventDecodeCallBack)(int, void *, size_t, struct timeval *, void *);
+/* The events a client context has not yet seen, as the event array value
+ * in atom->vbp: PMDA_FETCH_STATIC, PMDA_FETCH_NOVALUES or < 0. */
+PMDA_CALL extern int pmdaEventQueueRecords(int, pmAtomValue *, int, pmdaEventDecodeCallBack, void *);
+
+/* Client contexts: begin (returns its slot), end (drops its filters and
+ * its hold on queued events), count (ul). */
+PMDA_CALL extern int pmdaEventNewClient(int);
+PMDA_CALL extern int pmdaEventEndClient(int);
+PMDA_CALL extern int pmdaEventClients(pmAtomValue *);
+
+/* A client's filter for a queue: non-zero from apply hides an event;
+ * release frees the filter data. Setting a filter grants access. */
+typedef int (*pmdaEventApplyFilterCallBack)(void *, void *, size_t);
+typedef void (*pmdaEventReleaseFilterCallBack)(void *);
+PMDA_CALL extern int pmdaEventSetFilter(int, int, void *, pmdaEventApplyFilterCallBack,
+                                        pmdaEventReleaseFilterCallBack);
+/* Grants (non-zero) or denies a client context the events of a queue. */
+PMDA_CALL extern int pmdaEventSetAccess(int, int, int);
+/* An event's first bytes as printable text, for a log line. */
+PMDA_CALL extern char *__pmdaEventPrint(const char *, int, char *, int);
+
+/* ---- name trees for dynamic metrics ---- */
+
+typedef struct __pmnsTree pmdaNameSpace;
+
+/* Makes an empty tree, adds a name, releases the tree. */
+PMDA_CALL extern int pmdaTreeCreate(pmdaNameSpace **);
+PMDA_CALL extern int pmdaTreeInsert(pmdaNameSpace *, pmID, const char *);
+PMDA_CALL extern void pmdaTreeRelease(pmdaNameSpace *);
+/* Indexes the tree by PMID (needed before pmdaTreeName); the number is a
+ * size hint. */
+PMDA_CALL extern void pmdaTreeRebuildHash(pmdaNameSpace *, int);
+/* The number of metric names in the tree. */
+PMDA_CALL extern int pmdaTreeSize(pmdaNameSpace *);
+/* The name handlers' work over a tree: a name's PMID, a PMID's names, a
+ * node's children (with status) or, traversing, every metric below it. */
+PMDA_CALL extern int pmdaTreePMID(pmdaNameSpace *, const char *, pmID *);
+PMDA_CALL extern int pmdaTreeName(pmdaNameSpace *, pmID, char ***);
+PMDA_CALL extern int pmdaTreeChildren(pmdaNameSpace *, const char *, int, char ***, int **);
+
+/* ---- metrics that come and go (dynamic name space parts) ---- */
+
+/* The callbacks of one dynamic part: refresh its name tree (returns
+ * non-zero when it changed), its help text, copy a template metric into a
+ * new table slot for tree N (from 1), count the templates and trees. */
+typedef int (*pmdaUpdatePMNS)(pmdaExt *, pmdaNameSpace **);
+typedef int (*pmdaUpdateText)(pmdaExt *, pmID, int, char **);
+typedef void (*pmdaUpdateMetric)(pmdaMetric *, pmdaMetric *, int);
+typedef void (*pmdaCountMetrics)(int *, int *);
+/* Registers a part below a name prefix, with the fixed metric table the
+ * templates come from: for one agent, or for the whole process. */
+PMDA_CALL extern void pmdaExtDynamicPMNS(const char *, int *, int, pmdaUpdatePMNS, pmdaUpdateText,
+                                         pmdaUpdateMetric, pmdaCountMetrics, pmdaMetric *, int,
+                                         pmdaExt *);
+PMDA_CALL extern void pmdaDynamicPMNS(const char *, int *, int, pmdaUpdatePMNS, pmdaUpdateText,
+                                      pmdaUpdateMetric, pmdaCountMetrics, pmdaMetric *, int);
+PMDA_CALL extern int pmdaDynamicSetClusterMask(const char *, unsigned int);
+/* The tree holding a name or a PMID (after refreshing every part), or
+ * NULL; the help text of a dynamic metric (-ENOENT when none has it). */
+PMDA_CALL extern pmdaNameSpace *pmdaDynamicLookupName(pmdaExt *, const char *);
+PMDA_CALL extern pmdaNameSpace *pmdaDynamicLookupPMID(pmdaExt *, pmID);
+PMDA_CALL extern int pmdaDynamicLookupText(pmID, int, char **, pmdaExt *);
+/* Rebuilds the agent's metric table: the fixed metrics, then for each
+ * part every template metric present in its tree, once per tree. */
+PMDA_CALL extern void pmdaDynamicMetricTable(pmdaExt *);
 
 #ifdef __cplusplus
 }

@@ -520,11 +520,14 @@ TEST_F(DirectTest, RehashReplacesTheMetricTable) {
   InitAll();
   pmdaExt* ext = dp_.version.any.ext;
   static pmdaMetric more[] = {
-      {nullptr, {PMDA_PMID(2, 5), PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, PMDA_PMUNITS(0, 0, 0, 0, 0, 0)}},
+      {nullptr, {MakePmID(29, 2, 5), PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, PMDA_PMUNITS(0, 0, 0, 0, 0, 0)}},
+      {nullptr, {PMDA_PMID(2, 6), PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_COUNTER, PMDA_PMUNITS(0, 0, 0, 0, 0, 0)}},
   };
-  pmdaRehash(ext, more, 1);
+  pmdaRehash(ext, more, 2);
   pmDesc d;
   EXPECT_EQ(pmdaDesc(MakePmID(29, 2, 5), &d, ext), 0);
+  // as in PCP, the new table's PMIDs are not given the domain
+  EXPECT_EQ(pmdaDesc(MakePmID(29, 2, 6), &d, ext), PM_ERR_PMID);
   EXPECT_EQ(d.type, PM_TYPE_U64);
   EXPECT_EQ(pmdaDesc(MakePmID(29, 0, 1), &d, ext), PM_ERR_PMID);
   EXPECT_EQ(ext->e_direct, 0);

@@ -38,12 +38,18 @@ PCP_PMCDCONF_PATH="$work/pmcd.conf"
 export PMNS_DEFAULT PCP_VAR_DIR PCP_PMCDCONF_PATH
 
 build() {
-  if [ "$1" = pcp ]; then libs="-lpcp_pmda -lpcp"; else libs="-I$inc -L$lib -Wl,-rpath,$lib -lpmapi"; fi
+  # a sanitized library (and tools) need the sanitizer in our build only:
+  # PCP's tools load PCP's build
+  if [ "$1" = pcp ]; then
+    libs="-lpcp_pmda -lpcp" flags=""
+  else
+    libs="-I$inc -L$lib -Wl,-rpath,$lib -lpmapi" flags=$extra
+  fi
   for a in simple trivial; do
     d="$work/$1/$a"
     mkdir -p "$d"
     # shellcheck disable=SC2086
-    cc -O2 -fPIC -shared $extra -o "$d/pmda_$a.so" "$sys/$a/$a.c" $libs -lm
+    cc -O2 -fPIC -shared $flags -o "$d/pmda_$a.so" "$sys/$a/$a.c" $libs -lm
     cp "$sys/$a/help" "$d/help"
     [ "$a" != simple ] || cp "$sys/simple/simple.conf" "$d/simple.conf"
     if [ "$1" = pcp ]; then

@@ -3,9 +3,11 @@
 # /var/lib/pcp/pmdas), built unchanged twice: against PCP's libpcp_pmda
 # and against this library (the installed <pcp/pmda.h> and libpmapi.so).
 # Each build runs under a private pmcd (scripts/pmcd-private.sh) as
-# daemons, over pipes and over sockets (unix and inet). PCP's own pminfo,
+# daemons over pipes, and simple (the one that takes -u and -i) also over
+# a unix socket and over TCP. PCP's own pminfo,
 # pmval and pmstore then ask the same questions of both, and the answers
-# must be byte for byte the same. The shared objects are compared in a
+# must be byte for byte the same, as must each agent's answer to a bad
+# command line (usage message, clashing options). The shared objects are compared in a
 # local context (-K) by local_agents_test.sh: loaded into PCP's pmcd, a
 # shared object's calls bind to the libpcp_pmda pmcd already has loaded,
 # so only PCP's library would be tested there.
@@ -37,22 +39,21 @@ PCP_VAR_DIR="$work/var"
 export PCP_USER PCP_VAR_DIR
 mkdir -p "$PCP_VAR_DIR/config/pmda"
 
-libs_pcp="-lpcp_pmda -lpcp -lm -lpthread"
-libs_ours="-I$inc -L$lib -Wl,-rpath,$lib -lpmapi -lm -lpthread"
 
-# build LIBRARY DIR: the agents (daemon and, where PCP's Makefile makes one,
-# shared object) and their help text, as each library reads it.
+# build LIBRARY DIR: the agents as daemons and their help text, as each
+# library reads it.
 build() {
-  eval "libs=\$libs_$1"
+  # a sanitized library needs the sanitizer in our build of the agents
+  if [ "$1" = pcp ]; then
+    libs="-lpcp_pmda -lpcp -lm -lpthread" flags=""
+  else
+    libs="-I$inc -L$lib -Wl,-rpath,$lib -lpmapi -lm -lpthread" flags=$extra
+  fi
   for a in simple trivial txmon; do
     d="$2/pmdas/$a"
     mkdir -p "$d"
     # shellcheck disable=SC2086
-    cc -O2 -Wno-unused-result $extra -o "$d/pmda$a" "$sys/$a/$a.c" $libs
-    if [ "$a" != txmon ]; then
-      # shellcheck disable=SC2086
-      cc -O2 -fPIC -shared $extra -o "$d/pmda_$a.so" "$sys/$a/$a.c" $libs
-    fi
+    cc -O2 -Wno-unused-result $flags -o "$d/pmda$a" "$sys/$a/$a.c" $libs
     cp "$sys/$a/help" "$d/help"
     [ "$a" != simple ] || cp "$sys/simple/simple.conf" "$d/simple.conf"
     if [ "$1" = pcp ]; then
@@ -76,7 +77,8 @@ names() {
     "$work/ns_trivial" "$work/ns_txmon" "$work/root" >/dev/null
 }
 
-# conf FORM DIR: a pmcd.conf running the agents below DIR in FORM.
+# conf FORM DIR: a pmcd.conf running the agents below DIR in FORM (pipe,
+# unix or inet).
 conf() {
   p="$2/pmdas"
   echo "pmcd	2	dso	pmcd_init	$sys/pmcd/pmda_pmcd.so"
@@ -86,10 +88,11 @@ conf() {
       echo "trivial	250	pipe	binary	$p/trivial/pmdatrivial -d 250"
       echo "txmon	248	pipe	binary	$p/txmon/pmdatxmon -d 248 tx1 tx2"
       ;;
-    socket)
+    unix)
       echo "simple	253	socket	unix $2/simple.sock	$p/simple/pmdasimple -d 253 -u $2/simple.sock"
-      echo "trivial	250	socket	inet $inet_port	$p/trivial/pmdatrivial -d 250 -i $inet_port"
-      echo "txmon	248	pipe	binary	$p/txmon/pmdatxmon -d 248 tx1 tx2"
+      ;;
+    inet)
+      echo "simple	253	socket	inet $inet_port	$p/simple/pmdasimple -d 253 -i $inet_port"
       ;;
   esac
   printf '\n[access]\nallow "local:*" : all;\ndisallow ".*" : store;\n'
@@ -136,6 +139,11 @@ ask() {
   "$P/pminfo" -h "unix:$sock" -M "$1" 2>&1
 }
 
+# agents FORM: the agents run in FORM (only simple takes -u and -i).
+agents() {
+  if [ "$1" = pipe ]; then echo simple trivial txmon; else echo simple; fi
+}
+
 # run LIBRARY FORM: starts pmcd on LIBRARY's agents in FORM and records
 # the answers per agent.
 run() {
@@ -143,7 +151,7 @@ run() {
   conf "$2" "$d" >"$work/$1.$2.conf"
   env=$(PMCD_PRIVATE_CONF="$work/$1.$2.conf" PMCD_PRIVATE_PMNS="$work/root" "$script" start "$d")
   sock=$(echo "$env" | sed -n 's/^PMCD_SOCKET=//p')
-  for a in simple trivial txmon; do
+  for a in $(agents "$2"); do
     ask "$a" | mask >"$work/out.$1.$2.$a"
   done
   "$script" stop "$d"
@@ -158,11 +166,32 @@ while ss -Htln "sport = :$inet_port" 2>/dev/null | grep -q .; do inet_port=$((in
 
 total=0
 same=0
-for form in pipe socket; do
+# The command line: a bad option, clashing connections, a bad domain.
+for a in simple trivial txmon; do
+  for lib in pcp ours; do
+    for args in "-Q" "-p -u $work/x -d abc" "-i 1 -6 2"; do
+      # shellcheck disable=SC2086
+      "$work/$lib/pmdas/$a/pmda$a" $args 2>&1 </dev/null || echo "exit status $?"
+    done >"$work/usage.$lib.$a"
+  done
+  total=$((total + 1))
+  if cmp -s "$work/usage.pcp.$a" "$work/usage.ours.$a"; then
+    same=$((same + 1))
+    echo "$a options: identical ($(wc -l <"$work/usage.ours.$a") lines)"
+  else
+    echo "$a options: DIFFERENT"
+    diff "$work/usage.pcp.$a" "$work/usage.ours.$a" | head -20
+  fi
+done
+for form in pipe unix inet; do
   for libname in pcp ours; do run "$libname" "$form"; done
-  for a in simple trivial txmon; do
+  for a in $(agents "$form"); do
     total=$((total + 1))
-    if cmp -s "$work/out.pcp.$form.$a" "$work/out.ours.$form.$a"; then
+    # an agent pmcd could not start answers nothing: that is no success
+    if grep -q 'No PMCD agent' "$work/out.pcp.$form.$a" "$work/out.ours.$form.$a"; then
+      echo "$a $form: AGENT NOT RUNNING"
+      grep -H 'No PMCD agent' "$work/out.pcp.$form.$a" "$work/out.ours.$form.$a" | head -2
+    elif cmp -s "$work/out.pcp.$form.$a" "$work/out.ours.$form.$a"; then
       same=$((same + 1))
       echo "$a $form: identical ($(wc -l <"$work/out.ours.$form.$a") lines)"
     else
@@ -171,5 +200,5 @@ for form in pipe socket; do
     fi
   done
 done
-echo "$same of $total agent x form runs identical"
+echo "$same of $total agent x form runs identical (3 of them the command line)"
 [ "$same" -eq "$total" ]

@@ -78,11 +78,13 @@ void Loop(Bytes stream) {
     __builtin_trap();
   lseek(in, 0, SEEK_SET);
   pmdaInterface* dp = Agent();
-  pmapi::CPmdaState* st = pmapi::CPmdaStateOf(dp->version.any.ext);
-  st->link = std::make_shared<pmapi::AgentLink>(in, out);
+  pmdaExt* ext = dp->version.any.ext;
+  ext->e_infd = in;  // the loop reads what the agent's descriptors name
+  ext->e_outfd = out;
   while (__pmdaMainPDU(dp) >= 0) {
   }
-  st->link.reset();
+  ext->e_infd = ext->e_outfd = -1;
+  pmapi::CPmdaStateOf(ext)->link.reset();
   close(in);
   close(out);
 }

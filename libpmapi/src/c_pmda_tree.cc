@@ -1,0 +1,122 @@
+// c_pmda_tree.cc: name trees an agent builds for its dynamic metrics
+// (pmdaTreeCreate, pmdaTreeInsert, pmdaTreeRebuildHash, pmdaTreePMID,
+// pmdaTreeName, pmdaTreeChildren, pmdaTreeSize, pmdaTreeRelease), over the
+// library's Pmns. Names are kept in PCP's order (a new child goes first
+// among its siblings); as in PCP, PMID-to-name lookups answer only after
+// pmdaTreeRebuildHash.
+#include <pcp/pmapi.h>
+#include <pcp/pmda.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "pmapi/errors.h"
+#include "pmapi/pmns.h"
+
+struct __pmnsTree {
+  pmapi::Pmns names;
+  bool indexed = false;  // pmdaTreeRebuildHash has run
+};
+
+namespace {
+
+// Returns a malloc'ed list of `names` in one block (pointers, then the
+// strings), as agents hand name lists back, or null when out of memory.
+char** PackList(const std::vector<std::string>& names) {
+  size_t bytes = names.size() * sizeof(char*);
+  for (const std::string& n : names) bytes += n.size() + 1;
+  auto** list = static_cast<char**>(std::malloc(bytes == 0 ? 1 : bytes));
+  if (list == nullptr) return nullptr;
+  char* p = reinterpret_cast<char*>(list + names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    list[i] = p;
+    std::memcpy(p, names[i].c_str(), names[i].size() + 1);
+    p += names[i].size() + 1;
+  }
+  return list;
+}
+
+// Hands `names` and their `status` out as pmdaChildren does; returns
+// their number, or -ENOMEM.
+int HandOut(const std::vector<std::string>& names, const std::vector<int>& status, char*** offspring,
+            int** leaf) {
+  if (names.empty()) return 0;
+  char** list = PackList(names);
+  auto* st = static_cast<int*>(std::malloc(status.size() * sizeof(int)));
+  if (list == nullptr || st == nullptr) {
+    std::free(list);
+    std::free(st);
+    return -ENOMEM;
+  }
+  std::memcpy(st, status.data(), status.size() * sizeof(int));
+  *offspring = list;
+  *leaf = st;
+  return static_cast<int>(names.size());
+}
+
+}  // namespace
+
+extern "C" {
+
+int pmdaTreeCreate(pmdaNameSpace** tree) {
+  *tree = new (std::nothrow) __pmnsTree;
+  return *tree == nullptr ? -ENOMEM : 0;
+}
+
+int pmdaTreeInsert(pmdaNameSpace* tree, pmID pmid, const char* name) {
+  if (tree == nullptr || name == nullptr) return PM_ERR_NAME;
+  absl::Status s = tree->names.AddName(name, pmid);
+  return s.ok() ? 0 : pmapi::PcpCode(s);
+}
+
+void pmdaTreeRebuildHash(pmdaNameSpace* tree, int) {
+  if (tree != nullptr) tree->indexed = true;
+}
+
+int pmdaTreeSize(pmdaNameSpace* tree) { return tree == nullptr ? 0 : static_cast<int>(tree->names.NumNames()); }
+
+int pmdaTreePMID(pmdaNameSpace* tree, const char* name, pmID* pmid) {
+  if (tree == nullptr || name == nullptr || *name == '\0') return PM_ERR_NAME;
+  absl::StatusOr<pmapi::PmID> id = tree->names.LookupName(name);
+  if (!id.ok()) return PM_ERR_NAME;  // an inner node is no metric either
+  *pmid = *id;
+  return 0;
+}
+
+int pmdaTreeName(pmdaNameSpace* tree, pmID pmid, char*** names) {
+  if (tree == nullptr || !tree->indexed) return PM_ERR_PMID;
+  absl::StatusOr<std::vector<std::string>> all = tree->names.NameAll(pmid);
+  if (!all.ok() || all->empty()) return PM_ERR_PMID;
+  char** list = PackList(*all);
+  if (list == nullptr) return -ENOMEM;
+  *names = list;
+  return static_cast<int>(all->size());
+}
+
+int pmdaTreeChildren(pmdaNameSpace* tree, const char* name, int traverse, char*** offspring, int** status) {
+  if (tree == nullptr || name == nullptr || *name == '\0') return PM_ERR_NAME;
+  std::vector<std::string> names;
+  std::vector<int> leaf;
+  if (traverse == 0) {
+    absl::StatusOr<std::vector<pmapi::PmnsChild>> kids = tree->names.Children(name);
+    if (!kids.ok()) return PM_ERR_NAME;
+    for (const pmapi::PmnsChild& k : *kids) {
+      names.push_back(k.name);
+      leaf.push_back(k.status);
+    }
+  } else {
+    absl::StatusOr<std::vector<std::string>> all = tree->names.Traverse(name);
+    if (!all.ok()) return PM_ERR_NAME;
+    names = *std::move(all);
+    leaf.assign(names.size(), PMNS_LEAF_STATUS);
+  }
+  return HandOut(names, leaf, offspring, status);
+}
+
+void pmdaTreeRelease(pmdaNameSpace* tree) { delete tree; }
+
+}  // extern "C"
