@@ -1,7 +1,6 @@
 #include "pmda_builtin.h"
 
 #include "pmdas/linux/linux_agent.h"
-#include "pmdas/test/test_agent.h"
 
 namespace pmapi {
 
@@ -11,7 +10,6 @@ PmdaInitFunction FindBuiltinAgent(std::string_view init) {
     PmdaInitFunction fn;
   };
   static constexpr Entry kAgents[] = {
-      {"test_init", &TestAgentInit},
       {"linux_init", &LinuxAgentInit},
   };
   for (const Entry& e : kAgents) {
