@@ -128,7 +128,7 @@ check_consumers() {
     bare "$bin" archive "$archive" sample.milliseconds sample.colour
   expect_output "$tag find_package default configuration" "$conf" bare "$bin" config
   expect_output "$tag find_package local" "$consumer_local_expected" bare "$bin" local default hinv.ncpu
-  readelf -d "$static" | grep -q 'libpmapi\.so' && fail "describe_metric_static needs libpmapi.so"
+  grep -q 'libpmapi\.so' <<< "$(readelf -d "$static")" && fail "describe_metric_static needs libpmapi.so"
   expect_output "$tag find_package static local" "$consumer_local_expected" \
     bare "$static" local "$conf" hinv.ncpu
 

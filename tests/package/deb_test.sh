@@ -53,9 +53,9 @@ for p in "${packages[@]}"; do
 done
 [ "$(ls "$work"/cpack/*.deb | wc -l)" -eq ${#packages[@]} ] || fail "unexpected packages: $(ls "$work/cpack")"
 [ "$(dpkg-deb -f "${deb[libpmapi-common]}" Architecture)" = all ] || fail "libpmapi-common is not Architecture: all"
-dpkg-deb --ctrl-tarfile "${deb[libpmapi0]}" | tar -xOf - ./triggers | grep -qx 'activate-noawait ldconfig' ||
+grep -qx 'activate-noawait ldconfig' <<< "$(dpkg-deb --ctrl-tarfile "${deb[libpmapi0]}" | tar -xOf - ./triggers)" ||
   fail "libpmapi0 has no ldconfig trigger"
-dpkg-deb --ctrl-tarfile "${deb[libpmapi0]}" | tar -xOf - ./shlibs | grep -q '^libpmapi 0 libpmapi0 ' ||
+grep -q '^libpmapi 0 libpmapi0 ' <<< "$(dpkg-deb --ctrl-tarfile "${deb[libpmapi0]}" | tar -xOf - ./shlibs)" ||
   fail "libpmapi0's shlibs file does not name libpmapi0"
 dev_depends=$(dpkg-deb -f "${deb[libpmapi-dev]}" Depends)
 grep -q "libpmapi0 (= $version)" <<< "$dev_depends" || fail "libpmapi-dev Depends: $dev_depends"
@@ -75,6 +75,7 @@ owner_of() {
 }
 for p in libpmapi0 pmapi-tools; do
   root=$work/x/$p
+  mkdir -p "$root"
   dpkg-deb -x "${deb[$p]}" "$root"
   depends=$(dpkg-deb -f "${deb[$p]}" Depends)
   while IFS= read -r elf; do
@@ -115,7 +116,7 @@ if [ "$(id -u)" != 0 ]; then
   exit 77
 fi
 for p in "${packages[@]}"; do
-  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'installed'; then
+  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
     fail "$p is already installed; the test will not replace or remove it"
   fi
 done
@@ -157,7 +158,7 @@ expect_output "pkg-config pmapi (by name)" "$(realpath /usr/lib/*/pkgconfig/pmap
 # Without pkg-config's flags <pcp/pmapi.h> is still PCP's.
 if [[ " ${pcp_packages[*]} " == *" libpcp3-dev "* ]]; then
   printf '#include <pcp/pmapi.h>\n' > "$work/pcp_header.c"
-  bare "$cc" -M "$work/pcp_header.c" | grep -q '/usr/include/pcp/pmapi.h' ||
+  grep -q '/usr/include/pcp/pmapi.h' <<< "$(bare "$cc" -M "$work/pcp_header.c")" ||
     fail "<pcp/pmapi.h> is no longer PCP's"
   echo "ok: <pcp/pmapi.h> without pkg-config is PCP's"
 fi

@@ -34,7 +34,7 @@ mkdir -p "$work/first" "$work/second"
 prefix=$work/first/prefix
 run_logged "$work/install.log" "$cmake" --install "$build" --prefix "$prefix"
 [ ! -e "$prefix/include/pcp" ] || fail "include/pcp installed where PCP's headers go"
-readelf -d "$prefix/$tooldir_rel/pminfo" | grep -q 'NEEDED.*libabsl' && fail "pminfo loads Abseil's shared objects"
+grep -q 'NEEDED.*libabsl' <<< "$(readelf -d "$prefix/$tooldir_rel/pminfo")" && fail "pminfo loads Abseil's shared objects"
 echo "ok: installed under $prefix"
 check_tools "$prefix/$tooldir_rel" "$src"
 check_consumers "$prefix" "$libdir_rel" first
