@@ -2,13 +2,14 @@
 # Fetch rate and CPU per fetch in a local context (agents in-process, no
 # pmcd), for this library and for PCP's libpcp, side by side in one run:
 # a constant metric of a test agent (ours: test.long.minus_one of the
-# built-in test agent; PCP: sampledso.long.one of its sample agent, 30.0.10)
+# test agent, a shared object as PCP's is; PCP: sampledso.long.one of its sample agent, 30.0.10)
 # and kernel.all.load of the Linux agent (ours built in, PCP's
 # pmda_linux.so, 60.2.0).
 #
 #   bench/local_fetch.sh [BUILD_DIR] [FETCHES]
 #
-# BUILD_DIR (default ./build) must hold a built library. Needs PCP's
+# BUILD_DIR (default ./build) must hold a built library and test agent
+# (its pmdas/pmcd.conf lists the agents). Needs PCP's
 # libpcp3-dev and its sample and linux agents (scripts/install-deps.sh --pcp).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,8 +33,8 @@ CONF
 
 echo "$n fetches per run, local context"
 for round in 1 2; do
-  PCP_PMCDCONF_PATH="$top/pmdas/pmcd.conf" "$out/ours" test.long.minus_one "$n"
+  PCP_PMCDCONF_PATH="$build/pmdas/pmcd.conf" "$out/ours" test.long.minus_one "$n"
   PCP_PMCDCONF_PATH="$out/pcp-pmcd.conf" "$out/pcp" 30.0.10 "$n"
-  PCP_PMCDCONF_PATH="$top/pmdas/pmcd.conf" "$out/ours" kernel.all.load $((n / 10))
+  PCP_PMCDCONF_PATH="$build/pmdas/pmcd.conf" "$out/ours" kernel.all.load $((n / 10))
   PCP_PMCDCONF_PATH="$out/pcp-pmcd.conf" "$out/pcp" 60.2.0 $((n / 10))
 done

@@ -1,16 +1,19 @@
 # packaging/CPack.cmake: the Debian packages and the .tar.gz of libpmapi.
 #
 # Included by packaging/Packaging.cmake. Every install rule belongs to one
-# of three components, and each component is one .deb:
-#   runtime      libpmapi0     the shared library and the local context's
-#                              default configuration (share/pmapi)
+# of four components, and each component is one .deb:
+#   common       libpmapi-common  the local context's default
+#                              configuration, agents' help and name spaces
+#                              (share/pmapi), for the library and the tools
+#   runtime      libpmapi0     the shared library
 #   development  libpmapi-dev  C++ headers, C headers in include/pmapi-compat,
 #                              libpmapi.so, libpmapi.a, pkg-config and CMake
 #                              packages, section 3 manual pages
 #   tools        pmapi-tools   pminfo, pmdumplog, pmval, pmstore in
-#                              lib/pmapi/bin, their pages in share/pmapi/man
+#                              lib/pmapi/bin (linked with the library
+#                              statically), their pages in share/pmapi/man
 # None holds a file of Debian's pcp, libpcp3-dev or libpcp-pmda3-dev, so all
-# three install beside them (docs/packaging.md). The .tar.gz holds every
+# four install beside them (docs/packaging.md). The .tar.gz holds every
 # component, relative to the prefix.
 #
 # Example:
@@ -26,9 +29,12 @@ set(CPACK_PACKAGE_CONTACT ${PMAPI_PACKAGE_CONTACT})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "C++ client library and tools for Performance Co-Pilot metrics")
 set(CPACK_PACKAGE_DESCRIPTION
-    "An independent C++20 implementation of the Performance Co-Pilot client side: the PMAPI library (contexts on archives, hosts and in-process agents) and the tools pminfo, pmdumplog, pmval and pmstore, whose output matches PCP 6.0.3.")
+    "An independent C++20 implementation of the Performance Co-Pilot client
+side: the PMAPI library (contexts on archives, hosts and in-process
+agents) and the tools pminfo, pmdumplog, pmval and pmstore, whose output
+matches PCP 6.0.3.")
 set(CPACK_GENERATOR "DEB;TGZ")
-set(CPACK_COMPONENTS_ALL runtime development tools)
+set(CPACK_COMPONENTS_ALL common runtime development tools)
 # Executables and the shared library ship without debug information (the
 # static archive keeps its symbols: install only runs ranlib on it).
 set(CPACK_STRIP_FILES ON)
@@ -47,14 +53,24 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_DEBIAN_PACKAGE_SOURCE libpmapi)
 set(PMAPI_DEB_EXACT "(= ${PROJECT_VERSION})")
 
+set(CPACK_DEBIAN_COMMON_PACKAGE_NAME libpmapi-common)
+set(CPACK_DEBIAN_COMMON_PACKAGE_SECTION libs)
+set(CPACK_DEBIAN_COMMON_PACKAGE_ARCHITECTURE all)
+set(CPACK_DEBIAN_COMMON_DESCRIPTION
+    "Performance Co-Pilot client library in C++ (configuration)
+${CPACK_PACKAGE_DESCRIPTION}
+This package holds the default configuration of the library's local
+contexts: the agent list (pmcd.conf), and the help text and name space of
+the in-process Linux agent.")
+
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libpmapi0)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libpmapi-common ${PMAPI_DEB_EXACT}")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
-set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
+set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
     "Performance Co-Pilot client library in C++ (runtime)
 ${CPACK_PACKAGE_DESCRIPTION}
-This package holds the shared library libpmapi.so.0 and the default
-configuration of its local contexts (the in-process Linux agent).")
+This package holds the shared library libpmapi.so.0.")
 # A shlibs file for packages built against this one, and the ldconfig
 # trigger every package that installs a shared library needs.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
@@ -65,7 +81,7 @@ set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libpmapi-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 # The public headers include Abseil's; the static library needs liblzma.
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libpmapi0 ${PMAPI_DEB_EXACT}, libabsl-dev, liblzma-dev")
-set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
+set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION
     "Performance Co-Pilot client library in C++ (development files)
 ${CPACK_PACKAGE_DESCRIPTION}
 This package holds the C++ headers (pmapi/*.h), PCP's C interface
@@ -76,21 +92,14 @@ packages that put both header directories on the include path.")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME pmapi-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
-# dpkg-shlibdeps cannot know which package will provide libpmapi.so.0.
-set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libpmapi0 ${PMAPI_DEB_EXACT}")
-set(CPACK_COMPONENT_TOOLS_DESCRIPTION
+# The tools carry the library; they read its configuration.
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libpmapi-common ${PMAPI_DEB_EXACT}")
+set(CPACK_DEBIAN_TOOLS_DESCRIPTION
     "Performance Co-Pilot tools pminfo, pmdumplog, pmval and pmstore
 ${CPACK_PACKAGE_DESCRIPTION}
 The tools are installed in /usr/lib/pmapi/bin, beside PCP's own in
 /usr/bin: put that directory first in PATH to use them under PCP's
 names (man then finds their pages too).")
-
-# The tools' need of libpmapi.so.0 is resolved from the build tree.
-get_target_property(PMAPI_LIBRARY_DIR pmapi LIBRARY_OUTPUT_DIRECTORY)
-if(NOT PMAPI_LIBRARY_DIR)
-  get_target_property(PMAPI_LIBRARY_DIR pmapi BINARY_DIR)
-endif()
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PMAPI_LIBRARY_DIR})
 
 # Each package's copyright and changelog, in usr/share/doc/PACKAGE. They are
 # installed only when a component is asked for by name (as CPack does), not
@@ -102,7 +111,7 @@ add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/packaging/changelog.gz
                            ${PROJECT_BINARY_DIR}/packaging/changelog.gz
                    DEPENDS ${PROJECT_BINARY_DIR}/packaging/changelog VERBATIM)
 add_custom_target(pmapi_deb_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/packaging/changelog.gz)
-foreach(component runtime development tools)
+foreach(component common runtime development tools)
   string(TOUPPER ${component} upper)
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/deb/copyright ${PROJECT_BINARY_DIR}/packaging/changelog.gz
           DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${CPACK_DEBIAN_${upper}_PACKAGE_NAME}

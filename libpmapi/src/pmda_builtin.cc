@@ -2,7 +2,6 @@
 
 #include "pmdas/linux/linux_agent.h"
 #include "pmdas/proc/proc_agent.h"
-#include "pmdas/test/test_agent.h"
 
 namespace pmapi {
 
@@ -12,7 +11,6 @@ PmdaInitFunction FindBuiltinAgent(std::string_view init) {
     PmdaInitFunction fn;
   };
   static constexpr Entry kAgents[] = {
-      {"test_init", &TestAgentInit},
       {"linux_init", &LinuxAgentInit},
       {"proc_init", &ProcAgentInit},
   };

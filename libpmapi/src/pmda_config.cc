@@ -33,14 +33,14 @@ std::string RealFile(const std::string& path) {
 }
 
 // Returns the real directory of the shared object or executable that holds
-// this function, or "" if the loader cannot say.
+// this function, or "" if the loader cannot say. The loader names a shared
+// object by the path it opened; for the program itself it may give only
+// argv[0], so a name that is not absolute is taken from /proc/self/exe.
 std::string DirectoryOfThisObject() {
   Dl_info info;
-  if (dladdr(reinterpret_cast<void*>(&DirectoryOfThisObject), &info) == 0 || info.dli_fname == nullptr ||
-      info.dli_fname[0] != '/') {
-    return "";
-  }
-  const std::string path = RealFile(info.dli_fname);
+  if (dladdr(reinterpret_cast<void*>(&DirectoryOfThisObject), &info) == 0) return "";
+  const bool absolute = info.dli_fname != nullptr && info.dli_fname[0] == '/';
+  const std::string path = RealFile(absolute ? info.dli_fname : "/proc/self/exe");
   return path.substr(0, path.rfind('/'));
 }
 

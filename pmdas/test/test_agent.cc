@@ -413,3 +413,7 @@ void TestAgentInit(Pmda& dp) {
 }
 
 }  // namespace pmapi
+
+// The agent as a shared object: "test 250 dso test_init PATH/pmda_test.so".
+PMAPI_PMDA_EXPORT_ABI
+extern "C" __attribute__((visibility("default"))) void test_init(pmapi::Pmda* dp) { pmapi::TestAgentInit(*dp); }

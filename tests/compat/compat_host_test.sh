@@ -18,7 +18,7 @@ mkdir -p "$work"
 "$cmake" --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
   { cat "$work/install.log" >&2; echo "FAIL: install" >&2; exit 1; }
 libdir=$(dirname "$(find "$prefix" -name 'libpmapi.so' | head -1)")
-"$cc" -Wall -Wextra -Werror "${cflags[@]}" -I"$prefix/include" -o "$work/host" \
+"$cc" -Wall -Wextra -Werror "${cflags[@]}" -I"$prefix/include/pmapi-compat" -o "$work/host" \
   "$src/tests/compat/host.c" -L"$libdir" -lpmapi -Wl,-rpath,"$libdir"
 
 port=$("$src/scripts/pmcd-private.sh" env "$pmcd_dir" | sed -n 's/^PMCD_PORT=//p')

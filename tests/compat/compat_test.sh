@@ -12,7 +12,9 @@
 #      were printed by the same programs built against PCP 6.0.3's libpcp,
 #      except local.out (PCP cannot host this library's test agent), whose
 #      values are the test agent's documented ones.
-#   5. The local-context cases use the installed agent configuration.
+#   5. The local-context case with the test agent uses the build tree's
+#      configuration (the test agent is not installed); the live monitor
+#      uses the installed one, which the installed library finds by itself.
 #
 # Usage: compat_test.sh SOURCE_DIR BUILD_DIR WORK_DIR CMAKE CC CXX [CFLAGS]
 # CFLAGS is added to every program build (a sanitized library's flags).
@@ -33,26 +35,30 @@ mkdir -p "$work/bin/v3"
 "$cmake" --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
   { cat "$work/install.log" >&2; echo "FAIL: install" >&2; exit 1; }
 libdir=$(dirname "$(find "$prefix" -name 'libpmapi.so' | head -1)")
-[ -f "$prefix/include/pcp/pmapi.h" ] || { echo "FAIL: pcp/pmapi.h not installed" >&2; exit 1; }
+# PCP's C headers live in a directory of their own, never in place of
+# PCP's (libpcp3-dev).
+inc=$prefix/include/pmapi-compat
+[ -f "$inc/pcp/pmapi.h" ] || { echo "FAIL: pcp/pmapi.h not installed" >&2; exit 1; }
+[ ! -e "$prefix/include/pcp" ] || { echo "FAIL: include/pcp installed where PCP's headers go" >&2; exit 1; }
 
 # ---- 2. the header on its own ----
 printf '#include <pcp/pmapi.h>\nint main(void) { pmDesc d; d.pmid = PM_ID_NULL; return d.pmid == 0; }\n' > "$work/hdr.c"
-"$cc" -std=c99 -pedantic -Wall -Wextra -Werror -I"$prefix/include" -c "$work/hdr.c" -o "$work/hdr.o" ||
+"$cc" -std=c99 -pedantic -Wall -Wextra -Werror -I"$inc" -c "$work/hdr.c" -o "$work/hdr.o" ||
   fail "header as C99"
-"$cxx" -std=c++17 -Wall -Wextra -Werror -x c++ -I"$prefix/include" -c "$work/hdr.c" -o "$work/hdrxx.o" ||
+"$cxx" -std=c++17 -Wall -Wextra -Werror -x c++ -I"$inc" -c "$work/hdr.c" -o "$work/hdrxx.o" ||
   fail "header as C++"
-deps=$("$cc" -M -I"$prefix/include" "$work/hdr.c")
-grep -q "$prefix/include/pcp/pmapi.h" <<< "$deps" || fail "the compiler did not use the installed header"
+deps=$("$cc" -M -I"$inc" "$work/hdr.c")
+grep -q "$inc/pcp/pmapi.h" <<< "$deps" || fail "the compiler did not use the installed header"
 echo "ok: header"
 
 # ---- 3. the programs ----
 for prog in monitor fetchgroup api labels local layout; do
-  "$cc" -Wall -Wextra -Werror "${cflags[@]}" -I"$prefix/include" -o "$work/bin/$prog" "$here/$prog.c" \
+  "$cc" -Wall -Wextra -Werror "${cflags[@]}" -I"$inc" -o "$work/bin/$prog" "$here/$prog.c" \
     -L"$libdir" -lpmapi -Wl,-rpath,"$libdir" -lpthread || fail "build $prog"
 done
 # The monitor again with PMAPI_VERSION 3 (high-resolution pmOptions); it
 # must print exactly what the version 2 build prints.
-"$cc" -Wall -Wextra -Werror "${cflags[@]}" -DPMAPI_VERSION=3 -I"$prefix/include" \
+"$cc" -Wall -Wextra -Werror "${cflags[@]}" -DPMAPI_VERSION=3 -I"$inc" \
   -o "$work/bin/v3/monitor" "$here/monitor.c" -L"$libdir" -lpmapi -Wl,-rpath,"$libdir" ||
   fail "build monitor with PMAPI_VERSION 3"
 echo "ok: programs built"
@@ -61,7 +67,7 @@ echo "ok: programs built"
 run() {
   local name=$1 prog=$2; shift 2
   local got=$work/$name.out
-  { env TZ=UTC LC_ALL=C PCP_DERIVED_CONFIG= PCP_PMCDCONF_PATH="$prefix/share/pmapi/pmdas/pmcd.conf" \
+  { env TZ=UTC LC_ALL=C PCP_DERIVED_CONFIG= PCP_PMCDCONF_PATH="$build/pmdas/pmcd.conf" \
       "$work/bin/$prog" "$@" 2>&1; echo "exit status $?"; } > "$got" || true
   if cmp -s "$here/expected/$name.out" "$got"; then
     echo "ok: $name"
@@ -84,7 +90,7 @@ done < "$here/cases.txt"
 run local local
 
 # ---- 5. the monitor live, on a local context (values vary: check the shape) ----
-live=$(env PCP_PMCDCONF_PATH="$prefix/share/pmapi/pmdas/pmcd.conf" "$work/bin/monitor" -L -s 3 -t 0.1 2>&1) ||
+live=$(env -u PCP_PMCDCONF_PATH "$work/bin/monitor" -L -s 3 -t 0.1 2>&1) ||
   fail "monitor -L exit status $?"
 rows=$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2} +[0-9.]+ +-?[0-9.]+ +-?[0-9.]+ +[0-9.]+ +-?[0-9.]+$' <<< "$live" || true)
 [ "$rows" = 3 ] || fail "monitor -L printed $rows sample rows, not 3:

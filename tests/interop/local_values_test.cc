@@ -136,7 +136,7 @@ TEST(LinuxAgentValues, AgreeWithPcpsLinuxAgent) {
   const std::string dir = PcpLinuxLocalDir("linux-values");
   ASSERT_FALSE(dir.empty());
   const auto t0 = std::chrono::steady_clock::now();
-  setenv("PCP_PMCDCONF_PATH", PMAPI_SOURCE_DIR "/pmdas/pmcd.conf", 1);
+  setenv("PCP_PMCDCONF_PATH", PMAPI_TEST_PMCDCONF, 1);
   ToolRun ours = RunOurs("pminfo" + args);
   ToolRun pcp = RunPcpLinuxLocal(dir, "pminfo" + args);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

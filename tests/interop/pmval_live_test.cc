@@ -230,7 +230,7 @@ int ProcStatCpus() {
 }
 
 ToolRun RunLocal(const std::string& args) {
-  setenv("PCP_PMCDCONF_PATH", PMAPI_SOURCE_DIR "/pmdas/pmcd.conf", 1);
+  setenv("PCP_PMCDCONF_PATH", PMAPI_TEST_PMCDCONF, 1);
   ToolRun r = RunOurs("pmval -L " + args);
   unsetenv("PCP_PMCDCONF_PATH");
   return r;

@@ -133,7 +133,7 @@ TEST(ThreadStressHost, HostContextsOnManyThreads) {
 
 TEST(ThreadStressHost, CApiHostArchiveAndLocalContexts) {
   ASSERT_TRUE(UsePrivatePmcd());
-  setenv("PCP_PMCDCONF_PATH", (kData + "/../../pmdas/pmcd.conf").c_str(), 1);
+  setenv("PCP_PMCDCONF_PATH", PMAPI_TEST_PMCDCONF, 1);
   std::vector<stress::CSource> sources;
   sources.push_back({PM_CONTEXT_HOST, "unix:", SampleSpec(), {}});
   sources.push_back({PM_CONTEXT_HOST, "localhost", SampleSpec(), {}});

@@ -24,7 +24,7 @@
 namespace {
 
 const std::string kData = PMAPI_TEST_DATA_DIR;
-const std::string kLocalConfig = kData + "/../../pmdas/pmcd.conf";
+const std::string kLocalConfig = PMAPI_TEST_PMCDCONF;
 
 const char* const kArchives[] = {
     "archives/qa/ok-foo/ok-foo",          "archives/qa/ok-foo_v3/ok-foo_v3",

@@ -1,5 +1,5 @@
-// Checks a local context running the built-in test agent from the source
-// tree's pmdas/pmcd.conf: names (static and dynamic), descriptors, values of
+// Checks a local context running the test agent from the build tree's
+// pmdas/pmcd.conf: names (static and dynamic), descriptors, values of
 // every type, instances, help text, labels, store rules, and
 // PM_ERR_NOAGENT for domains without an agent.
 #include <cerrno>

@@ -1,5 +1,5 @@
 // local_fixture.h: a test fixture holding a local context that runs the
-// source tree's agents (pmdas/pmcd.conf), with lookups and one-metric
+// build tree's agents (PMAPI_TEST_PMCDCONF), with lookups and one-metric
 // fetches that report failures through GoogleTest.
 #ifndef PMAPI_TESTS_UNIT_LOCAL_FIXTURE_H_
 #define PMAPI_TESTS_UNIT_LOCAL_FIXTURE_H_
@@ -13,8 +13,7 @@
 
 namespace pmapi {
 
-inline const std::string kLocalTestConfig =
-    std::string(PMAPI_TEST_DATA_DIR) + "/../../pmdas/pmcd.conf";
+inline const std::string kLocalTestConfig = PMAPI_TEST_PMCDCONF;
 
 class LocalFixture : public testing::Test {
  protected:

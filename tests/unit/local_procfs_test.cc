@@ -17,7 +17,7 @@
 namespace pmapi {
 namespace {
 
-const std::string kConfig = std::string(PMAPI_TEST_DATA_DIR) + "/../../pmdas/pmcd.conf";
+const std::string kConfig = PMAPI_TEST_PMCDCONF;
 
 Context Open() {
   LocalOptions opts;

@@ -4,12 +4,15 @@
 //
 // It opens an archive or a local context and prints one line per metric
 // named on the command line: name, PMID, type, instance domain, semantics
-// and units in brackets, in the text forms PCP gives them.
+// and units in brackets, in the text forms PCP gives them. A local context
+// named "default" uses the configuration the library finds by itself;
+// `describe_metric config` prints that configuration's path.
 //
 // Example:
 //   describe_metric archive tests/data/archives/reference/small-v3/small-v3 sample.colour
 //   // sample.colour 29.0.5 32 29.1 instant []
-//   describe_metric local /usr/share/pmapi/pmdas/pmcd.conf test.long.minus_one
+//   describe_metric local /usr/share/pmapi/pmdas/pmcd.conf hinv.ncpu
+//   describe_metric local default hinv.ncpu
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -23,12 +26,12 @@
 
 namespace {
 
-// Returns the context the command line names: "archive PATH" or
-// "local CONFIG". REQUIRES: kind and source are the first two operands.
+// Returns the context the command line names: "archive PATH", "local
+// CONFIG" or "local default". REQUIRES: kind and source are the first two operands.
 absl::StatusOr<pmapi::Context> OpenSource(std::string_view kind, const char* source) {
   if (kind == "archive") return pmapi::Context::OpenArchive(source);
   pmapi::LocalOptions options;
-  options.config_path = source;
+  if (std::string_view(source) != "default") options.config_path = source;
   return pmapi::OpenLocalContext(options);
 }
 
@@ -51,8 +54,13 @@ bool Describe(pmapi::Context& ctx, const char* name) {
 
 int main(int argc, char** argv) {
   const std::string_view kind = argc > 1 ? argv[1] : "";
+  if (argc == 2 && kind == "config") {
+    std::printf("%s\n", pmapi::DefaultLocalConfigPath().c_str());
+    return 0;
+  }
   if (argc < 4 || (kind != "archive" && kind != "local")) {
-    std::fprintf(stderr, "Usage: %s archive PATH|local CONFIG metricname...\n", argv[0]);
+    std::fprintf(stderr, "Usage: %s archive PATH|local CONFIG|local default metricname...\n", argv[0]);
+    std::fprintf(stderr, "       %s config\n", argv[0]);
     return 2;
   }
   absl::StatusOr<pmapi::Context> ctx = OpenSource(kind, argv[2]);
