@@ -104,7 +104,12 @@ absl::StatusOr<ArchiveFiles> FindFiles(const std::string& base) {
     Classify(path, entry.substr(prefix.size()), &files);
   }
   closedir(d);
-  if (files.meta.empty()) return PcpError(-ENOENT);
+  // As PCP: with some of the archive's files there but its metadata or
+  // every data volume missing, PM_ERR_LOGFILE; with none, ENOENT.
+  if (files.meta.empty() || files.volumes.empty()) {
+    const bool some = !files.meta.empty() || !files.index.empty() || !files.volumes.empty();
+    return PcpError(some ? kErrLogfile : -ENOENT);
+  }
   return files;
 }
 
