@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "options.h"
+#include "pmapi/timewindow.h"
 #include "pmval.h"
 
 namespace {
@@ -48,8 +49,39 @@ struct Flags {
   bool usage = false;
   bool version = false;
   bool errors = false;
+  bool gui = false;       // -g
+  bool gui_port = false;  // -p
   std::vector<std::string> unsupported;
 };
+
+// -s, -t, -g and -p are checked as they are met, as PCP's option layer
+// checks them: their errors come before those about the operands.
+void ApplyChecked(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
+  const std::string& k = o.key;
+  if (k == "s") {
+    s->samples = o.value;
+    char* end = nullptr;
+    long n = std::strtol(o.value.c_str(), &end, 10);
+    if (*end != '\0' || n < 0) {
+      pmtools::Complain(" -s requires a positive numeric argument\n");
+      f->errors = true;
+    }
+  } else if (k == "t") {
+    s->interval = o.value;
+    absl::StatusOr<pmapi::TimeSpec> t = pmapi::ParseHighResInterval(o.value);
+    if (!t.ok()) {
+      pmtools::Complain(" -t argument not in pmParseHighResInterval(3) format:\n%s\n",
+                        std::string(t.status().message()).c_str());
+      f->errors = true;
+    }
+  } else if ((k == "g" && f->gui_port) || (k == "p" && f->gui)) {
+    pmtools::Complain(" at most one of -g and -p allowed\n");
+    f->errors = true;
+  } else {
+    (k == "g" ? f->gui : f->gui_port) = true;
+    f->unsupported.push_back(k);
+  }
+}
 
 void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f);
 
@@ -130,8 +162,7 @@ void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   else if (k == "T") s->window.end = o.value;
   else if (k == "A") s->window.align = o.value;
   else if (k == "O") s->window.origin = o.value;
-  else if (k == "t") s->interval = o.value;
-  else if (k == "s") s->samples = o.value;
+  else if (k == "t" || k == "s" || k == "g" || k == "p") ApplyChecked(o, s, f);
   else if (k == "z" || k == "Z") ApplyZone(o, s, f);
   else if (k == "V") f->version = true;
   else if (k == "?") f->usage = true;
