@@ -205,8 +205,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!flags.unsupported.empty()) {
-    pmtools::Complain(" option -%s is not supported\n",
-                 flags.unsupported.front().c_str());
+    const std::string& u = flags.unsupported.front();
+    pmtools::Complain(" option %s%s is not supported\n", u.size() > 1 ? "--" : "-", u.c_str());
     return 1;
   }
   settings.metric = cl->operands.front();
