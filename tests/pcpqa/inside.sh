@@ -186,7 +186,7 @@ prepare_ours() {
   mkdir -p "$o/bin" "$o/lib" "$o/wrap"
   cp -L "$TOOLS/../libpmapi/libpmapi.so.0" "$o/lib/"
   for t in $OURS_TOOLS; do
-    cp "$TOOLS/$t" "$o/bin/$t"
+    install -m 755 "$TOOLS/$t" "$o/bin/$t"
     printf '#!/bin/bash\nLD_LIBRARY_PATH=%s exec -a "$0" %s "$@"\n' "$o/lib" "$o/bin/$t" >"$o/wrap/$t"
   done
   chmod -R a+rX "$o"
