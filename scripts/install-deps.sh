@@ -5,6 +5,7 @@
 #   scripts/install-deps.sh          build and unit-test dependencies
 #   scripts/install-deps.sh --pcp    also PCP 6.0.3 itself (the oracle and
 #                                    interop peer for tests and benchmarks)
+#                                    and its QA suite (pcp-testsuite)
 #   scripts/install-deps.sh --fuzz   also clang and its libFuzzer and
 #                                    sanitizer runtimes (scripts/fuzz.sh)
 set -eu
@@ -13,6 +14,9 @@ BUILD_PKGS="cmake g++ ninja-build pkg-config xz-utils libabsl-dev libicu-dev
   libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev
   liblzma-dev dpkg-dev groff-base file lintian man-db"
 PCP_PKGS="pcp libpcp3-dev libpcp-pmda3-dev"
+# PCP's own QA suite (tests/pcpqa): the tests, sudo and ip for its private
+# namespaces, make and the headers its helper programs are built with.
+PCPQA_PKGS="pcp-testsuite sudo iproute2 make libpcp-archive1-dev libpcp-mmv1-dev libpcp-gui2-dev"
 FUZZ_PKGS="clang libclang-rt-14-dev"
 
 missing() {
@@ -46,7 +50,7 @@ apt_install() {
 apt_install $BUILD_PKGS
 if [ "${1:-}" = "--pcp" ]; then
   # shellcheck disable=SC2086
-  apt_install $PCP_PKGS
+  apt_install $PCP_PKGS $PCPQA_PKGS
 fi
 if [ "${1:-}" = "--fuzz" ]; then
   # shellcheck disable=SC2086

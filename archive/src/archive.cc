@@ -104,7 +104,12 @@ absl::StatusOr<ArchiveFiles> FindFiles(const std::string& base) {
     Classify(path, entry.substr(prefix.size()), &files);
   }
   closedir(d);
-  if (files.meta.empty()) return PcpError(-ENOENT);
+  // As PCP: with some of the archive's files there but its metadata or
+  // every data volume missing, PM_ERR_LOGFILE; with none, ENOENT.
+  if (files.meta.empty() || files.volumes.empty()) {
+    const bool some = !files.meta.empty() || !files.index.empty() || !files.volumes.empty();
+    return PcpError(some ? kErrLogfile : -ENOENT);
+  }
   return files;
 }
 
@@ -127,6 +132,13 @@ absl::StatusOr<ArchiveLabel> CheckLabel(ArchiveFile& f, int32_t vol, bool empty_
 // Returns true if two files' labels belong to the same archive.
 bool SameArchive(const ArchiveLabel& a, const ArchiveLabel& b) {
   return a.magic == b.magic && a.hostname == b.hostname && a.start == b.start;
+}
+
+// The metadata, the temporal index and the first data volume must name
+// the same logger process too, as PCP checks when it opens an archive
+// (later volumes are not held to it).
+bool SameLogger(const ArchiveLabel& a, const ArchiveLabel& b) {
+  return SameArchive(a, b) && a.pid == b.pid;
 }
 
 // Orders a membership's entries by instance number, stably (equal numbers
@@ -219,7 +231,7 @@ absl::Status Archive::Impl::Open(std::string_view name) {
     if (!ti.ok()) return ti.status();
     absl::StatusOr<ArchiveLabel> tl = CheckLabel(*ti, lf::kVolIndex, false);
     if (!tl.ok()) return tl.status();
-    if (!SameArchive(label, *tl)) return PcpError(kErrLabel);
+    if (!SameLogger(label, *tl)) return PcpError(kErrLabel);
     has_index = true;
     const size_t label_bytes = LabelRecordBytes(label.version);
     absl::StatusOr<std::span<const uint8_t>> body =
@@ -251,7 +263,13 @@ absl::StatusOr<ArchiveFile*> Archive::Impl::Volume(int v) {
   const bool last = v == files.volumes.rbegin()->first;
   absl::StatusOr<ArchiveLabel> l = CheckLabel(*f, v, !last || files.volumes.size() == 1);
   if (!l.ok()) return l.status();
-  if (!SameArchive(label, *l)) return PcpError(kErrLabel);
+  // As in PCP, only the first volume's label is held to the metadata's;
+  // its time zone is the one the archive reports.
+  if (v == files.volumes.begin()->first) {
+    if (!SameLogger(label, *l)) return PcpError(kErrLabel);
+    label.timezone = l->timezone;
+    label.zoneinfo = l->zoneinfo;
+  }
   return &open_volumes.emplace(v, std::move(*f)).first->second;
 }
 

@@ -12,6 +12,7 @@ RES="$WORK/results"
 SUITE="$WORK/testsuite"
 
 log() { echo "pcpqa: $*" >&2; }
+trap 'log "setup failed at line $LINENO"' ERR
 
 # The loopback interface, and this host's own addresses on it, so that
 # `hostname` resolves to an address that reaches the private pmcd.
@@ -142,7 +143,7 @@ prepare_suite() {
   local t progs=""
   for t in $TESTS; do
     [ -f "$QA/$t" ] || continue
-    progs="$progs $(grep -oE 'src/[A-Za-z_][A-Za-z0-9_.-]*' "$QA/$t" | sed 's,^src/,,' | sort -u | tr '\n' ' ')"
+    progs="$progs $(grep -oE 'src/[A-Za-z_][A-Za-z0-9_.-]*' "$QA/$t" | sed 's,^src/,,' | sort -u | tr '\n' ' ' || true)"
   done
   local need=""
   for p in $(echo "$progs" | tr ' ' '\n' | sort -u); do
@@ -155,11 +156,26 @@ prepare_suite() {
     log "building QA helpers:$need"
     as_pcpqa "make -k -C src $need" >"$WORK/make-src.log" 2>&1 || log "some helpers did not build (see $WORK/make-src.log)"
   fi
-  if [ ! -f "$QA/tmparch/.pcpqa-made" ]; then
-    log "making the tmparch archives"
-    as_pcpqa "make -C tmparch setup && touch tmparch/.pcpqa-made" >"$WORK/make-tmparch.log" 2>&1 ||
-      log "tmparch archives failed (see $WORK/make-tmparch.log)"
-  fi
+  prepare_tmparch
+}
+
+# The tmparch archives the chosen tests name (pmlogger recording from the
+# private pmcd, as tmparch's GNUmakefile makes them), each made once.
+prepare_tmparch() {
+  local t n want="" all
+  all=$(sed -n '/^MKARCH/,/^$/p' "$QA/tmparch/GNUlocaldefs" | tr -s ' \\\t' '\n')
+  for t in $TESTS; do
+    [ -f "$QA/$t" ] || continue
+    for n in $(grep -oE 'tmparch/[A-Za-z0-9_-]+' "$QA/$t" | sed 's,^tmparch/,,' | sort -u || true); do
+      echo "$all" | grep -qx "$n.0" && [ ! -f "$QA/tmparch/$n.0" ] && want="$want $n.0"
+    done
+  done
+  # In MKARCH's order: some are made from others (bad-1 from foo).
+  want=$(for n in $all; do case " $want " in *" $n "*) echo "$n" ;; esac; done | tr '\n' ' ')
+  [ -n "${want// /}" ] || return 0
+  log "making tmparch archives:$want"
+  as_pcpqa "make -C tmparch check_pmcd_stable $want" >"$WORK/make-tmparch.log" 2>&1 ||
+    log "some tmparch archives were not made (see $WORK/make-tmparch.log)"
 }
 
 # Wrappers standing in for our tools: argv[0] kept (pmevent is a link to
@@ -170,7 +186,7 @@ prepare_ours() {
   mkdir -p "$o/bin" "$o/lib" "$o/wrap"
   cp -L "$TOOLS/../libpmapi/libpmapi.so.0" "$o/lib/"
   for t in $OURS_TOOLS; do
-    cp "$TOOLS/$t" "$o/bin/$t"
+    install -m 755 "$TOOLS/$t" "$o/bin/$t"
     printf '#!/bin/bash\nLD_LIBRARY_PATH=%s exec -a "$0" %s "$@"\n' "$o/lib" "$o/bin/$t" >"$o/wrap/$t"
   done
   chmod -R a+rX "$o"

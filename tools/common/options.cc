@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
@@ -150,6 +151,30 @@ std::string MissingArgToken(const std::string& last) {
 }  // namespace
 
 const char* ToolsVersion() { return PMAPI_PROJECT_VERSION; }
+
+namespace {
+std::string& ProgramSlot() {
+  static std::string* name = new std::string;
+  return *name;
+}
+}  // namespace
+
+void SetProgram(const char* argv0, const std::string& fallback) {
+  std::string name = argv0 != nullptr ? argv0 : "";
+  const size_t slash = name.rfind('/');
+  if (slash != std::string::npos) name = name.substr(slash + 1);
+  ProgramSlot() = name.empty() ? fallback : name;
+}
+
+const std::string& Program() { return ProgramSlot(); }
+
+void Complain(const char* fmt, ...) {
+  std::fprintf(stderr, "%s:", Program().c_str());
+  va_list ap;
+  va_start(ap, fmt);
+  std::vfprintf(stderr, fmt, ap);
+  va_end(ap);
+}
 
 std::string UsageText(const OptionTable& table) {
   std::string out = absl::StrCat("Usage: ", table.program, " ", table.usage, "\n");

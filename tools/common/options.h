@@ -61,6 +61,13 @@ struct CommandLine {
   std::vector<std::string> operands;
 };
 
+// The name the tool was run by (the last part of argv[0]; PCP's
+// pmGetProgname), for tools with more than one name (pmval and pmevent).
+void SetProgram(const char* argv0, const std::string& fallback);
+const std::string& Program();
+// fprintf to stderr with "PROGRAM:" (Program()) before `fmt`.
+void Complain(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
 // The project's version, which the tools print for --version.
 const char* ToolsVersion();
 

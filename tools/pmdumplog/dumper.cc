@@ -484,9 +484,10 @@ void Dumper::EventValue(const pmapi::ValueSet& vs, const pmapi::ValueView& v,
   }
 }
 
-int Dumper::RecordSize(const pmapi::Result& r) const {
+int Dumper::RecordSize(const pmapi::Result& r, const std::vector<const pmapi::ValueSet*>& sets) const {
   int n = (tf_.version() >= 3 ? 4 + 12 + 4 : 4 + 8 + 4) + 4;
-  for (const pmapi::ValueSet& vs : r.sets()) {
+  for (const pmapi::ValueSet* set : sets) {
+    const pmapi::ValueSet& vs = *set;
     n += 8;
     if (vs.numval <= 0) continue;
     n += 4 + 8 * vs.numval;
@@ -502,7 +503,7 @@ int Dumper::RecordSize(const pmapi::Result& r) const {
 void Dumper::Record(const pmapi::Result& r, const std::vector<const pmapi::ValueSet*>& sets) {
   if (opt_.sizes) {
     out_.Char('[');
-    out_.Int(RecordSize(r));
+    out_.Int(RecordSize(r, sets));
     out_.Str(" bytes]\n");
   }
   now_ = ArchiveTime::FromNanos(r.timestamp_ns());

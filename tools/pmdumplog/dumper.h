@@ -59,7 +59,9 @@ class Dumper {
                   int index);
   void EventParameter(int index, pmapi::PmID pmid, int type, std::span<const uint8_t> value,
                       uint32_t* flags);
-  int RecordSize(const pmapi::Result& r) const;
+  // The size PCP reports for a record (-s): that of the record as
+  // dumped, holding only `sets` when metrics are named.
+  int RecordSize(const pmapi::Result& r, const std::vector<const pmapi::ValueSet*>& sets) const;
 
   pmapi::Archive& archive_;
   const DumpOptions& opt_;

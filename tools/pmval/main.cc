@@ -8,13 +8,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "options.h"
+#include "pmapi/timewindow.h"
 #include "pmval.h"
 
 namespace {
 
 pmtools::OptionTable Table() {
   using namespace pmtools;
-  return {"pmval",
+  return {pmtools::Program(),
           "[options] metricname",
           {{"General options",
             {StdAlign(), StdArchive(), StdDebug(),
@@ -48,8 +49,39 @@ struct Flags {
   bool usage = false;
   bool version = false;
   bool errors = false;
+  bool gui = false;       // -g
+  bool gui_port = false;  // -p
   std::vector<std::string> unsupported;
 };
+
+// -s, -t, -g and -p are checked as they are met, as PCP's option layer
+// checks them: their errors come before those about the operands.
+void ApplyChecked(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
+  const std::string& k = o.key;
+  if (k == "s") {
+    s->samples = o.value;
+    char* end = nullptr;
+    long n = std::strtol(o.value.c_str(), &end, 10);
+    if (*end != '\0' || n < 0) {
+      pmtools::Complain(" -s requires a positive numeric argument\n");
+      f->errors = true;
+    }
+  } else if (k == "t") {
+    s->interval = o.value;
+    absl::StatusOr<pmapi::TimeSpec> t = pmapi::ParseHighResInterval(o.value);
+    if (!t.ok()) {
+      pmtools::Complain(" -t argument not in pmParseHighResInterval(3) format:\n%s\n",
+                        std::string(t.status().message()).c_str());
+      f->errors = true;
+    }
+  } else if ((k == "g" && f->gui_port) || (k == "p" && f->gui)) {
+    pmtools::Complain(" at most one of -g and -p allowed\n");
+    f->errors = true;
+  } else {
+    (k == "g" ? f->gui : f->gui_port) = true;
+    f->unsupported.push_back(k);
+  }
+}
 
 void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f);
 
@@ -58,13 +90,13 @@ void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f
   if (k == "f") {
     s->fixed = PositiveNumber(o.value, 0);
     if (s->fixed < 0) {
-      std::fprintf(stderr, "pmval: -f requires +ve numeric argument\n");
+      pmtools::Complain(" -f requires +ve numeric argument\n");
       f->errors = true;
     }
   } else if (k == "w") {
     s->width = PositiveNumber(o.value, 1);
     if (s->width < 0) {
-      std::fprintf(stderr, "pmval: -w requires +ve numeric argument\n");
+      pmtools::Complain(" -w requires +ve numeric argument\n");
       f->errors = true;
     }
   } else if (k == "i") {
@@ -92,7 +124,7 @@ void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f
 void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   if (o.key == "a" || o.key == "U") {
     if (!s->hosts.empty()) {
-      std::fprintf(stderr, "pmval: only one host or archive allowed\n");
+      pmtools::Complain(" only one host or archive allowed\n");
       f->errors = true;
       return;
     }
@@ -100,10 +132,10 @@ void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
     return;
   }
   if (!s->archives.empty()) {
-    std::fprintf(stderr, "pmval: only one host or archive allowed\n");
+    pmtools::Complain(" only one host or archive allowed\n");
     f->errors = true;
   } else if (!s->hosts.empty()) {
-    std::fprintf(stderr, "pmval: too many hosts requested: %s\n", o.value.c_str());
+    pmtools::Complain(" too many hosts requested: %s\n", o.value.c_str());
     f->errors = true;
   } else {
     s->hosts.push_back(o.value);
@@ -113,7 +145,7 @@ void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
 // -z and -Z, which exclude each other (the option layer's check).
 void ApplyZone(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   if ((o.key == "z" && s->timezone) || (o.key == "Z" && s->hostzone)) {
-    std::fprintf(stderr, "pmval: at most one of -Z and -z allowed\n");
+    pmtools::Complain(" at most one of -Z and -z allowed\n");
     f->errors = true;
     return;
   }
@@ -125,14 +157,13 @@ void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   const std::string& k = o.key;
   if (k == "a" || k == "h") ApplySource(o, s, f);
   else if (k == "L") s->local = true;
-  else if (k == "K") f->errors = !pmtools::ApplySpecLocal("pmval", o.value) || f->errors;
-  else if (k == "D") f->errors = !pmtools::ApplyDebugOption("pmval", o.value) || f->errors;
+  else if (k == "K") f->errors = !pmtools::ApplySpecLocal(pmtools::Program().c_str(), o.value) || f->errors;
+  else if (k == "D") f->errors = !pmtools::ApplyDebugOption(pmtools::Program(), o.value) || f->errors;
   else if (k == "S") s->window.start = o.value;
   else if (k == "T") s->window.end = o.value;
   else if (k == "A") s->window.align = o.value;
   else if (k == "O") s->window.origin = o.value;
-  else if (k == "t") s->interval = o.value;
-  else if (k == "s") s->samples = o.value;
+  else if (k == "t" || k == "s" || k == "g" || k == "p") ApplyChecked(o, s, f);
   else if (k == "z" || k == "Z") ApplyZone(o, s, f);
   else if (k == "V") f->version = true;
   else if (k == "?") f->usage = true;
@@ -142,6 +173,9 @@ void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Installed as pmval and as pmevent (a link to it), as in PCP: messages
+  // and the usage text carry the name it was run by.
+  pmtools::SetProgram(argc > 0 ? argv[0] : nullptr, "pmval");
   pmtools::OptionTable table = Table();
   absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
   if (!cl.ok()) {
@@ -157,14 +191,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (flags.version) {
-    std::printf("pmval version %s\n", pmtools::ToolsVersion());
+    std::printf("%s version %s\n", pmtools::Program().c_str(), pmtools::ToolsVersion());
     return 0;
   }
   if (!flags.errors && cl->operands.empty()) {
-    std::fprintf(stderr, "pmval: error - no metricname specified\n");
+    pmtools::Complain(" error - no metricname specified\n");
     flags.errors = true;
   } else if (!flags.errors && cl->operands.size() > 1) {
-    std::fprintf(stderr, "pmval: error - too many arguments\n");
+    pmtools::Complain(" error - too many arguments\n");
     flags.errors = true;
   }
   if (flags.errors) {
@@ -172,8 +206,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!flags.unsupported.empty()) {
-    std::fprintf(stderr, "pmval: option -%s is not supported\n",
-                 flags.unsupported.front().c_str());
+    const std::string& u = flags.unsupported.front();
+    pmtools::Complain(" option %s%s is not supported\n", u.size() > 1 ? "--" : "-", u.c_str());
     return 1;
   }
   settings.metric = cl->operands.front();

@@ -1,5 +1,7 @@
 #include "pmval.h"
 
+#include "options.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -186,14 +188,14 @@ void Report::Pause() const {
 bool Report::LookupMetric() {
   absl::StatusOr<pmapi::PmID> id = ctx_.LookupName(spec_.metric);
   if (!id.ok()) {
-    std::fprintf(stderr, "pmval: pmLookupName(%s): %s\n", spec_.metric.c_str(),
+    pmtools::Complain(" pmLookupName(%s): %s\n", spec_.metric.c_str(),
                  pmapi::ErrStr(pmapi::PcpCode(id.status())).c_str());
     return false;
   }
   pmid_ = *id;
   absl::StatusOr<pmapi::Desc> desc = ctx_.LookupDesc(pmid_);
   if (!desc.ok()) {
-    std::fprintf(stderr, "pmval: pmLookupDesc: %s\n",
+    pmtools::Complain(" pmLookupDesc: %s\n",
                  pmapi::ErrStr(pmapi::PcpCode(desc.status())).c_str());
     return false;
   }
@@ -205,7 +207,7 @@ bool Report::LookupMetric() {
     event_printer_ = std::make_unique<EventPrinter>(&ctx_, spec_.metric, desc_, zone_);
   }
   if (desc_.indom == pmapi::kInDomNull && !spec_.instances.empty()) {
-    std::fprintf(stderr, "pmval: %s: singular metrics do not have instances\n",
+    pmtools::Complain(" %s: singular metrics do not have instances\n",
                  spec_.metric.c_str());
     return false;
   }
@@ -261,7 +263,7 @@ bool Report::LoadColumns(bool first) {
     for (const std::string& name : wanted_) {
       absl::StatusOr<int32_t> id = ctx_.LookupInDom(desc_.indom, name);
       if (!id.ok()) {
-        std::fprintf(stderr, "pmval: instance %s not available\n", name.c_str());
+        pmtools::Complain(" instance %s not available\n", name.c_str());
         return false;
       }
       columns_.push_back({*id, name});
@@ -271,7 +273,7 @@ bool Report::LoadColumns(bool first) {
     (void)ctx_.DelProfile(desc_.indom, {});
     absl::Status st = ctx_.AddProfile(desc_.indom, ids);
     if (!st.ok()) {
-      std::fprintf(stderr, "pmval: pmAddProfile: %s\n", pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
+      pmtools::Complain(" pmAddProfile: %s\n", pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
       return false;
     }
   } else if (!all_instances_) {
@@ -281,7 +283,7 @@ bool Report::LoadColumns(bool first) {
     for (const std::string& name : wanted_) {
       const Column* c = MatchInstance(all, name);
       if (c == nullptr) {
-        std::fprintf(stderr, "pmval: instance %s not available\n", name.c_str());
+        pmtools::Complain(" instance %s not available\n", name.c_str());
         return false;
       }
       columns_.push_back({c->id, name});
@@ -293,7 +295,7 @@ bool Report::LoadColumns(bool first) {
   } else {
     absl::Status st = first && !live_ ? AddArchiveInstances() : AddInstancesNow();
     if (!st.ok()) {
-      std::fprintf(stderr, "pmval: pmGetInDom(%s): %s\n", pmapi::InDomStr(desc_.indom).c_str(),
+      pmtools::Complain(" pmGetInDom(%s): %s\n", pmapi::InDomStr(desc_.indom).c_str(),
                    pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
       return false;
     }
@@ -485,7 +487,7 @@ double Report::AsDouble(const Sample& smp, const pmapi::ValueView& v, const char
   absl::StatusOr<pmapi::AtomValue> a =
       pmapi::ExtractValue(smp.valfmt, v, desc_.type, pmapi::kTypeDouble);
   if (!a.ok()) {
-    std::fprintf(stderr, "pmval:%s pmExtractValue: %s\n", where,
+    pmtools::Complain("%s pmExtractValue: %s\n", where,
                  pmapi::ErrStr(pmapi::PcpCode(a.status())).c_str());
     std::exit(1);
   }
@@ -673,7 +675,7 @@ void Report::Loop() {
 bool Report::ResolveWindow() {
   absl::StatusOr<pmapi::ArchiveLabel> label = ctx_.GetArchiveLabel();
   if (!label.ok()) {
-    std::fprintf(stderr, "pmval: pmGetArchiveLabel: %s\n",
+    pmtools::Complain(" pmGetArchiveLabel: %s\n",
                  pmapi::ErrStr(pmapi::PcpCode(label.status())).c_str());
     return false;
   }
@@ -683,8 +685,8 @@ bool Report::ResolveWindow() {
     log_end = FromNanos(absl::ToUnixNanos(*end));
   } else {
     // As PCP: a damaged archive is read on with an open-ended window.
-    std::fprintf(stderr,
-                 "pmval: Cannot locate end of archive %s: %s\n\n"
+    pmtools::Complain(
+                 " Cannot locate end of archive %s: %s\n\n"
                  "WARNING: This archive is sufficiently damaged that it may not be possible to\n"
                  "         produce complete information.  Continuing and hoping for the best.\n\n",
                  s_.archives.front().c_str(), pmapi::ErrStr(pmapi::PcpCode(end.status())).c_str());
@@ -698,7 +700,7 @@ bool Report::ResolveWindow() {
   absl::StatusOr<pmapi::TimeWindow> w =
       parser.ParseWindow(s_.window, start, log_end);
   if (!w.ok()) {
-    std::fprintf(stderr, "pmval: invalid time window.\n%s\n",
+    pmtools::Complain(" invalid time window.\n%s\n",
                  std::string(w.status().message()).c_str());
     return false;
   }
@@ -712,7 +714,7 @@ bool Report::ParseInterval() {
   if (s_.interval) {
     absl::StatusOr<TimeSpec> t = pmapi::ParseHighResInterval(*s_.interval);
     if (!t.ok()) {
-      std::fprintf(stderr, "pmval: -t argument not in pmParseHighResInterval(3) format:\n%s\n%s",
+      pmtools::Complain(" -t argument not in pmParseHighResInterval(3) format:\n%s\n%s",
                    std::string(t.status().message()).c_str(), s_.usage.c_str());
       return false;
     }
@@ -741,7 +743,7 @@ bool Report::ResolveLiveWindow() {
       w = from_now.ParseWindow(only_end, now, now);
     }
     if (!w.ok()) {
-      std::fprintf(stderr, "pmval: invalid time window.\n%s\n",
+      pmtools::Complain(" invalid time window.\n%s\n",
                    std::string(w.status().message()).c_str());
       return false;
     }
@@ -762,13 +764,13 @@ bool Report::StoreFilter() {
   } else {
     pmstore::ParsedValue v = pmstore::ParseValue(*s_.filter, type);
     if (v.error == pmstore::ValueError::kIncompatible) {
-      std::fprintf(stderr, "pmval: filter \"%s\" incompatible with metric type (PM_TYPE_%s)\n",
+      pmtools::Complain(" filter \"%s\" incompatible with metric type (PM_TYPE_%s)\n",
                    s_.filter->c_str(), pmapi::TypeStr(type).c_str());
       return false;
     }
     if (v.error == pmstore::ValueError::kOutOfRange) {
-      std::fprintf(stderr,
-                   "pmval: filter value \"%s\" is out of range for metric data type "
+      pmtools::Complain(
+                   " filter value \"%s\" is out of range for metric data type "
                    "(PM_TYPE_%s)\n",
                    s_.filter->c_str(), pmapi::TypeStr(type).c_str());
       return false;
@@ -783,7 +785,7 @@ bool Report::StoreFilter() {
   }
   absl::Status st = ctx_.Store(store);
   if (!st.ok()) {
-    std::fprintf(stderr, "pmval: store value \"%s\" failed: %s\n", s_.filter->c_str(),
+    pmtools::Complain(" store value \"%s\" failed: %s\n", s_.filter->c_str(),
                  pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
     return false;
   }
@@ -807,7 +809,7 @@ void CountSamples(const std::optional<std::string>& given, bool raw_archive, boo
 bool Report::Setup() {
   hostname_ = ctx_.HostName();
   if (hostname_.empty()) {
-    std::fprintf(stderr, "pmval: Cannot evaluate context host name: %s\n", pmapi::ErrStr(0).c_str());
+    pmtools::Complain(" Cannot evaluate context host name: %s\n", pmapi::ErrStr(0).c_str());
     return false;
   }
   if (!LookupMetric()) return false;
@@ -821,7 +823,7 @@ bool Report::Setup() {
   const absl::Duration step = absl::Nanoseconds(Nanos(interval_));
   absl::Status st = ctx_.SetMode(raw_archive_ ? pmapi::kModeForw : pmapi::kModeInterp, when, step);
   if (!st.ok()) {
-    std::fprintf(stderr, "pmval: pmSetMode: %s\n", pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
+    pmtools::Complain(" pmSetMode: %s\n", pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
     return false;
   }
   all_instances_ = spec_.instances.empty() && !s_.instances_given;
@@ -859,12 +861,12 @@ int Report::Execute() {
   if (!s_.hostzone && !s_.timezone && !events_) std::printf("\n");
   width_ = s_.width > 0 ? s_.width : ColumnWidth(desc_.type);
   if (width_ < 0) {
-    std::fprintf(stderr, "pmval: unknown performance metric value type %s\n",
+    pmtools::Complain(" unknown performance metric value type %s\n",
                  pmapi::TypeStr(desc_.type).c_str());
     return 1;
   }
   if ((s_.fixed == 0 && s_.fixed > width_) || (s_.fixed > 0 && s_.fixed > width_ - 2)) {
-    std::fprintf(stderr, "pmval: -f %d too large for column width %d\n", s_.fixed, width_);
+    pmtools::Complain(" -f %d too large for column width %d\n", s_.fixed, width_);
     return 1;
   }
   PrintHeader();
@@ -927,19 +929,19 @@ absl::StatusOr<pmapi::Context> OpenSource(const Source& src) {
   if (src.kind == pmapi::kContextArchive) {
     ctx = pmapi::Context::OpenArchive(src.name);
     if (!ctx.ok()) {
-      std::fprintf(stderr, "pmval: Cannot open archive \"%s\": %s\n", src.name.c_str(),
+      pmtools::Complain(" Cannot open archive \"%s\": %s\n", src.name.c_str(),
                    pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
     }
   } else if (src.kind == pmapi::kContextLocal) {
     ctx = pmapi::OpenLocalContext();
     if (!ctx.ok()) {
-      std::fprintf(stderr, "pmval: Cannot establish local context: %s\n",
+      pmtools::Complain(" Cannot establish local context: %s\n",
                    pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
     }
   } else {
     ctx = pmapi::OpenHostContext(src.name);
     if (!ctx.ok()) {
-      std::fprintf(stderr, "pmval: Cannot connect to PMCD on host \"%s\": %s\n",
+      pmtools::Complain(" Cannot connect to PMCD on host \"%s\": %s\n",
                    src.name.c_str(), pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
     }
   }
@@ -951,19 +953,19 @@ absl::StatusOr<pmapi::Context> OpenSource(const Source& src) {
 bool LiveOptionsValid(const Settings& s, int kind) {
   bool ok = true;
   if (s.window.start || s.window.align || s.window.origin) {
-    std::fprintf(stderr, "pmval: time window options are supported for archives only\n");
+    pmtools::Complain(" time window options are supported for archives only\n");
     ok = false;
   }
   if (s.hostzone && kind == pmapi::kContextLocal) {
-    std::fprintf(stderr, "pmval: use of timezone from metric source requires a source\n");
+    pmtools::Complain(" use of timezone from metric source requires a source\n");
     ok = false;
   }
   if (s.raw_archive) {
-    std::fprintf(stderr, "pmval: uninterpolated mode can only be used with archives");
+    pmtools::Complain(" uninterpolated mode can only be used with archives");
     ok = false;
   }
   if (s.delay) {
-    std::fprintf(stderr, "pmval: delay can only be used with archives\n");
+    pmtools::Complain(" delay can only be used with archives\n");
     ok = false;
   }
   if (!ok) std::fputs(s.usage.c_str(), stderr);
@@ -1000,7 +1002,7 @@ int Run(const Settings& given) {
   if (settings.timezone) user_tz = *settings.timezone;
   absl::StatusOr<pmapi::ReportingZone> zone = pmapi::ChooseReportingZone(choice, zs, user_tz);
   if (!zone.ok()) {
-    std::fprintf(stderr, "pmval: %s\n", std::string(zone.status().message()).c_str());
+    pmtools::Complain(" %s\n", std::string(zone.status().message()).c_str());
     return 1;
   }
   std::fputs((note.empty() ? zone->note : note).c_str(), stdout);
