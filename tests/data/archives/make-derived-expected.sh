@@ -34,6 +34,11 @@ for m in kernel.cpu.util.user kernel.cpu.util.sys disk.dev.await disk.dev.total_
   run reference pmval "small-v3/pmval-t2-$m.txt" pmval -a small-v3/small-v3 -t 2 "$m"
 done
 run reference pmval "small-v3/pmval-badname.txt" pmval -a small-v3/small-v3 no.such.metric
+# configuration files with errors, and -c / --derived
+run reference pminfo "small-v3/pminfo-c-bad.txt" pminfo -c ../../derived/bad.conf -a small-v3/small-v3 -dfT good sem syn dup
+run reference pminfo "small-v3/pminfo-c-missing.txt" pminfo -c ../../derived/no-such-file -a small-v3/small-v3 good
+run reference pmval "small-v3/pmval-derived-bad.txt" pmval --derived ../../derived/bad.conf -a small-v3/small-v3 good.three
+run reference pmval "small-v3/pmval-derived-missing.txt" pmval --derived ../../derived/no-such-file -a small-v3/small-v3 good.three
 for a in ok-mv-foo/ok-mv-foo sample-proc_v3/sample-proc_v3 omnibus_v3/omnibus_v3 wrap/wrap; do
   d=${a%%/*}
   run qa pminfo "$d/pminfo.txt" pminfo -a "$a"
