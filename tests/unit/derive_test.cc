@@ -119,5 +119,16 @@ TEST(DeriveTest, ParserReportsPcpPositions) {
             "Metric name expected to follow avg(\n");
 }
 
+TEST(DeriveTest, VeryDeepExpressionsFailCleanly) {
+  const std::string parens = std::string(20000, '(') + "a" + std::string(20000, ')');
+  EXPECT_EQ(derive::Parse(parens).tree, nullptr);
+  std::string sum = "a";
+  for (int i = 0; i < 20000; i++) sum += "+a";
+  EXPECT_EQ(derive::Parse(sum).tree, nullptr);
+  std::string fine = "a";
+  for (int i = 0; i < 500; i++) fine = "(" + fine + "+1)";
+  EXPECT_NE(derive::Parse(fine).tree, nullptr);
+}
+
 }  // namespace
 }  // namespace pmapi
