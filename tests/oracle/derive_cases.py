@@ -199,6 +199,20 @@ def random_expr(rng, depth):
     return "%s %s %s" % (random_expr(rng, depth + 1), op, random_expr(rng, depth + 1))
 
 
+def random_syntax(n):
+    """Random token sequences, mostly syntax errors."""
+    toks = ["a", "sample.drift", "3", "4.5", ".", "+", "-", "*", "/", "(", ")", "?", ":",
+            "<", "<=", "==", ">=", ">", "!=", "&&", "||", "!", ",", "[x]", '"s"', "avg(",
+            "count(", "delta(", "rate(", "defined(", "mkconst(", "rescale(", "scalar(",
+            "type", "=", "units", "U64", "&", "$", "99999999999"]
+    rng = random.Random(11)
+    out = []
+    while len(out) < n:
+        s = " ".join(rng.choice(toks) for _ in range(rng.randint(1, 9)))
+        out.append("a " + s if s[0] in "@#" else s)
+    return out
+
+
 def random_cases(n):
     rng = random.Random(5)
     return [random_expr(rng, 0) for _ in range(n)]
@@ -302,6 +316,8 @@ def main():
     out += ["sample.seconds + 1", "rate(sample.seconds)", "no.such"]
     out.append("@ %s forw:3" % SMALL)
     out += random_cases(350)
+    out.append("@ %s forw:1" % SMALL)
+    out += random_syntax(600)
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "derive_cases.txt"), "w") as f:
         f.write("\n".join(out) + "\n")
