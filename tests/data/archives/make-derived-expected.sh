@@ -34,6 +34,15 @@ for m in kernel.cpu.util.user kernel.cpu.util.sys disk.dev.await disk.dev.total_
   run reference pmval "small-v3/pmval-t2-$m.txt" pmval -a small-v3/small-v3 -t 2 "$m"
 done
 run reference pmval "small-v3/pmval-badname.txt" pmval -a small-v3/small-v3 no.such.metric
+run reference pmval "small-v3/pmval-r.txt" pmval -a small-v3/small-v3 -r kernel.cpu.util.user
+run reference pmval "small-v3/pmval-f3.txt" pmval -a small-v3/small-v3 -f 3 -t 0.5 kernel.cpu.util.sys
+run reference pmval "small-v3/pmval-i.txt" pmval -a small-v3/small-v3 -i sda disk.dev.total_bytes
+run reference pmval "small-v3/pmval-x.txt" pmval -a small-v3/small-v3 -x . disk.dev.total
+run reference pmval "small-v3/pmval-sT.txt" pmval -a small-v3/small-v3 -s 3 -T +2 disk.all.total
+run reference pmval "small-v3/pmval-1min.txt" pmval -a small-v3/small-v3 -t 1min kernel.cpu.util.idle
+run reference pmval "small-v3/pmval-X.txt" pmval -a small-v3/small-v3 -X kernel.cpu.util.user
+run reference pmval "small-v2/pmval-util.txt" pmval -a small-v2/small-v2 kernel.cpu.util.user
+run reference pmval "multiarchive/pmval-total.txt" pmval -a multiarchive/seg1,multiarchive/seg2 disk.all.total_bytes
 # configuration files with errors, and -c / --derived
 run reference pminfo "small-v3/pminfo-c-bad.txt" pminfo -c ../../derived/bad.conf -a small-v3/small-v3 -dfT good sem syn dup
 run reference pminfo "small-v3/pminfo-c-missing.txt" pminfo -c ../../derived/no-such-file -a small-v3/small-v3 good
