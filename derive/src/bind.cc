@@ -396,15 +396,16 @@ std::string OperandText(const Bound& n) {
 
 }  // namespace
 
-std::unique_ptr<Bound> Bind(const Node& tree, const BindEnv& env, std::optional<std::string>* error,
-                            const Bound** error_node) {
+std::unique_ptr<Bound> Bind(const Node& tree, const BindEnv& env, const std::string& name,
+                            std::optional<std::string>* error, std::string* report) {
   bool ok = true;
   std::unique_ptr<Bound> b = Copy(tree, env, false, &ok);
   if (!ok) return nullptr;
   std::string why;
-  *error_node = nullptr;
-  if (!Check(b.get(), &why, error_node)) {
+  const Bound* where = nullptr;
+  if (!Check(b.get(), &why, &where)) {
     *error = why;
+    if (where != nullptr) *report = SemanticReport(name, *where, why);
     return nullptr;
   }
   return b;

@@ -75,11 +75,11 @@ struct BindEnv {
   std::function<absl::StatusOr<Desc>(PmID)> lookup_desc;
 };
 
-// Binds `tree`: nullptr when an operand is not a metric of the context
-// (silently, as PCP), or when a semantic rule fails, with *error set to
-// PCP's reason and *error_node to the node it concerns.
-std::unique_ptr<Bound> Bind(const Node& tree, const BindEnv& env, std::optional<std::string>* error,
-                            const Bound** error_node);
+// Binds `tree` (of the metric `name`): nullptr when an operand is not a
+// metric of the context (silently, as PCP), or when a semantic rule fails,
+// with *error set to PCP's reason and *report to PCP's report of it.
+std::unique_ptr<Bound> Bind(const Node& tree, const BindEnv& env, const std::string& name,
+                            std::optional<std::string>* error, std::string* report);
 
 // PCP's report of a semantic error found while binding a metric on its
 // own (not in pmAddDerived): "Semantic error: derived metric NAME: ...".

@@ -103,14 +103,14 @@ void ContextDerived::BindEntry(Entry* e, const BindEnv& env, bool report) {
   }
   if (!clash) {
     std::optional<std::string> why;
-    const Bound* where = nullptr;
-    e->tree = Bind(*e->expr, env, &why, &where);
+    std::string text;
+    e->tree = Bind(*e->expr, env, e->name, &why, &text);
     if (e->tree != nullptr) {
       e->tree->desc.pmid = e->pmid;
     } else if (why.has_value()) {
       SetLastError(why);
       if (report) {
-        std::fputs(SemanticReport(e->name, *where, *why).c_str(), stderr);
+        std::fputs(text.c_str(), stderr);
         SetLastError(std::nullopt);
       }
     }

@@ -67,6 +67,8 @@ struct Node {
   // instance name (metric[...]); `invert` for matchinst(!/re/, ...).
   bool regex = false;
   bool invert = false;
+  // Levels of nodes from here to the deepest leaf (1 for a leaf).
+  int depth = 1;
   std::shared_ptr<const Node> left;
   std::shared_ptr<const Node> right;
 };

@@ -97,6 +97,10 @@ constexpr NameFunction kNameFunctions[] = {
 
 using NodePtr = std::shared_ptr<Node>;
 
+// Deeper input than this is refused (PCP's parser stack is bounded too,
+// and binding and evaluation recurse over the tree).
+constexpr int kMaxDepth = 10000;
+
 Desc ConstDesc(int type) {
   Desc d;
   d.pmid = kPmIDNull;
@@ -138,8 +142,11 @@ class Parser {
   NodePtr Mkconst();
   bool Spec(Desc* d);
   NodePtr Pattern();
+  // Sets n's depth from its operands; fails past kMaxDepth.
+  NodePtr Deepen(NodePtr n);
 
   Lexer lex_;
+  int nesting_ = 0;
   Token tok_;
   bool have_ = false;
   bool failed_ = false;
@@ -256,9 +263,30 @@ NodePtr Parser::Initial(Tok t) {
 }
 
 NodePtr Parser::Expr(int min_prec) {
+  if (++nesting_ > kMaxDepth) {
+    FailWith("");
+    error_.reset();
+    return nullptr;
+  }
   NodePtr left = Operand();
   if (Failed()) return nullptr;
-  return Rest(std::move(left), min_prec);
+  NodePtr e = Rest(std::move(left), min_prec);
+  nesting_--;
+  return e;
+}
+
+NodePtr Parser::Deepen(NodePtr n) {
+  if (n == nullptr) return n;
+  int below = 0;
+  if (n->left != nullptr) below = n->left->depth;
+  if (n->right != nullptr && n->right->depth > below) below = n->right->depth;
+  n->depth = below + 1;
+  if (n->depth > kMaxDepth) {
+    FailWith("");
+    error_.reset();
+    return nullptr;
+  }
+  return n;
 }
 
 // Continues `left` with binary operators binding tighter than min_prec.
@@ -286,7 +314,7 @@ NodePtr Parser::Rest(NodePtr left, int min_prec) {
       c->type = kNColon;
       c->left = yes;
       c->right = no;
-      n->right = c;
+      n->right = Deepen(c);
     } else {
       const bool boolean = op->node == kNAnd || op->node == kNOr;
       Frame f(this, Follow(boolean ? "Boolean expression" : "Arithmetic expression",
@@ -294,7 +322,8 @@ NodePtr Parser::Rest(NodePtr left, int min_prec) {
       n->right = Expr(op->prec);
       if (Failed()) return nullptr;
     }
-    left = n;
+    left = Deepen(n);
+    if (Failed()) return nullptr;
   }
 }
 
@@ -324,7 +353,7 @@ NodePtr Parser::Operand() {
       n->type = neg ? kNNeg : kNNot;
       n->left = Expr(neg ? kPrecAdd : kPrecNot);
       if (Failed()) return nullptr;
-      return n;
+      return Deepen(n);
     }
     case kTRescale: return Rescale();
     case kTMatchinst: return Matchinst();
@@ -379,7 +408,7 @@ NodePtr Parser::InstanceFilter(NodePtr subject, bool regex) {
   n->type = kNFilterInst;
   n->left = p;
   n->right = subject;
-  return n;
+  return Deepen(n);
 }
 
 NodePtr Parser::NameFunc(const NameFunction& f) {
@@ -425,7 +454,7 @@ NodePtr Parser::NameFunc(const NameFunction& f) {
     operand->desc.units = Units{};
   }
   n->left = operand;
-  return n;
+  return Deepen(n);
 }
 
 NodePtr Parser::Rescale() {
@@ -464,7 +493,7 @@ NodePtr Parser::Rescale() {
   n->type = kNRescale;
   n->left = e;
   n->right = scale;
-  return n;
+  return Deepen(n);
 }
 
 NodePtr Parser::Pattern() {
@@ -521,7 +550,7 @@ NodePtr Parser::Matchinst() {
   n->type = kNFilterInst;
   n->left = pattern;
   n->right = e;
-  return n;
+  return Deepen(n);
 }
 
 NodePtr Parser::Scalar() {
@@ -539,7 +568,7 @@ NodePtr Parser::Scalar() {
   auto n = std::make_shared<Node>();
   n->type = kNScalar;
   n->left = e;
-  return n;
+  return Deepen(n);
 }
 
 // mkconst(NUMBER, spec[, spec...]) with spec type=, semantics= or units=.

@@ -66,16 +66,23 @@ inline std::string FileContents(const std::string& path) {
   return all.ok() ? *all : "<unreadable " + path + ">";
 }
 
+// The environment the golden corpora were made in: no derived metrics.
+inline const std::string kNoDerived = "PCP_DERIVED_CONFIG=";
+// Derived metrics on by default, from Debian's stock configuration
+// (tests/data/derived, see its README).
+inline const std::string kStockDerived = "PCP_VAR_DIR=" PMAPI_TEST_DATA_DIR "/derived/var";
+
 // Runs `command` (whose first word is `tool`) in `dir` with PCP's golden
-// environment; returns stdout, and sets *status and *err.
+// environment and `env`; returns stdout, and sets *status and *err.
 inline std::string Run(const std::string& tool, const std::string& dir,
-                       const std::string& command, int* status, std::string* err) {
+                       const std::string& command, int* status, std::string* err,
+                       const std::string& env = kNoDerived) {
   const std::string bin = SelfDir() + "/../tools/" + tool;
   char errfile[] = "/tmp/pmapi-golden-XXXXXX";
   int fd = mkstemp(errfile);
   if (fd >= 0) close(fd);
-  const std::string shell = "cd '" + dir + "' && env -i PATH=/usr/bin:/bin TZ=UTC LC_ALL=C " +
-                            "PCP_DERIVED_CONFIG= HOME=/nonexistent '" + bin + "'" +
+  const std::string shell = "cd '" + dir + "' && env -i PATH=/usr/bin:/bin TZ=UTC LC_ALL=C '" +
+                            env + "' HOME=/nonexistent '" + bin + "'" +
                             command.substr(tool.size()) + " 2>'" + errfile + "' </dev/null";
   FILE* p = popen(shell.c_str(), "r");
   std::string out;
@@ -91,10 +98,13 @@ inline std::string Run(const std::string& tool, const std::string& dir,
   return out;
 }
 
-// Runs every `tool` command of `corpus`'s list `list` and checks them.
+// Runs every `tool` command of `corpus`'s list `list` and checks them
+// against `expected` (default CORPUS-expected), in environment `env`.
 inline void RunCorpus(const std::string& tool, const std::string& corpus, const std::string& list,
-                      const std::map<std::string, std::string>& known_differences) {
-  const std::string expected_dir = kArchives + "/" + corpus + "-expected";
+                      const std::map<std::string, std::string>& known_differences,
+                      const std::string& env = kNoDerived, const std::string& expected = "") {
+  const std::string expected_dir =
+      kArchives + "/" + (expected.empty() ? corpus + "-expected" : expected);
   const std::vector<Case> cases = ReadCommands(expected_dir + "/" + list);
   ASSERT_FALSE(cases.empty());
   int identical = 0;
@@ -103,7 +113,7 @@ inline void RunCorpus(const std::string& tool, const std::string& corpus, const 
   for (const Case& c : cases) {
     int status = -1;
     std::string err;
-    const std::string got = Run(tool, kArchives + "/" + corpus, c.command, &status, &err);
+    const std::string got = Run(tool, kArchives + "/" + corpus, c.command, &status, &err, env);
     std::string key = c.file;
     if (key.size() > 3 && key.compare(key.size() - 3, 3, ".xz") == 0) key.resize(key.size() - 3);
     const std::string err_path = expected_dir + "/" + key + ".err";

@@ -27,6 +27,18 @@ TEST(PminfoGoldenTest, ReferenceCorpus) {
   golden::RunCorpus("pminfo", "reference", "COMMANDS-pminfo.txt", KnownDifferences());
 }
 
+// Derived metrics on by default (PCP_DERIVED_CONFIG unset) with Debian's
+// stock configuration: tests/data/archives/make-derived-expected.sh.
+TEST(PminfoGoldenTest, ReferenceStockDerived) {
+  golden::RunCorpus("pminfo", "reference", "COMMANDS-pminfo.txt", KnownDifferences(),
+                    golden::kStockDerived, "reference-derived-expected");
+}
+
+TEST(PminfoGoldenTest, QaStockDerived) {
+  golden::RunCorpus("pminfo", "qa", "COMMANDS-pminfo.txt", KnownDifferences(), golden::kStockDerived,
+                    "qa-derived-expected");
+}
+
 TEST(PminfoGoldenTest, QaCorpus) {
   golden::RunCorpus("pminfo", "qa", "COMMANDS-pminfo.txt", KnownDifferences());
 }

@@ -39,6 +39,18 @@ TEST(PmvalGoldenTest, ReferenceCorpus) {
   golden::RunCorpus("pmval", "reference", "COMMANDS-pmval.txt", KnownDifferences());
 }
 
+// Derived metrics on by default (PCP_DERIVED_CONFIG unset) with Debian's
+// stock configuration: tests/data/archives/make-derived-expected.sh.
+TEST(PmvalGoldenTest, ReferenceStockDerived) {
+  golden::RunCorpus("pmval", "reference", "COMMANDS-pmval.txt", KnownDifferences(),
+                    golden::kStockDerived, "reference-derived-expected");
+}
+
+TEST(PmvalGoldenTest, QaStockDerived) {
+  golden::RunCorpus("pmval", "qa", "COMMANDS-pmval.txt", KnownDifferences(), golden::kStockDerived,
+                    "qa-derived-expected");
+}
+
 TEST(PmvalGoldenTest, QaCorpus) {
   golden::RunCorpus("pmval", "qa", "COMMANDS-pmval.txt", KnownDifferences());
 }

@@ -11,6 +11,7 @@
 #include "describe.h"
 #include "options.h"
 #include "pminfo.h"
+#include "pmapi/derived.h"
 #include "pmapi/errors.h"
 
 namespace {
@@ -39,6 +40,17 @@ pmtools::OptionTable Table() {
             {{'c', "derived", "FILE", "load derived metric definitions from FILE(s)"},
              {'x', "events", "", "unpack and report on any fetched event records"},
              {'v', "verify", "", "verify mode, be quiet and only report errors"}}}}};
+}
+
+// -c FILE: loaded when met, as PCP's pminfo does; an error is reported and
+// is not fatal.
+void LoadDerived(const std::string& files, pminfo::Settings* s) {
+  s->derived_files.push_back(files);
+  absl::StatusOr<int> n = pmapi::LoadDerivedConfig(files);
+  if (!n.ok()) {
+    std::fprintf(stderr, "pminfo: derived configuration(s) error: %s\n",
+                 std::string(n.status().message()).c_str());
+  }
 }
 
 // Applies one parsed option; returns false on a bad argument.
@@ -75,7 +87,7 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
   else if (k == "s") s->series = true;
   else if (k == "t") s->oneline = true;
   else if (k == "T") s->help = true;
-  else if (k == "c") s->derived_files.push_back(o.value);
+  else if (k == "c") LoadDerived(o.value, s);
   else if (k == "x") s->events = s->value = true;
   else if (k == "v") s->verify = true;
   else if (k == "V") s->version = true;

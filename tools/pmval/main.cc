@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "options.h"
+#include "pmapi/derived.h"
 #include "pmapi/timewindow.h"
 #include "pmval.h"
 
@@ -115,6 +116,14 @@ void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f
     s->verbose = true;
   } else if (k == "x") {
     s->filter = o.value;
+  } else if (k == "derived") {
+    // --derived FILE: an error makes the command line bad (PCP's option layer)
+    absl::StatusOr<int> n = pmapi::LoadDerivedConfig(o.value);
+    if (!n.ok()) {
+      std::fprintf(stderr, "pmval: pmLoadDerivedConfig failed: %s\n",
+                   std::string(n.status().message()).c_str());
+      f->errors = true;
+    }
   } else {
     f->unsupported.push_back(k);
   }
