@@ -110,12 +110,8 @@ absl::StatusOr<std::vector<std::string>> Context::NameAll(PmID id) {
   return source_->NameAll(id);
 }
 
-// The anonymous metrics are derived metrics in PCP: their nodes follow the
-// name space's own children, names already there are not repeated, and a
-// name that only they define has them as its children.
-absl::StatusOr<std::vector<PmnsChild>> Context::Children(std::string_view name) {
-  absl::StatusOr<std::vector<PmnsChild>> kids =
-      names_ != nullptr ? names_->Children(name) : source_->Children(name);
+absl::StatusOr<std::vector<PmnsChild>> WithAnonChildren(std::string_view name,
+                                                        absl::StatusOr<std::vector<PmnsChild>> kids) {
   std::vector<PmnsChild> extra;
   for (const AnonMetric& m : kAnonMetrics) {
     std::string_view full = m.name;
@@ -138,6 +134,10 @@ absl::StatusOr<std::vector<PmnsChild>> Context::Children(std::string_view name) 
   if (!kids.ok()) return extra;
   kids->insert(kids->end(), extra.begin(), extra.end());
   return kids;
+}
+
+absl::StatusOr<std::vector<PmnsChild>> Context::Children(std::string_view name) {
+  return WithAnonChildren(name, names_ != nullptr ? names_->Children(name) : source_->Children(name));
 }
 
 absl::Status Context::Traverse(std::string_view name,

@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
+#include "names.h"
 #include "options.h"
 #include "pmval.h"
 
@@ -49,6 +50,7 @@ struct Flags {
   bool version = false;
   bool errors = false;
   std::vector<std::string> unsupported;
+  bool namespace_failed = false;  // -n/-N: a runtime error, no usage text
 };
 
 void ApplySource(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f);
@@ -83,6 +85,9 @@ void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f
     s->verbose = true;
   } else if (k == "x") {
     s->filter = o.value;
+  } else if (k == "n" || k == "N") {
+    s->name_space = pmtools::LoadNameSpaceOption("pmval", o.value, k == "n");
+    f->namespace_failed = s->name_space == nullptr;
   } else {
     f->unsupported.push_back(k);
   }
@@ -149,6 +154,7 @@ int main(int argc, char** argv) {
   pmval::Settings settings;
   Flags flags;
   for (const pmtools::ParsedOption& o : cl->options) Apply(o, &settings, &flags);
+  if (flags.namespace_failed) return 1;
   if (flags.usage) {
     // PCP's pmval treats -? as an option error: usage and status 1.
     std::fputs(pmtools::UsageText(table).c_str(), stderr);
