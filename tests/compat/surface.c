@@ -233,15 +233,14 @@ static void show_units_interval(void) {
 
 static void show_specs(void) {
     const char *specs[] = {"bogus", "add", "add,", "add,29", "add,999,x.so,init", "add,29,x.so",
-                           "add,29,x.so,", "del,,", "del,29", "clear", "clearx", "add,-1,x,y"};
+                           "add,29,x.so,", "del,,", "clear", "clearx", "add,-1,x,y", "add,29,x.so,x_init",
+                           "del,29", "del,30", "del,,x.so", "del,,y.so"};
     const char *mech[] = {"bogus", "shell"};
     char **urls = NULL;
     char *why;
     int i;
     for (i = 0; i < (int)(sizeof(specs) / sizeof(specs[0])); i++) {
         why = pmSpecLocalPMDA(specs[i]);
-        if (why != NULL && strncmp(why, "__pmLocalPMDA", 13) == 0)
-            why = "(accepted, agent table)";
         printf("pmSpecLocalPMDA(%s) -> %s\n", specs[i], why ? why : "NULL");
     }
     for (i = 0; i < 2; i++)
