@@ -12,7 +12,7 @@ set -eu
 BUILD_PKGS="cmake g++ ninja-build pkg-config xz-utils libabsl-dev libicu-dev
   libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev
   liblzma-dev dpkg-dev groff-base file"
-PCP_PKGS="pcp libpcp3-dev libpcp-pmda3-dev"
+PCP_PKGS="pcp libpcp3-dev libpcp-pmda3-dev pcp-testsuite"
 FUZZ_PKGS="clang libclang-rt-14-dev"
 
 missing() {

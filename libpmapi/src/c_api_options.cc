@@ -23,9 +23,6 @@
 
 static_assert(PMAPI_VERSION == PMAPI_VERSION_2, "the library reads pmOptions in the version 2 layout");
 
-#ifndef PMAPI_VERSION_STRING
-#define PMAPI_VERSION_STRING "0.0.0"
-#endif
 
 pmdebugoptions_t pmDebugOptions;
 
@@ -332,7 +329,9 @@ void Standard(int c, pmOptions* opts) {
     case 'T': opts->finish_optarg = opts->optarg; break;
     case 't': SetInterval(opts, arg); break;
     case 'V':
-      pmprintf("%s version %s\n", pmGetProgname(), "6.0.3");
+      // PCP's -V names the PCP release (the interface this library gives).
+      pmprintf("%s version %d.%d.%d\n", pmGetProgname(), PM_VERSION_CURRENT >> 16,
+               (PM_VERSION_CURRENT >> 8) & 0xff, PM_VERSION_CURRENT & 0xff);
       opts->flags |= PM_OPTFLAG_EXIT;
       break;
     case 'Z': SetZone(opts, arg); break;
@@ -564,11 +563,9 @@ char* pmGetProgname(void) {
   return progname->data();
 }
 
-int pmGetVersion(void) {
-  int major = 0, minor = 0, patch = 0;
-  std::sscanf(PMAPI_VERSION_STRING, "%d.%d.%d", &major, &minor, &patch);
-  return (major << 16) | (minor << 8) | patch;
-}
+// The PCP release whose interface this library provides, as PCP's own
+// programs compare it with PM_VERSION_CURRENT.
+int pmGetVersion(void) { return PM_VERSION_CURRENT; }
 
 int pmPathSeparator(void) { return '/'; }
 

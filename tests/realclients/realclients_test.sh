@@ -7,8 +7,8 @@
 # /var/lib/pcp/testsuite/src whose PCP headers are only the public
 # <pcp/pmapi.h> and <pcp/pmda.h> (none of libpcp.h or impl.h, nor the
 # headers of libraries this project does not provide: mmv, trace, import,
-# archive, deprecated, fault, json, http), and the pmclient demos Debian's
-# pcp ships. They are built where they are, never copied into this project.
+# archive, deprecated, fault, json, http, pmdaroot) and that call no
+# internal __pm function, and the pmclient demos Debian's pcp ships. They are built where they are, never copied into this project.
 # Every program that builds with libpcp must build with ours. The runs are
 # the archive invocations PCP's QA scripts use (extracted from the scripts,
 # run in the testsuite directory); stdout, stderr and exit status of each
@@ -23,14 +23,14 @@ set -uo pipefail
 src=$1 build=$2 work=$3 cmake=$4 cc=$5
 qa=/var/lib/pcp/testsuite
 demos=/usr/share/pcp/demos/pmclient
-identical_floor=${REALCLIENTS_FLOOR:-0}
+identical_floor=${REALCLIENTS_FLOOR:-9}
 if [ ! -d "$qa/src" ] || [ ! -f /usr/include/pcp/pmapi.h ]; then
   echo "skipped: pcp-testsuite or libpcp3-dev not installed"
   exit 77
 fi
 
 rm -rf "$work"
-mkdir -p "$work/pcp" "$work/ours" "$work/inc" "$work/out"
+mkdir -p "$work/pcp" "$work/ours" "$work/inc" "$work/out" "$work/run"
 prefix=$work/prefix
 "$cmake" --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
   { cat "$work/install.log" >&2; echo "FAIL: install" >&2; exit 1; }
@@ -40,29 +40,41 @@ libdir=$(dirname "$(find "$prefix" -name 'libpmapi.so' | head -1)")
 printf '#define PCP_PLATFORM linux\n#define PCP_VER 60003\n' > "$work/inc/localconfig.h"
 
 # The programs: public header only.
-internal='"libpcp.h"|impl\.h|deprecated\.h|mmv_|trace|import\.h|archive\.h|pmafm|fault\.h|pmjson|pmhttp|sds\.h'
+internal='"libpcp.h"|impl\.h|deprecated\.h|mmv_|trace|import\.h|archive\.h|pmafm|fault\.h|pmjson|pmhttp|pmdaroot\.h|sds\.h'
 programs=()
 for f in "$qa"/src/*.c; do
   grep -qE "$internal" <(grep -E '^#[[:space:]]*include' "$f") && continue
+  # libpcp's internal functions (__pm...) are not the public interface.
+  grep -qE '\b__pm[A-Za-z]' "$f" && continue
   grep -q 'pcp/pmapi.h' "$f" || continue
   programs+=("$f")
 done
 programs+=("$demos/pmclient.c" "$demos/pmclient_fg.c")
 
+# build_one FILE: the program against libpcp, and if that works against
+# ours; the two builds run two programs at a time.
+build_one() {
+  local f=$1 name
+  name=$(basename "$f" .c)
+  local flags=(-w -DHAVE_TRACE -I"$work/inc" -I"$(dirname "$f")")
+  "$cc" "${flags[@]}" -o "$work/pcp/$name" "$f" -lpcp_pmda -lpcp -lpthread -lm \
+    > "$work/pcp/$name.log" 2>&1 || return 0
+  # Our prefix comes first, so <pcp/pmapi.h> and <pcp/pmda.h> are ours.
+  "$cc" "${flags[@]}" -I"$prefix/include" -o "$work/ours/$name" "$f" \
+    -L"$libdir" -lpmapi -Wl,-rpath,"$libdir" -lpthread -lm > "$work/ours/$name.log" 2>&1 || true
+}
+export -f build_one
+export work cc prefix libdir
+printf '%s\n' "${programs[@]}" | xargs -P 2 -I{} bash -c 'build_one "$1"' _ {}
 built_pcp=0 built_ours=0 missing=()
 for f in "${programs[@]}"; do
   name=$(basename "$f" .c)
-  flags=(-w -DHAVE_TRACE -I"$work/inc" -I"$(dirname "$f")")
-  if "$cc" "${flags[@]}" -o "$work/pcp/$name" "$f" -lpcp_pmda -lpcp -lpthread -lm > "$work/pcp/$name.log" 2>&1; then
-    built_pcp=$((built_pcp + 1))
-    # Our prefix comes first, so <pcp/pmapi.h> and <pcp/pmda.h> are ours.
-    if "$cc" "${flags[@]}" -I"$prefix/include" \
-        -o "$work/ours/$name" "$f" -L"$libdir" -lpmapi -Wl,-rpath,"$libdir" -lpthread -lm \
-        > "$work/ours/$name.log" 2>&1; then
-      built_ours=$((built_ours + 1))
-    else
-      missing+=("$name")
-    fi
+  [ -x "$work/pcp/$name" ] || continue
+  built_pcp=$((built_pcp + 1))
+  if [ -x "$work/ours/$name" ]; then
+    built_ours=$((built_ours + 1))
+  else
+    missing+=("$name")
   fi
 done
 echo "programs: ${#programs[@]}; built with libpcp: $built_pcp; built with ours: $built_ours"
@@ -82,11 +94,12 @@ while read -r prog args; do
   [ -x "$work/pcp/$name" ] && [ -x "$work/ours/$name" ] || continue
   total=$((total + 1))
   for side in pcp ours; do
+    # Both builds run under one path, so messages naming the program match.
+    cp "$work/$side/$name" "$work/run/$name"
     # shellcheck disable=SC2086
-    (cd "$qa" && env TZ=UTC LC_ALL=C PCP_DERIVED_CONFIG= timeout 20 "$work/$side/$name" $args \
+    (cd "$qa" && env TZ=UTC LC_ALL=C PCP_DERIVED_CONFIG= timeout 20 "$work/run/$name" $args \
       > "$work/out/$total.$side" 2>&1 < /dev/null; echo "exit status $?" >> "$work/out/$total.$side")
   done
-  # Program names in messages are the same; paths of the two builds are not.
   if cmp -s "$work/out/$total.pcp" "$work/out/$total.ours"; then
     same=$((same + 1))
   else
