@@ -101,7 +101,7 @@ struct Names {
     return ctx != nullptr ? ctx->NameAll(id) : ns->NameAll(id);
   }
   absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name) const {
-    return ctx != nullptr ? ctx->Children(name) : ns->Children(name);
+    return ctx != nullptr ? ctx->Children(name) : WithAnonChildren(name, ns->Children(name));
   }
   absl::Status Traverse(std::string_view name,
                         const std::function<void(const std::string&)>& visit) const {

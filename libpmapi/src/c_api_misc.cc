@@ -319,7 +319,12 @@ char* pmSpecLocalPMDA(const char* spec) {
     why = std::string(op.status().message());
     return why.data();
   }
-  pmapi::RecordLocalPmdaOp(*op);
+  absl::Status recorded = pmapi::RecordLocalPmdaOp(*op);
+  if (!recorded.ok()) {
+    char msg[PM_MAXERRMSGLEN];
+    why = std::string("__pmLocalPMDA: ") + pmErrStr_r(pmapi::capi::Code(recorded), msg, sizeof msg);
+    return why.data();
+  }
   return nullptr;
 }
 

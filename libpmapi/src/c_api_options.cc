@@ -2,6 +2,10 @@
 // pmGetContextOptions, pmUsageMessage, pmFreeOptions, pmgetopt_r), the
 // pmprintf buffer, the program name, debug switches and small helpers.
 #include <getopt.h>
+#include <strings.h>
+
+#include <algorithm>
+#include <climits>
 
 #include <cstdarg>
 #include <cstdlib>
@@ -20,9 +24,6 @@
 
 static_assert(PMAPI_VERSION == PMAPI_VERSION_2, "the library reads pmOptions in the version 2 layout");
 
-#ifndef PMAPI_VERSION_STRING
-#define PMAPI_VERSION_STRING "0.0.0"
-#endif
 
 pmdebugoptions_t pmDebugOptions;
 
@@ -45,60 +46,58 @@ constexpr const char* kDebugNames[] = {
 static_assert(sizeof(kDebugNames) / sizeof(kDebugNames[0]) ==
               sizeof(pmdebugoptions_t) / sizeof(int));
 
-// Marks in `chosen` the options one item of a debug spec names: a name
-// (any case) or "all". Returns false for an unknown name.
-bool ChooseByName(absl::string_view item, std::vector<bool>* chosen) {
-  const size_t n = sizeof(kDebugNames) / sizeof(kDebugNames[0]);
-  if (absl::EqualsIgnoreCase(item, "all")) {
-    chosen->assign(n, true);
-    return true;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (absl::EqualsIgnoreCase(item, kDebugNames[i])) {
-      (*chosen)[i] = true;
-      return true;
-    }
-  }
-  return false;
+// The old numeric debug mask: bit k of a number given to pmSetDebug stands
+// for option k for the first 28 options, bit 30 for "desperate"; the
+// others have no bit.
+int OldBit(size_t option) {
+  constexpr size_t kDesperate = 28;
+  if (option < kDesperate) return 1 << option;
+  return option == kDesperate ? 1 << 30 : 0;
 }
 
-// Sets (value 1) or clears (0) the debug options a spec names, as PCP
-// reads it: comma-separated names (any case) or "all", or decimal numbers,
-// which are PCP's old bit masks (-1 meaning all) and are accepted without
-// changing any option here. Returns PM_ERR_CONV, changing nothing, for an
-// unknown name, an empty item or anything after a number but a comma.
+// Sets (value 1) or clears (0) the debug options of `spec`, as PCP does: a
+// comma-separated list of option names (any case), "all", or decimal
+// numbers in the old bit-mask form (-1: every bit). Either every item is
+// good and applied, or nothing changes and PM_ERR_CONV is returned.
 int ChangeDebug(const char* spec, int value) {
   if (spec == nullptr) return 0;
   const size_t n = sizeof(kDebugNames) / sizeof(kDebugNames[0]);
-  std::vector<bool> chosen(n, false);
-  const char* p = spec;
-  while (*p != '\0') {
+  std::vector<int> state(flags, flags + n);
+  int bits = 0;
+  for (const char* p = spec; *p != '\0';) {
     char* end = nullptr;
     long number = std::strtol(p, &end, 10);
     if (end > p) {
-      if (number == -1) chosen.assign(n, true);
-      if (*end == ',') {
-        p = end + 1;
-        continue;
+      bits = number == -1 ? INT_MAX : bits | static_cast<int>(number);
+      for (size_t i = 0; i < n; ++i) {
+        if (bits & OldBit(i)) state[i] = value;
       }
       if (*end == '\0') break;
-      return PM_ERR_CONV;
+      if (*end != ',') return PM_ERR_CONV;
+      p = end + 1;
+      continue;
     }
-    const char* comma = std::strchr(p, ',');
-    size_t len = comma ? static_cast<size_t>(comma - p) : std::strlen(p);
-    if (!ChooseByName(absl::string_view(p, len), &chosen)) return PM_ERR_CONV;
-    p += len;
-    if (*p == ',') ++p;
+    const char* stop = std::strchr(p, ',');
+    if (stop == nullptr) stop = p + std::strlen(p);
+    std::string name(p, stop);
+    if (strcasecmp(name.c_str(), "all") == 0) {
+      bits |= INT_MAX;
+      for (size_t i = 0; i < n; ++i) state[i] = value;
+    } else {
+      size_t i = 0;
+      while (i < n && strcasecmp(name.c_str(), kDebugNames[i]) != 0) ++i;
+      if (i == n) return PM_ERR_CONV;
+      bits |= OldBit(i);
+      state[i] = value;
+    }
+    p = *stop == ',' ? stop + 1 : stop;
   }
-  int* flags = reinterpret_cast<int*>(&pmDebugOptions);
-  for (size_t i = 0; i < n; ++i) {
-    if (chosen[i]) flags[i] = value;
-  }
+  std::copy(state.begin(), state.end(), flags);
   return 0;
 }
 
 // The standard option letters pmGetOptions handles itself.
-bool IsStandard(int c) { return c > 0 && std::strchr("AaDgHhLNnOpSsTtVZz?", c) != nullptr; }
+bool IsStandard(int c) { return c > 0 && std::strchr("AaDgHhKLNnOpSsTtVZz?", c) != nullptr; }
 
 void UsageError(pmOptions* opts) {
   opts->errors++;
@@ -112,16 +111,59 @@ void AddTo(char*** list, int* count, const std::string& value) {
   (*list)[(*count)++] = pmapi::capi::Dup(value);
 }
 
-// -a: each comma-separated name joins the archive set.
+// True if `name` is one of the names of the comma-separated `list`.
+bool InList(const char* list, const std::string& name) {
+  std::vector<std::string> names = absl::StrSplit(list, ',');
+  for (const std::string& n : names) {
+    if (n == name) return true;
+  }
+  return false;
+}
+
+// One archive name (PCP's addArchive): with PM_OPTFLAG_MULTI a new entry;
+// otherwise joined, after a comma, to the single entry that one context
+// opens. Duplicates are dropped.
+void AddArchive(pmOptions* opts, const std::string& name) {
+  if (opts->flags & PM_OPTFLAG_MULTI) {
+    for (int i = 0; i < opts->narchives; ++i) {
+      if (name == opts->archives[i]) return;
+    }
+    AddTo(&opts->archives, &opts->narchives, name);
+  } else if (opts->narchives == 0) {
+    AddTo(&opts->archives, &opts->narchives, name);
+  } else {
+    if (InList(opts->archives[0], name)) return;
+    char* joined = pmapi::capi::Dup(absl::StrCat(opts->archives[0], ",", name));
+    if (joined == nullptr) return;
+    std::free(opts->archives[0]);
+    opts->archives[0] = joined;
+  }
+  opts->context = PM_CONTEXT_ARCHIVE;
+}
+
+// -a and $PCP_ARCHIVE: the argument as one name.
 void AddArchives(pmOptions* opts, const char* value) {
   if (opts->nhosts > 0 && !(opts->flags & PM_OPTFLAG_MIXED)) {
     pmprintf("%s: only one host or archive allowed\n", pmGetProgname());
     UsageError(opts);
     return;
   }
+  AddArchive(opts, value);
+}
+
+// $PCP_ARCHIVE_LIST: each comma-separated name.
+void AddArchiveList(pmOptions* opts, const char* value) {
+  if (opts->nhosts > 0 && !(opts->flags & PM_OPTFLAG_MIXED)) {
+    pmprintf("%s: only one of hosts or archives allowed\n", pmGetProgname());
+    UsageError(opts);
+    return;
+  }
+  if (!(opts->flags & PM_OPTFLAG_MULTI)) {
+    AddArchive(opts, value);
+    return;
+  }
   std::vector<std::string> parts = absl::StrSplit(value, ',', absl::SkipEmpty());
-  for (const std::string& p : parts) AddTo(&opts->archives, &opts->narchives, p);
-  opts->context = PM_CONTEXT_ARCHIVE;
+  for (const std::string& p : parts) AddArchive(opts, p);
 }
 
 // -h (and each host of -H's file): one host unless PM_OPTFLAG_MULTI.
@@ -197,6 +239,70 @@ void SetInterval(pmOptions* opts, const char* arg) {
   std::free(err);
 }
 
+// -n FILE (dupok) and -N FILE: the alternative name space, loaded now.
+void SetNameSpace(pmOptions* opts, const char* path, bool dupok) {
+  int sts = pmLoadASCIINameSpace(path, dupok ? 1 : 0);
+  if (sts < 0) {
+    pmprintf("%s: Cannot load namespace from \"%s\": %s\n", pmGetProgname(), path, pmErrStr(sts));
+    opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
+    opts->errors++;
+  } else {
+    opts->nsflag = 1;
+  }
+}
+
+void SetLocalTable(pmOptions* opts, const char* spec) {
+  if (const char* why = pmSpecLocalPMDA(spec)) {
+    pmprintf("%s: pmSpecLocalPMDA failed: %s\n", pmGetProgname(), why);
+    UsageError(opts);
+  }
+}
+
+void SetLocal(pmOptions* opts) {
+  if (opts->context != 0 && opts->context != PM_CONTEXT_LOCAL && !(opts->flags & PM_OPTFLAG_MULTI) &&
+      opts->narchives == 0 && opts->nhosts == 0) {
+    pmprintf("%s: at most one of -a, -h and -L allowed\n", pmGetProgname());
+    UsageError(opts);
+    return;
+  }
+  opts->Lflag = 1;
+}
+
+void SetGui(pmOptions* opts, const char* port) {
+  if (port == nullptr ? opts->guiport_optarg != nullptr : opts->guiflag != 0) {
+    pmprintf("%s: at most one of -g and -p allowed\n", pmGetProgname());
+    UsageError(opts);
+  } else if (port == nullptr) {
+    opts->guiflag = 1;
+  } else {
+    opts->guiport_optarg = const_cast<char*>(port);
+    char* end = nullptr;
+    opts->guiport = static_cast<int>(std::strtol(port, &end, 10));
+    if (*end != '\0' || opts->guiport < 0) opts->guiport = 0;
+  }
+}
+
+void SetSamples(pmOptions* opts, const char* arg) {
+  char* end = nullptr;
+  opts->samples = static_cast<int>(std::strtol(arg, &end, 10));
+  if (*end != '\0' || opts->samples < 0) {
+    pmprintf("%s: -s requires a positive numeric argument\n", pmGetProgname());
+    UsageError(opts);
+  }
+}
+
+// -Z ZONE (zone != null) or -z: at most one of them.
+void SetZone(pmOptions* opts, const char* zone) {
+  if (zone != nullptr ? opts->tzflag != 0 : opts->timezone != nullptr) {
+    pmprintf("%s: at most one of -Z and -z allowed\n", pmGetProgname());
+    UsageError(opts);
+  } else if (zone != nullptr) {
+    opts->timezone = const_cast<char*>(zone);
+  } else {
+    opts->tzflag = 1;
+  }
+}
+
 // Handles one standard option.
 void Standard(int c, pmOptions* opts) {
   const char* arg = opts->optarg;
@@ -209,75 +315,97 @@ void Standard(int c, pmOptions* opts) {
         UsageError(opts);
       }
       break;
-    case 'g': opts->guiflag = 1; break;
+    case 'g': SetGui(opts, nullptr); break;
     case 'H': AddHostsFile(opts, arg); break;
     case 'h': AddHost(opts, arg, false); break;
-    case 'L':
-      opts->Lflag = 1;
-      opts->context = PM_CONTEXT_LOCAL;
-      break;
-    case 'N':
-    case 'n':
-      // Contexts always use their source's name space here.
-      opts->nsflag = 1;
-      pmprintf("%s: -%c: alternative name spaces are not supported\n", pmGetProgname(), c);
-      opts->errors++;
-      opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
-      break;
+    case 'K': SetLocalTable(opts, arg); break;
+    case 'L': SetLocal(opts); break;
+    case 'N': SetNameSpace(opts, arg, false); break;
+    case 'n': SetNameSpace(opts, arg, true); break;
     case 'O': opts->origin_optarg = opts->optarg; break;
-    case 'p':
-      opts->guiport_optarg = opts->optarg;
-      opts->guiport = std::atoi(arg);
-      break;
+    case 'p': SetGui(opts, arg); break;
     case 'S': opts->start_optarg = opts->optarg; break;
-    case 's': {
-      char* end = nullptr;
-      long n = std::strtol(arg, &end, 10);
-      if (end == arg || *end != '\0' || n < 0) {
-        pmprintf("%s: -s requires a positive numeric argument\n", pmGetProgname());
-        UsageError(opts);
-      } else {
-        opts->samples = static_cast<int>(n);
-      }
-      break;
-    }
+    case 's': SetSamples(opts, arg); break;
     case 'T': opts->finish_optarg = opts->optarg; break;
     case 't': SetInterval(opts, arg); break;
     case 'V':
-      pmprintf("%s version %s\n", pmGetProgname(), PMAPI_VERSION_STRING);
+      // PCP's -V names the PCP release (the interface this library gives).
+      pmprintf("%s version %d.%d.%d\n", pmGetProgname(), PM_VERSION_CURRENT >> 16,
+               (PM_VERSION_CURRENT >> 8) & 0xff, PM_VERSION_CURRENT & 0xff);
       opts->flags |= PM_OPTFLAG_EXIT;
       break;
-    case 'Z': opts->timezone = opts->optarg; break;
-    case 'z': opts->tzflag = 1; break;
+    case 'Z': SetZone(opts, arg); break;
+    case 'z': SetZone(opts, nullptr); break;
     case '?':  // -?, --help, or a bad option: the caller shows the usage
       UsageError(opts);
       break;
   }
 }
 
+// The PCP_* environment variables pmGetOptions reads before the command
+// line, as the options they stand for (PCP_DEBUG first).
+void StartOptions(pmOptions* opts) {
+  if (const char* debug = std::getenv("PCP_DEBUG")) {
+    opts->optarg = const_cast<char*>(debug);
+    Standard('D', opts);
+  }
+  struct EnvOption {
+    const char* name;
+    int letter;  // the option it stands for; 0: handled below
+  };
+  static constexpr EnvOption kEnv[] = {
+      {"PCP_ALIGN_TIME", 'A'}, {"PCP_ARCHIVE", 'a'},    {"PCP_ARCHIVE_LIST", 0},
+      {"PCP_GUIMODE", 'g'},    {"PCP_HOST", 'h'},       {"PCP_HOST_LIST", 0},
+      {"PCP_SPECLOCAL", 'K'},  {"PCP_LOCALMODE", 'L'},  {"PCP_LOCALPMDA", 'L'},
+      {"PCP_NAMESPACE", 'n'},  {"PCP_UNIQNAMES", 'N'},  {"PCP_ORIGIN", 'O'},
+      {"PCP_ORIGIN_TIME", 'O'}, {"PCP_GUIPORT", 'p'},   {"PCP_START_TIME", 'S'},
+      {"PCP_SAMPLES", 's'},    {"PCP_FINISH_TIME", 'T'}, {"PCP_INTERVAL", 't'},
+      {"PCP_TIMEZONE", 'Z'},   {"PCP_HOSTZONE", 'z'},
+  };
+  for (const EnvOption& e : kEnv) {
+    char* value = std::getenv(e.name);
+    if (value == nullptr) continue;
+    opts->optarg = value;
+    if (e.letter != 0) {
+      Standard(e.letter, opts);
+    } else if (std::strcmp(e.name, "PCP_ARCHIVE_LIST") == 0) {
+      AddArchiveList(opts, value);
+    } else {
+      std::vector<std::string> hosts = absl::StrSplit(value, ',', absl::SkipEmpty());
+      for (const std::string& h : hosts) AddHost(opts, h, false);
+    }
+  }
+  opts->optarg = nullptr;
+}
+
 // Cross-checks once every option is in.
 void Finish(pmOptions* opts) {
+  if (opts->flags & PM_OPTFLAG_DONE) return;
   opts->flags |= PM_OPTFLAG_DONE;
+  // The caller learns which layout the library read.
+  if (opts->version != PMAPI_VERSION_2 && opts->version != PMAPI_VERSION_3) {
+    opts->version = PMAPI_VERSION_2;
+  }
+  if (opts->Lflag) opts->context = PM_CONTEXT_LOCAL;
   if (opts->context != PM_CONTEXT_ARCHIVE &&
       (opts->start_optarg != nullptr || opts->align_optarg != nullptr ||
        opts->origin_optarg != nullptr)) {
     pmprintf("%s: time window options are supported for archives only\n", pmGetProgname());
     UsageError(opts);
   }
-  if (opts->tzflag && opts->timezone != nullptr) {
-    pmprintf("%s: at most one of -Z and -z allowed\n", pmGetProgname());
+  if (opts->tzflag && opts->context != PM_CONTEXT_ARCHIVE && opts->context != PM_CONTEXT_HOST) {
+    pmprintf("%s: use of timezone from metric source requires a source\n", pmGetProgname());
     UsageError(opts);
   }
-  if (opts->Lflag && (opts->nhosts > 0 || opts->narchives > 0)) {
-    pmprintf("%s: -L may not be used with -a or -h\n", pmGetProgname());
-    UsageError(opts);
-  }
+  if (opts->flags & PM_OPTFLAG_RUNTIME_ERR) opts->flags &= ~PM_OPTFLAG_USAGE_ERR;
 }
 
-// getopt_long's table for the caller's long options.
-std::vector<struct option> LongTable(const pmLongOptions* longopts) {
+// getopt_long's table for the caller's long options; origin[i] is the
+// index in the caller's array of the table's entry i.
+std::vector<struct option> LongTable(const pmLongOptions* longopts, std::vector<int>* origin) {
   std::vector<struct option> out;
-  for (const pmLongOptions* o = longopts; o != nullptr && o->long_opt != nullptr; ++o) {
+  int i = 0;
+  for (const pmLongOptions* o = longopts; o != nullptr && o->long_opt != nullptr; ++o, ++i) {
     if (o->long_opt[0] == '\0') continue;
     struct option g;
     g.name = o->long_opt;
@@ -285,6 +413,7 @@ std::vector<struct option> LongTable(const pmLongOptions* longopts) {
     g.flag = nullptr;
     g.val = o->short_opt;
     out.push_back(g);
+    origin->push_back(i);
   }
   out.push_back({nullptr, 0, nullptr, 0});
   return out;
@@ -434,11 +563,9 @@ char* pmGetProgname(void) {
   return progname->data();
 }
 
-int pmGetVersion(void) {
-  int major = 0, minor = 0, patch = 0;
-  std::sscanf(PMAPI_VERSION_STRING, "%d.%d.%d", &major, &minor, &patch);
-  return (major << 16) | (minor << 8) | patch;
-}
+// The PCP release whose interface this library provides, as PCP's own
+// programs compare it with PM_VERSION_CURRENT.
+int pmGetVersion(void) { return PM_VERSION_CURRENT; }
 
 int pmPathSeparator(void) { return '/'; }
 
@@ -459,7 +586,8 @@ int pmgetopt_r(int argc, char* const* argv, pmOptions* opts) {
   }
   std::string shortopts = opts->short_options != nullptr ? opts->short_options : "";
   if (opts->flags & PM_OPTFLAG_POSIX) shortopts = "+" + shortopts;
-  std::vector<struct option> table = LongTable(opts->long_options);
+  std::vector<int> origin;
+  std::vector<struct option> table = LongTable(opts->long_options, &origin);
   // Diagnostics go through pmprintf, as PCP's do, so they come out with
   // the usage message.
   ::opterr = 0;
@@ -469,13 +597,15 @@ int pmgetopt_r(int argc, char* const* argv, pmOptions* opts) {
   if (c == ':' || (c == '?' && !(::optopt == 0 && index >= 0) && !IsHelpRequest(argv))) {
     if (!(opts->flags & PM_OPTFLAG_QUIET)) Diagnose(c, argv, opts->long_options);
     c = '?';
-    opts->index = index;
+    if (index >= 0) opts->index = origin[index];
     opts->optind = ::optind;
     opts->optarg = ::optarg;
     opts->optopt = ::optopt;
     return c;
   }
-  opts->index = index;
+  // The caller's long option (its index in opts->long_options); a short
+  // option leaves the last one there, as in PCP.
+  if (index >= 0) opts->index = origin[index];
   opts->optind = ::optind;
   opts->optarg = ::optarg;
   opts->optopt = c == '?' ? ::optopt : 0;
@@ -483,7 +613,10 @@ int pmgetopt_r(int argc, char* const* argv, pmOptions* opts) {
 }
 
 int pmGetOptions(int argc, char* const* argv, pmOptions* opts) {
-  if (!(opts->flags & PM_OPTFLAG_INIT)) pmSetProgname(argv[0]);
+  if (!(opts->flags & PM_OPTFLAG_INIT)) {
+    pmSetProgname(argv[0]);
+    StartOptions(opts);
+  }
   if (opts->flags & PM_OPTFLAG_ENV_ONLY) {
     opts->flags |= PM_OPTFLAG_INIT;
     Finish(opts);
@@ -501,25 +634,27 @@ int pmGetOptions(int argc, char* const* argv, pmOptions* opts) {
 }
 
 // pmGetContextOptions' reporting zone: -z (the source's) or -Z.
-static int ContextZone(int ctx, bool archive, pmOptions* opts) {
+static void ContextZone(int ctx, bool archive, pmOptions* opts) {
   bool stdout_tz = (opts->flags & PM_OPTFLAG_STDOUT_TZ) != 0;
-  int sts = 0;
   if (opts->tzflag) {
-    sts = pmNewContextZone();
-    if (sts >= 0 && stdout_tz) {
+    int sts = pmNewContextZone();
+    if (sts < 0) {
+      pmprintf("%s: Cannot set context timezone: %s\n", pmGetProgname(), pmErrStr(sts));
+      opts->errors++;
+    } else if (stdout_tz) {
       std::printf("Note: timezone set to local timezone of host \"%s\"%s\n\n",
                   pmGetContextHostName(ctx), archive ? " from archive" : "");
     }
   } else if (opts->timezone != nullptr) {
-    sts = pmNewZone(opts->timezone);
-    if (sts >= 0 && stdout_tz) std::printf("Note: timezone set to \"TZ=%s\"\n\n", opts->timezone);
+    int sts = pmNewZone(opts->timezone);
+    if (sts < 0) {
+      pmprintf("%s: Cannot set timezone to \"%s\": %s\n", pmGetProgname(), opts->timezone,
+               pmErrStr(sts));
+      opts->errors++;
+    } else if (stdout_tz) {
+      std::printf("Note: timezone set to \"TZ=%s\"\n\n", opts->timezone);
+    }
   }
-  if (sts < 0) {
-    pmprintf("%s: cannot set timezone: %s\n", pmGetProgname(), pmErrStr(sts));
-    opts->errors++;
-    opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
-  }
-  return sts;
 }
 
 // pmGetContextOptions' time window (PM_OPTFLAG_BOUNDARIES): an archive's
@@ -543,8 +678,6 @@ static int ContextWindow(bool archive, pmOptions* opts) {
                                  &finish, &origin, &err);
   if (sts < 0) {
     pmprintf("%s: invalid time window.\n%s\n", pmGetProgname(), err == nullptr ? "" : err);
-    opts->errors++;
-    opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
   } else if (HighResTimes* t = V3Times(opts)) {
     t->start = start;
     t->finish = finish;
@@ -558,16 +691,23 @@ static int ContextWindow(bool archive, pmOptions* opts) {
   return sts < 0 ? sts : 0;
 }
 
+// The zone, then the time window: with PM_OPTFLAG_BOUNDARIES, or whenever
+// -S, -T, -A or -O was given.
 int pmGetContextOptions(int ctx, pmOptions* opts) {
   std::shared_ptr<pmapi::capi::CContext> entry = pmapi::capi::FindHandle(ctx);
   if (entry == nullptr) return PM_ERR_NOCONTEXT;
   int old = pmWhichContext();
   pmUseContext(ctx);
   bool archive = entry->type == PM_CONTEXT_ARCHIVE;
-  int sts = ContextZone(ctx, archive, opts);
-  if (sts >= 0 && (opts->flags & PM_OPTFLAG_BOUNDARIES)) sts = ContextWindow(archive, opts);
+  bool window = opts->start_optarg != nullptr || opts->finish_optarg != nullptr ||
+                opts->align_optarg != nullptr || opts->origin_optarg != nullptr ||
+                (opts->flags & PM_OPTFLAG_BOUNDARIES);
+  ContextZone(ctx, archive, opts);
+  if (opts->errors == 0 && window && ContextWindow(archive, opts) < 0) opts->errors++;
   if (old >= 0) pmUseContext(old);
-  return sts < 0 ? sts : 0;
+  if (opts->errors == 0) return 0;
+  if (!(opts->flags & PM_OPTFLAG_USAGE_ERR)) opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
+  return PM_ERR_GENERIC;
 }
 
 void pmUsageMessage(pmOptions* opts) {

@@ -129,9 +129,11 @@ int pmParseInterval(const char* spec, struct timeval* result, char** errmsg) {
   if (errmsg != nullptr) *errmsg = nullptr;
   absl::StatusOr<absl::Duration> d = ParseInterval(spec == nullptr ? "" : spec);
   if (!d.ok()) return ParseError(d.status(), errmsg);
-  int64_t us = absl::ToInt64Microseconds(*d);
-  result->tv_sec = us / 1000000;
-  result->tv_usec = us % 1000000;
+  // PCP goes through seconds as a double and rounds to the microsecond.
+  double secs = absl::ToDoubleSeconds(*d);
+  result->tv_sec = static_cast<time_t>(secs);
+  result->tv_usec = static_cast<suseconds_t>(
+      static_cast<long double>(secs - static_cast<double>(result->tv_sec)) * 1000000.0L + 0.5L);
   return 0;
 }
 

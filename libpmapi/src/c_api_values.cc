@@ -405,6 +405,9 @@ const char* pmTypeStr(int type) { return Interned(TypeStr(type)); }
 char* pmSemStr_r(int sem, char* buf, int buflen) { return CopyOut(SemStr(sem), buf, buflen); }
 const char* pmSemStr(int sem) { return Interned(SemStr(sem)); }
 char* pmUnitsStr_r(const pmUnits* units, char* buf, int buflen) {
+  // PCP wants room for the longest text (60 bytes) whatever the units.
+  constexpr int kUnitsStrMin = 60;
+  if (buflen < kUnitsStrMin) return nullptr;
   return CopyOut(UnitsStr(FromC(*units)), buf, buflen);
 }
 const char* pmUnitsStr(const pmUnits* units) { return pmUnitsStr_r(units, Buffer(4), kBufLen); }

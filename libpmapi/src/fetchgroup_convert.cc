@@ -106,8 +106,9 @@ void SetSentinel(int type, FetchGroupValue* v) {
   v->atom.bytes.clear();
   v->null = false;
   switch (type) {
-    case kTypeFloat: v->atom.ull = 0; v->atom.f = std::numeric_limits<float>::quiet_NaN(); break;
-    case kTypeDouble: v->atom.d = std::numeric_limits<double>::quiet_NaN(); break;
+    // PCP's 0.0/0.0: the NaN with the sign bit set.
+    case kTypeFloat: v->atom.ull = 0; v->atom.f = -std::numeric_limits<float>::quiet_NaN(); break;
+    case kTypeDouble: v->atom.d = -std::numeric_limits<double>::quiet_NaN(); break;
     case kTypeString: v->atom.ull = 0; v->null = true; break;
     default: v->atom.ull = ~uint64_t{0}; break;
   }

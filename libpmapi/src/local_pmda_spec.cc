@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "absl/status/status.h"
+#include "pmapi/errors.h"
 
 namespace pmapi {
 namespace {
@@ -83,10 +84,27 @@ absl::StatusOr<LocalPmdaOp> ParseLocalPmdaSpec(std::string_view spec) {
   return ParseFields(op, spec.substr(1));
 }
 
-void RecordLocalPmdaOp(const LocalPmdaOp& op) {
+// Once the table was cleared, its agents are exactly those added since, so
+// a del that matches none of them fails as PCP's does.
+bool cleared = false;
+
+bool Matches(const LocalPmdaOp& added, const LocalPmdaOp& del) {
+  return (del.domain != -1 && added.domain == del.domain) ||
+         (!del.path.empty() && added.path == del.path);
+}
+
+absl::Status RecordLocalPmdaOp(const LocalPmdaOp& op) {
   std::lock_guard<std::mutex> lock(ops_mu);
-  if (op.kind == LocalPmdaOp::kClear) ops->clear();
+  if (op.kind == LocalPmdaOp::kClear) {
+    ops->clear();
+    cleared = true;
+  } else if (op.kind == LocalPmdaOp::kDel && cleared) {
+    bool found = false;
+    for (const LocalPmdaOp& a : *ops) found = found || (a.kind == LocalPmdaOp::kAdd && Matches(a, op));
+    if (!found) return PcpError(kErrIndom);
+  }
   ops->push_back(op);
+  return absl::OkStatus();
 }
 
 std::vector<LocalPmdaOp> LocalPmdaOps() {

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace pmapi {
@@ -34,8 +35,11 @@ struct LocalPmdaOp {
 // spec", ...).
 absl::StatusOr<LocalPmdaOp> ParseLocalPmdaSpec(std::string_view spec);
 
-// Appends an operation to the process's list; returns the list so far.
-void RecordLocalPmdaOp(const LocalPmdaOp& op);
+// Appends an operation to the process's list. After a clear, a del that
+// names no agent added since is PM_ERR_INDOM (before one, the agents of the
+// configuration are not known here and a del is recorded as given).
+absl::Status RecordLocalPmdaOp(const LocalPmdaOp& op);
+// The operations so far, in order (a clear empties the list first).
 std::vector<LocalPmdaOp> LocalPmdaOps();
 
 }  // namespace pmapi

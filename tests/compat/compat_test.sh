@@ -52,7 +52,7 @@ grep -q "$inc/pcp/pmapi.h" <<< "$deps" || fail "the compiler did not use the ins
 echo "ok: header"
 
 # ---- 3. the programs ----
-for prog in monitor fetchgroup api labels local layout; do
+for prog in monitor fetchgroup api labels local layout surface; do
   "$cc" -Wall -Wextra -Werror "${cflags[@]}" -I"$inc" -o "$work/bin/$prog" "$here/$prog.c" \
     -L"$libdir" -lpmapi -Wl,-rpath,"$libdir" -lpthread || fail "build $prog"
 done

@@ -10,7 +10,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for prog in monitor fetchgroup api labels layout; do
+for prog in monitor fetchgroup api labels layout surface; do
   cc -Wall -Wextra -Werror -DPCP_6_0_HEADER -o "$work/$prog" "$here/$prog.c" -lpcp -lpthread
 done
 gen() {

@@ -225,6 +225,15 @@ def labels_seeds():
         s.add("labels-%d" % n, bytes([n % 8]) + t)
 
 
+def localspec_seeds():
+    s = Seeds("localspec")
+    specs = [b"add,29,/var/lib/pcp/pmdas/sample/pmda_sample.so,sample_init", b"del,29",
+             b"del,,/x.so", b"clear", b"clearx", b"bogus", b"add,999,x,y", b"add,29,x.so,",
+             b"add,,x,y", b"del,29,x.so,init", b"add,-1,x,y", b"add", b"add,", b"del,,"]
+    for n, spec in enumerate(specs):
+        s.add("localspec-%d" % n, spec)
+
+
 def main():
     pdu_seeds()
     pmda_pdu_seeds()
@@ -238,6 +247,7 @@ def main():
     pmda_cache_seeds()
     events_seeds()
     labels_seeds()
+    localspec_seeds()
     for target in sorted(os.listdir(OUT)):
         print("%-16s %d seeds" % (target, len(os.listdir(os.path.join(OUT, target)))))
     return 0

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "describe.h"
+#include "names.h"
 #include "options.h"
 #include "pminfo.h"
 #include "pmapi/derived.h"
@@ -70,7 +71,10 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
     }
     if (k == "z") s->hostzone = true;
     else s->timezone = o.value;
-  } else if (k == "n" || k == "N") s->namespace_file = o.value;
+  } else if (k == "n" || k == "N") {
+    s->name_space = pmtools::LoadNameSpaceOption("pminfo", o.value, k == "n");
+    s->namespace_failed = s->name_space == nullptr;
+  }
   else if (k == "O") s->origin = o.value;
   else if (k == "b") {
     if (!absl::SimpleAtoi(o.value, &s->batch)) {
@@ -111,6 +115,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "pminfo: use of timezone from metric source requires a source\n");
     ok = false;
   }
+  // A name space that did not load is a runtime error: no usage text.
+  if (settings.namespace_failed) return 1;
   if (!ok || settings.usage) {
     std::fputs(pmtools::UsageText(table).c_str(), stderr);
     return 1;

@@ -617,6 +617,12 @@ int Run(Settings s) {
                  pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
     return 1;
   }
+  if (s.name_space != nullptr) {
+    // As pminfo does after pmLoadASCIINameSpace: on an archive, only the
+    // names of metrics it holds.
+    ctx->UseNameSpace(s.name_space);
+    ctx->TrimNameSpace();
+  }
   absl::StatusOr<pmapi::ReportingZone> zone = ChooseZone(s, &*ctx);
   if (!zone.ok()) {
     std::fprintf(stderr, "pminfo: %s\n", std::string(zone.status().message()).c_str());

@@ -2,9 +2,12 @@
 #ifndef PMAPI_TOOLS_PMINFO_PMINFO_H_
 #define PMAPI_TOOLS_PMINFO_PMINFO_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "pmapi/pmns.h"
 
 namespace pminfo {
 
@@ -12,7 +15,9 @@ struct Settings {
   std::vector<std::string> archives;
   std::vector<std::string> hosts;
   bool local = false;
-  std::string namespace_file;
+  // -n/-N: the loaded name space, or namespace_failed if it would not load.
+  std::shared_ptr<const pmapi::Pmns> name_space;
+  bool namespace_failed = false;
   std::string origin;
   bool hostzone = false;                // -z
   std::optional<std::string> timezone;  // -Z

@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
+#include "names.h"
 #include "options.h"
 #include "pmapi/derived.h"
 #include "pmapi/timewindow.h"
@@ -53,6 +54,7 @@ struct Flags {
   bool gui = false;       // -g
   bool gui_port = false;  // -p
   std::vector<std::string> unsupported;
+  bool namespace_failed = false;  // -n/-N: a runtime error, no usage text
 };
 
 // -s, -t, -g and -p are checked as they are met, as PCP's option layer
@@ -124,6 +126,9 @@ void ApplyReporting(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f
                    std::string(n.status().message()).c_str());
       f->errors = true;
     }
+  } else if (k == "n" || k == "N") {
+    s->name_space = pmtools::LoadNameSpaceOption("pmval", o.value, k == "n");
+    f->namespace_failed = s->name_space == nullptr;
   } else {
     f->unsupported.push_back(k);
   }
@@ -194,6 +199,7 @@ int main(int argc, char** argv) {
   pmval::Settings settings;
   Flags flags;
   for (const pmtools::ParsedOption& o : cl->options) Apply(o, &settings, &flags);
+  if (flags.namespace_failed) return 1;
   if (flags.usage) {
     // PCP's pmval treats -? as an option error: usage and status 1.
     std::fputs(pmtools::UsageText(table).c_str(), stderr);

@@ -988,6 +988,7 @@ int Run(const Settings& given) {
   }
   absl::StatusOr<pmapi::Context> ctx = OpenSource(src);
   if (!ctx.ok()) return 1;
+  if (settings.name_space != nullptr) ctx->UseNameSpace(settings.name_space);
   pmapi::ZoneChoice choice = pmapi::ZoneChoice::kLocal;
   if (settings.timezone) choice = pmapi::ZoneChoice::kUser;
   else if (settings.hostzone) choice = pmapi::ZoneChoice::kSource;

@@ -11,10 +11,12 @@
 #ifndef PMAPI_TOOLS_PMVAL_PMVAL_H_
 #define PMAPI_TOOLS_PMVAL_PMVAL_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "pmapi/pmns.h"
 #include "pmapi/timewindow.h"
 
 namespace pmval {
@@ -40,6 +42,7 @@ struct Settings {
   int timestamp_detail = 0;             // -X count
   std::string metric;                   // the operand
   std::string usage;                    // the usage text, for late option errors
+  std::shared_ptr<const pmapi::Pmns> name_space;  // -n/-N, if given
 };
 
 // Reports the metric as PCP's pmval does; returns the exit status.

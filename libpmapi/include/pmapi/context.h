@@ -90,6 +90,12 @@ class ContextDerived;
 struct BindEnv;
 }  // namespace derive
 
+// A name space's children of `name` followed, as in PCP, by those of the
+// anonymous event.flags and event.missed metrics (derived metrics there,
+// so they come after the name space's own and are not repeated).
+absl::StatusOr<std::vector<PmnsChild>> WithAnonChildren(std::string_view name,
+                                                        absl::StatusOr<std::vector<PmnsChild>> kids);
+
 // Loads an ASCII name space file for Context::UseNameSpace, as PCP's
 // pmLoadASCIINameSpace(path, dupok) reads it (pmLoadNameSpace is dupok
 // true); errors as Pmns::LoadFile gives them, with PCP's diagnostic as the
