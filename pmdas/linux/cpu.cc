@@ -242,7 +242,7 @@ void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda) {
   if (sources & kSrcUptime) RefreshUptime(st);
   if (sources & kSrcUname) {
     st.have_uts = uname(&st.uts) == 0;
-    st.distro = Distro(st);
+    if (sources & kSrcDistro) st.distro = Distro(st);
   }
   if (sources & kSrcSysKernel) {
     st.entropy_avail = U32File(st, "/proc/sys/kernel/random/entropy_avail");

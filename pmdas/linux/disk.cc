@@ -150,14 +150,14 @@ void Publish(Pmda& pmda, unsigned serial, const std::vector<Disk>& list) {
 
 }  // namespace
 
-void RefreshDisk(LinuxState& st, Pmda& pmda) {
+void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda) {
   st.disks.clear();
   st.partitions.clear();
   for (ls::DiskStat& d : ls::ParseDiskstats(ReadText(st, "/proc/diskstats"))) {
     if (IsDisk(d.name)) st.disks.push_back(Disk{st.disk_ids.For(d.name), std::move(d)});
     else if (IsPartition(d.name)) st.partitions.push_back(Disk{st.part_ids.For(d.name), std::move(d)});
   }
-  st.sizes = Sizes(st);
+  if (sources & kSrcDiskSizes) st.sizes = Sizes(st);
   Publish(pmda, kDiskIndom, st.disks);
   Publish(pmda, kPartitionsIndom, st.partitions);
 }

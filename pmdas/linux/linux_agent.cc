@@ -51,6 +51,7 @@ bool IsPernodeItem(unsigned item) {
 uint32_t SourcesOf(const MetricRow& row) {
   switch (row.cluster) {
     case 0:
+      if (row.item == 87) return kSrcDiskstats | kSrcDiskSizes;
       if (IsDiskItem(row.item)) return kSrcDiskstats;
       if (row.item == 8 || row.item == 9) return kSrcVmstat;
       if (IsPernodeItem(row.item)) return kSrcStat | kSrcNodes;
@@ -58,11 +59,13 @@ uint32_t SourcesOf(const MetricRow& row) {
       return kSrcStat;
     case 1: return kSrcMeminfo;
     case 2: return kSrcLoadavg;
-    case 3: case 90: return kSrcNetDev;
+    case 3: return row.item >= 21 && row.item <= 30 && row.item != 27 ? kSrcNetDev | kSrcNetSettings : kSrcNetDev;
+    case 90: return kSrcNetDev;
     case 5: return kSrcMounts;
-    case 10: return kSrcDiskstats;
+    case 10: return row.item == 16 ? kSrcDiskstats | kSrcDiskSizes : kSrcDiskstats;
     case 11: case 73: return kSrcSockstat;
-    case 12: case 18: return kSrcUname;
+    case 12: return row.item == 7 ? kSrcUname | kSrcDistro : kSrcUname;
+    case 18: return kSrcUname;
     case 14: case 53: case 58: return kSrcSnmp;
     case 26: return kSrcUptime;
     case 28: return kSrcVmstat;
@@ -94,7 +97,7 @@ void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda) {
   if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcUname | kSrcSysKernel | kSrcNodes | kSrcHinv))
     RefreshCpu(st, sources, pmda);
   if (sources & (kSrcMeminfo | kSrcVmstat | kSrcNuma)) RefreshMem(st, sources, pmda);
-  if (sources & kSrcDiskstats) RefreshDisk(st, pmda);
+  if (sources & kSrcDiskstats) RefreshDisk(st, sources, pmda);
   if (sources & (kSrcNetDev | kSrcNetAddr)) RefreshNet(st, sources, pmda);
   if (sources & (kSrcSnmp | kSrcSockstat)) RefreshProto(st, sources, pmda);
   if (sources & kSrcMounts) RefreshFilesys(st, pmda);

@@ -40,6 +40,8 @@ enum Source : uint32_t {
   kSrcLoadavg = 1u << 4, kSrcNetDev = 1u << 5, kSrcMounts = 1u << 6, kSrcUname = 1u << 7,
   kSrcUptime = 1u << 8, kSrcSnmp = 1u << 9, kSrcSockstat = 1u << 10, kSrcSysKernel = 1u << 11,
   kSrcNodes = 1u << 12, kSrcNetAddr = 1u << 13, kSrcNuma = 1u << 14, kSrcHinv = 1u << 15,
+  // parts of a source read only for the metrics that need them
+  kSrcNetSettings = 1u << 16, kSrcDiskSizes = 1u << 17, kSrcDistro = 1u << 18,
 };
 
 // Instance numbers handed out in order of first sight and kept for the
@@ -132,7 +134,7 @@ uint32_t SourceOfIndom(unsigned serial);
 
 void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda);    // stat uptime loadavg uname syskernel nodes hinv
 void RefreshMem(LinuxState& st, uint32_t sources, Pmda& pmda);    // meminfo vmstat numa
-void RefreshDisk(LinuxState& st, Pmda& pmda);                     // diskstats
+void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda);   // diskstats
 void RefreshNet(LinuxState& st, uint32_t sources, Pmda& pmda);    // netdev netaddr
 void RefreshProto(LinuxState& st, uint32_t sources, Pmda& pmda);  // snmp sockstat
 void RefreshFilesys(LinuxState& st, Pmda& pmda);                  // mounts

@@ -19,7 +19,9 @@ namespace {
 
 using agent_tables::MetricRow;
 
-std::optional<std::string> ReadFile(const std::string& path) {
+}  // namespace
+
+std::optional<std::string> ReadPidFile(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   std::string out;
@@ -33,6 +35,10 @@ std::optional<std::string> ReadFile(const std::string& path) {
   close(fd);
   return out;
 }
+
+namespace {
+
+std::optional<std::string> ReadFile(const std::string& path) { return ReadPidFile(path); }
 
 std::string Dir(const ProcConfig& cfg, const Pid& p) { return absl::StrCat(cfg.root, "/proc/", p.pid); }
 
@@ -211,6 +217,7 @@ int IoValue(const MetricRow& r, const Pid& p, AtomValue* atom) {
 }  // namespace
 
 uint32_t FilesOf(const MetricRow& row) {
+  if (uint32_t extra = ExtraFilesOf(row)) return extra;
   switch (row.cluster) {
     case 8: return row.item == 99 || row.item == 0 || row.item == 41 ? 0u : uint32_t{kFileStat};
     case 9: return kFileStatm;
@@ -248,6 +255,7 @@ void ReadPidFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
       (void)absl::SimpleAtoi(absl::StripAsciiWhitespace(*t), &p.oom_score);
     }
   }
+  ReadExtraFiles(cfg, need, p);
   p.have |= need;
 }
 
@@ -274,6 +282,8 @@ void NamePid(const ProcConfig& cfg, Pid& p) {
 }
 
 int PidValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomValue* atom) {
+  int sts = 0;
+  if (ExtraValue(cfg, r, p, atom, &sts)) return sts;
   switch (r.cluster) {
     case 8: return StatValue(cfg, r, p, atom);
     case 9:

@@ -95,6 +95,17 @@ PROC = {
     "blocked_s": "blocked signals, as hex text", "sigignore_s": "ignored signals, as hex text",
     "sigcatch_s": "caught signals, as hex text", "oom_score": "out-of-memory killer score",
     "exe": "path of its executable", "cwd": "its current directory",
+    "cgroups": "control groups, as ps shows them", "wchan_s": "kernel function it waits in",
+    "policy_s": "scheduling policy name", "cpusallowed": "processors it may run on",
+}
+PROC_OTHER = {
+    "runq": ("Processes counted by state: {}", "From /proc/PID/stat of every process; processes without memory\n(kernel threads) count as swapped, and the kernel count stays zero, as in PCP's agent."),
+    "control": ("Agent control: {}", "This agent lists processes only (no threads) and filters no control\ngroups, so these are 0, 0 and empty."),
+    "smaps": ("Process memory map total: {}", "From /proc/PID/smaps_rollup, in kilobytes."),
+    "schedstat": ("Process scheduler statistic: {}", "From /proc/PID/schedstat."),
+    "fd": ("Process open file descriptors", "Entries of /proc/PID/fd."),
+    "autogroup": ("Process scheduler autogroup: {}", "From /proc/PID/autogroup and /proc/sys/kernel/sched_autogroup_enabled."),
+    "namespaces": ("Process {} in each nested PID namespace", "From the NS lines of /proc/PID/status, comma separated."),
 }
 PROC_MEM = {
     "size": "total program size", "rss": "resident pages", "share": "shared resident pages",
@@ -206,6 +217,11 @@ def one_line(name, sem, units):
         return f"NUMA node memory: {camel_words(' '.join(p[2:]))}", "From /sys/devices/system/node/nodeN/meminfo and numastat."
     if name.startswith("proc.psinfo."):
         return f"Process {PROC[leaf]}", "From /proc/PID/stat, status and cmdline."
+    if name.startswith("proc.memory.maps"):
+        return "Process memory map", "The text of /proc/PID/maps."
+    if p[0] == "proc" and p[1] in PROC_OTHER:
+        line, note = PROC_OTHER[p[1]]
+        return line.format(" ".join(p[2:]).replace("_", " ")), note
     if name.startswith("proc.memory."):
         return f"Process memory: {PROC_MEM[leaf]}", "From /proc/PID/statm and status."
     if name.startswith("proc.io."):

@@ -27,22 +27,10 @@ REPO = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file
 ASKED = ["kernel", "mem", "disk", "network", "filesys", "swap", "hinv", "proc"]
 SERVED = ASKED
 LEFT_OUT = [
-    "proc.control.",    # per-client controls of PCP's daemon agent
     "proc.psinfo.labels",
-    "proc.psinfo.cgroups",
-    "proc.psinfo.cpusallowed",
     "proc.psinfo.ttyname",
     "proc.psinfo.environ",
-    "proc.psinfo.policy_s",
-    "proc.psinfo.wchan_s",
-    "proc.memory.maps",
     "proc.id.container",
-    "proc.runq.",
-    "proc.smaps.",
-    "proc.namespaces.",
-    "proc.autogroup.",
-    "proc.schedstat.",
-    "proc.fd.",
     "proc.hog.",
     "mem.zoneinfo.",
     "mem.buddyinfo.",
@@ -67,7 +55,6 @@ LEFT_OUT = [
     "network.interface.ipv6_addr",
     "network.interface.ipv6_scope",
     "network.interface.hw_addr",
-    "network.mptcp.",
     "network.softnet.",
     "network.tcpconn.",
     "network.tcpconn6.",

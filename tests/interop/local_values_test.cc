@@ -116,8 +116,11 @@ void Compare(const std::map<std::string, Metric>& mine, const std::map<std::stri
       } else if (m.semantics == "counter") {
         EXPECT_GE(b, a) << name << " [" << inst << "] went backwards";
         // a process may move a lot of bytes in a second; CPU time is bounded
-        const double bound = partial && name.find("time") == std::string::npos ? 4e9 * (seconds + 1)
-                                                                              : std::max(cpu_ms, 0.02 * a + 64 * (seconds + 1));
+        // (proc.schedstat counts nanoseconds)
+        const double ns = name.find("schedstat") != std::string::npos ? 1e6 : 1;
+        const double bound = partial && name.find("time") == std::string::npos
+                                 ? 4e9 * (seconds + 1)
+                                 : std::max(cpu_ms * ns, 0.02 * a + 64 * (seconds + 1));
         EXPECT_LE(b - a, bound) << name << " [" << inst << "]";
       } else {
         ++t->instants;
