@@ -32,14 +32,12 @@ LEFT_OUT = [
     "proc.psinfo.environ",
     "proc.id.container",
     "proc.hog.",
-    "mem.zoneinfo.",
     "mem.buddyinfo.",
     "mem.slabinfo.",
     "mem.ksm.",
     "disk.wwid.",
-    "disk.md.",
-    "disk.dm.",
-    "hinv.map.",
+    "disk.md.status",               # runs mdadm
+    "hinv.map.scsi",                # SCSI device map
     "hinv.cpu.",
     "kernel.all.interrupts.",       # /proc/interrupts and /proc/softirqs
     "kernel.percpu.interrupts",
@@ -55,14 +53,6 @@ LEFT_OUT = [
     "network.interface.ipv6_addr",
     "network.interface.ipv6_scope",
     "network.interface.hw_addr",
-    "network.softnet.",
-    "network.tcpconn.",
-    "network.tcpconn6.",
-    "network.udpconn.",
-    "network.udpconn6.",
-    "network.rawconn.",
-    "network.rawconn6.",
-    "network.unix.",
 ]
 
 # Output groups: table file -> name prefixes (first match wins).
