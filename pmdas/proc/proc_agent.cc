@@ -96,6 +96,11 @@ void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
   }
 }
 
+bool AutogroupEnabled(const ProcConfig& cfg) {
+  std::optional<std::string> t = ReadPidFile(cfg.root + "/proc/sys/kernel/sched_autogroup_enabled");
+  return t && !t->empty() && (*t)[0] == '1';
+}
+
 std::vector<PmdaMetric> Metrics() {
   std::vector<PmdaMetric> m;
   agent_tables::AppendMetrics({agent_tables::kProcRows, agent_tables::kProcRowsCount}, &m);
@@ -142,6 +147,11 @@ void ProcAgentInit(Pmda& dp) {
       atom->ul = static_cast<uint32_t>(state->pids.size());
       return 1;
     }
+    if (r.cluster == 74 && r.item == 0) {  // proc.autogroup.enabled
+      atom->ul = AutogroupEnabled(state->cfg) ? 1 : 0;
+      return 1;
+    }
+    if (r.cluster == 74 && !AutogroupEnabled(state->cfg)) return 0;
     if (r.cluster == 13) return r.item < 8 ? (atom->l = state->runq[r.item], 1) : static_cast<int>(kErrPmid);
     if (r.cluster == 10) {  // controls: processes only, no threads, no cgroup filter
       if (r.item == 1 || r.item == 2) return (atom->ul = 0, 1);

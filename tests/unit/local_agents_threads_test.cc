@@ -28,6 +28,8 @@ std::vector<PmID> AllIds(Context& ctx) {
 TEST(LocalAgentsThreads, ConcurrentContextsFetchEverything) {
   constexpr int kThreads = 4, kRounds = 5;
   std::atomic<int> failures{0}, values{0};
+  std::atomic<int> last_error{0};
+  std::atomic<PmID> last_pmid{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
@@ -48,7 +50,11 @@ TEST(LocalAgentsThreads, ConcurrentContextsFetchEverything) {
         }
         for (const ValueSet& vs : all->sets()) {
           if (vs.numval > 0) ++values;
-          else if (vs.numval < 0 && vs.numval != kErrAppversion) ++failures;
+          else if (vs.numval < 0 && vs.numval != kErrAppversion) {
+            ++failures;
+            last_error = vs.numval;
+            last_pmid = vs.pmid;
+          }
         }
         for (size_t i = 0; i < ids.size(); i += 97) {  // smaller fetches in between
           if (!ctx->Fetch(std::span<const PmID>(&ids[i], 1)).ok()) ++failures;
@@ -57,7 +63,7 @@ TEST(LocalAgentsThreads, ConcurrentContextsFetchEverything) {
     });
   }
   for (std::thread& t : threads) t.join();
-  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(failures.load(), 0) << "last: " << last_error.load() << " for " << last_pmid.load();
   EXPECT_GT(values.load(), kThreads * kRounds * 700);
 }
 
