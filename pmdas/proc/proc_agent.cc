@@ -34,12 +34,11 @@ void CountRunq(ProcState& st) {
   std::fill(std::begin(st.runq), std::end(st.runq), 0);
   for (auto& [pid, p] : st.pids) {
     ReadPidFiles(st.cfg, kFileStat, p);
-    int64_t vsize = 0;
     if (p.stat.empty()) {
       ++st.runq[6];
     } else if (p.state == "Z") {
       ++st.runq[5];
-    } else if (p.stat.size() > 20 && absl::SimpleAtoi(p.stat[20], &vsize) && vsize == 0) {
+    } else if (p.stat.size() > 20 && p.stat[20] == 0) {  // vsize, field 23
       ++st.runq[4];
     } else {
       switch (p.state.empty() ? '?' : p.state[0]) {
@@ -72,26 +71,25 @@ std::vector<int32_t> ListPids(const ProcConfig& cfg) {
 void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
   std::vector<int32_t> now = ListPids(st.cfg);
   std::sort(now.begin(), now.end());
-  std::map<int32_t, Pid> next;
+  // processes kept from the last round keep their names and buffers, with
+  // their files marked unread
+  auto it = st.pids.begin();
   for (int32_t pid : now) {
-    auto it = st.pids.find(pid);
-    Pid p;
-    if (it != st.pids.end()) {
-      p.pid = pid;
-      p.name = std::move(it->second.name);
-      p.psargs = std::move(it->second.psargs);
-    } else {
-      p.pid = pid;
-      NamePid(st.cfg, p);
+    while (it != st.pids.end() && it->first < pid) it = keep_gone ? std::next(it) : st.pids.erase(it);
+    if (it != st.pids.end() && it->first == pid) {
+      it->second.have = 0;
+      ++it;
+      continue;
     }
-    next.emplace(pid, std::move(p));
+    Pid p;
+    p.pid = pid;
+    NamePid(st.cfg, p);
+    it = std::next(st.pids.emplace_hint(it, pid, std::move(p)));
   }
-  if (keep_gone) {
-    for (auto& [pid, p] : st.pids) next.try_emplace(pid, std::move(p));
-  }
-  st.pids = std::move(next);
+  while (!keep_gone && it != st.pids.end()) it = st.pids.erase(it);
   if (PmdaIndom* indom = pmda.FindIndom(MakeInDom(pmda.domain(), kProcIndom))) {
     indom->set.clear();
+    indom->set.reserve(st.pids.size());
     for (const auto& [pid, p] : st.pids) indom->set.push_back({pid, p.name});
   }
 }

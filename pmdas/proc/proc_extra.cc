@@ -80,8 +80,11 @@ uint32_t ExtraFilesOf(const MetricRow& r) {
 
 void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
   const std::string dir = absl::StrCat(cfg.root, "/proc/", p.pid);
+  p.ok &= ~files;
+  if (files & kFileSmaps) p.smaps.clear();
+  if (files & kFileAutogroup) p.autogroup_id = 0, p.autogroup_nice = 0;
   if (files & kFileSmaps) {
-    if (auto t = ReadPidFile(dir + "/smaps_rollup")) {
+    if (auto t = ReadPidFile(dir + "/smaps_rollup", true)) {
       p.ok |= kFileSmaps;
       for (absl::string_view line : absl::StrSplit(*t, '\n', absl::SkipEmpty())) {
         std::vector<absl::string_view> f = absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
@@ -92,7 +95,7 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     }
   }
   if (files & kFileSchedstat) {
-    if (auto t = ReadPidFile(dir + "/schedstat")) {
+    if (auto t = ReadPidFile(dir + "/schedstat", true)) {
       p.ok |= kFileSchedstat;
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       for (size_t i = 0; i < 3 && i < f.size(); ++i) (void)absl::SimpleAtoi(f[i], &p.schedstat[i]);
@@ -108,7 +111,7 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     }
   }
   if (files & kFileAutogroup) {
-    if (auto t = ReadPidFile(dir + "/autogroup")) {
+    if (auto t = ReadPidFile(dir + "/autogroup", true)) {
       p.ok |= kFileAutogroup;
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       absl::string_view id = f.empty() ? "" : f[0];
@@ -118,20 +121,20 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     }
   }
   if (files & kFileCgroup) {
-    if (auto t = ReadPidFile(dir + "/cgroup")) {
+    if (auto t = ReadPidFile(dir + "/cgroup", true)) {
       p.ok |= kFileCgroup;
       p.cgroups = CgroupLine(*t);
     }
   }
   if (files & kFileMaps) {
-    if (auto t = ReadPidFile(dir + "/maps")) {
+    if (auto t = ReadPidFile(dir + "/maps", true)) {
       p.ok |= kFileMaps;
       p.maps = std::move(*t);
       if (!p.maps.empty()) p.maps.pop_back();  // PCP's agent ends the text on its last byte
     }
   }
   if (files & kFileWchan) {
-    if (auto t = ReadPidFile(dir + "/wchan")) {
+    if (auto t = ReadPidFile(dir + "/wchan", true)) {
       p.ok |= kFileWchan;
       p.wchan = std::move(*t);
     }
@@ -175,7 +178,7 @@ bool ExtraValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomVal
       if (r.item == 48) {
         // the policy as PCP's agent reads it: the field after the real one
         int64_t policy = 0;
-        if (p.stat.size() > 39) (void)absl::SimpleAtoi(p.stat[39], &policy);
+        if (p.stat.size() > 39) policy = p.stat[39];
         if (p.stat.empty()) return (*sts = 0, true);
         *sts = (atom->bytes = PolicyName(policy), 1);
         return true;

@@ -29,7 +29,10 @@ struct Pid {
   uint32_t have = 0;   // files read this fetch
   std::string comm;
   std::string state;
-  std::vector<std::string> stat;  // fields after the command, from the state on
+  // /proc/PID/stat: stat[i] is field i + 3 as proc(5) counts them (the
+  // state, field 3, is kept in `state`; stat[0] is 0); numbers above
+  // INT64_MAX keep their bits
+  std::vector<int64_t> stat;
   uint64_t statm[7] = {0, 0, 0, 0, 0, 0, 0};
   absl::flat_hash_map<std::string, std::string> status, io;  // "Name" -> text after the colon
   std::string exe, cwd;
@@ -64,8 +67,10 @@ uint32_t ExtraFilesOf(const agent_tables::MetricRow& row);
 void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p);
 // Returns true when the metric is one of these, with its answer in *sts.
 bool ExtraValue(const ProcConfig& cfg, const agent_tables::MetricRow& r, const Pid& p, AtomValue* atom, int* sts);
-// Reads a whole file; nullopt when it cannot be opened.
-std::optional<std::string> ReadPidFile(const std::string& path);
+// Reads a whole file; nullopt when it cannot be opened. With `seq`, a
+// short read ends the file, as it does for the kernel's sequence files
+// (stat, status and the like), saving the read that would return nothing.
+std::optional<std::string> ReadPidFile(const std::string& path, bool seq = false);
 
 // The instance name and command line of a process first seen.
 void NamePid(const ProcConfig& cfg, Pid& p);
