@@ -1,10 +1,13 @@
-// Fetches one metric N times through a local context (the agents of the
-// configuration file, in-process) and prints fetches per second and CPU
-// microseconds per fetch.
+// Fetches one metric, or several named with commas, N times through a
+// local context (the agents of the configuration file, in-process) and
+// prints fetches per second and CPU microseconds per fetch.
 //
-//   ours NAME N        e.g. ours test.long.minus_one 1000000
+//   ours NAME[,NAME...] N        e.g. ours test.long.minus_one 1000000
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "fetch_timer.h"
 #include "pmapi/context.h"
@@ -23,13 +26,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "local context: %s\n", pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
     return 1;
   }
-  absl::StatusOr<pmapi::PmID> id = ctx->LookupName(argv[1]);
-  if (!id.ok()) {
-    std::fprintf(stderr, "%s: %s\n", argv[1], pmapi::ErrStr(pmapi::PcpCode(id.status())).c_str());
-    return 1;
+  std::vector<pmapi::PmID> ids;
+  std::string names = argv[1];
+  for (size_t start = 0; start <= names.size();) {
+    const size_t comma = std::min(names.find(',', start), names.size());
+    const std::string name = names.substr(start, comma - start);
+    absl::StatusOr<pmapi::PmID> id = ctx->LookupName(name);
+    if (!id.ok()) {
+      std::fprintf(stderr, "%s: %s\n", name.c_str(), pmapi::ErrStr(pmapi::PcpCode(id.status())).c_str());
+      return 1;
+    }
+    ids.push_back(*id);
+    start = comma + 1;
   }
-  const pmapi::PmID ids[] = {*id};
-  // one fetch first: the agent must answer with a value
+  // one fetch first: the agents must answer with values
   absl::StatusOr<pmapi::Result> first = ctx->Fetch(ids);
   if (!first.ok() || first->sets()[0].numval < 1) {
     std::fprintf(stderr, "%s: no value\n", argv[1]);
@@ -40,6 +50,6 @@ int main(int argc, char** argv) {
   for (long i = 0; i < n; ++i) {
     if (!ctx->Fetch(ids).ok()) return 1;
   }
-  fetch_timer_report(&t, "libpmapi ", pmapi::IDStr(*id).c_str(), n);
+  fetch_timer_report(&t, "libpmapi ", ids.size() == 1 ? pmapi::IDStr(ids[0]).c_str() : argv[1], n);
   return 0;
 }

@@ -61,6 +61,7 @@ int OldBit(size_t option) {
 // good and applied, or nothing changes and PM_ERR_CONV is returned.
 int ChangeDebug(const char* spec, int value) {
   if (spec == nullptr) return 0;
+  int* flags = reinterpret_cast<int*>(&pmDebugOptions);
   const size_t n = sizeof(kDebugNames) / sizeof(kDebugNames[0]);
   std::vector<int> state(flags, flags + n);
   int bits = 0;

@@ -242,7 +242,7 @@ void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda) {
   if (sources & kSrcUptime) RefreshUptime(st);
   if (sources & kSrcUname) {
     st.have_uts = uname(&st.uts) == 0;
-    st.distro = Distro(st);
+    if (sources & kSrcDistro) st.distro = Distro(st);
   }
   if (sources & kSrcSysKernel) {
     st.entropy_avail = U32File(st, "/proc/sys/kernel/random/entropy_avail");
@@ -260,7 +260,21 @@ int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue*
   switch (r.cluster) {
     case 0: return StatValue(st, r.item, inst, atom);
     case 2: return LoadValue(st, r.item, inst, atom);
-    case 12: case 18: return UnameValue(st, r.cluster, r.item, atom);
+    case 18:
+      if (r.item == 6 || r.item == 8) {  // hinv.map.cpu_num, hinv.map.cpu_node
+        for (const auto& c : st.stat.cpus) {
+          if (static_cast<unsigned>(c.first) != inst) continue;
+          if (r.item == 6) return (atom->ul = static_cast<uint32_t>(c.first), 1);
+          for (const Node& n : st.nodes) {
+            if (std::find(n.cpus.begin(), n.cpus.end(), c.first) != n.cpus.end())
+              return (atom->ul = static_cast<uint32_t>(n.num), 1);
+          }
+          return (atom->ul = 0, 1);
+        }
+        return kErrInst;
+      }
+      return UnameValue(st, r.cluster, r.item, atom);
+    case 12: return UnameValue(st, r.cluster, r.item, atom);
     case 26:
       if (!st.uptime) return 0;
       atom->d = r.item == 0 ? *st.uptime : *st.idletime;

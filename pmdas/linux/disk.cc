@@ -1,6 +1,11 @@
 // The disk.dev, disk.all, disk.partitions and hinv.ndisk metrics of the
 // Linux agent: /proc/diskstats, sizes from /proc/partitions, the I/O
 // scheduler from /sys/block/NAME/queue/scheduler.
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include <cctype>
 
 #include "absl/strings/match.h"
@@ -133,7 +138,7 @@ int OneDevice(const LinuxState& st, const MetricRow& r, unsigned item, const Dis
     return 1;
   }
   if (item == 87) {
-    auto it = st.sizes.find(d.s.name);
+    auto it = st.sizes.find(d.s.name);  // the kernel's name
     if (it == st.sizes.end() || it->second == 0) return 0;
     return Store(r, it->second, atom);
   }
@@ -144,26 +149,97 @@ int OneDevice(const LinuxState& st, const MetricRow& r, unsigned item, const Dis
 
 void Publish(Pmda& pmda, unsigned serial, const std::vector<Disk>& list) {
   std::vector<PmdaInstid> set;
-  for (const Disk& d : list) set.push_back({d.inst, d.s.name});
+  for (const Disk& d : list) set.push_back({d.inst, d.name.empty() ? d.s.name : d.name});
   SetInstances(pmda, serial, std::move(set));
+}
+
+// A device-mapper device's name: /sys/block/dm-N/dm/name, else the
+// /dev/mapper block device with its numbers; "" when it has none.
+std::string DmName(const LinuxState& st, const ls::DiskStat& d) {
+  std::string name = ReadText(st, "/sys/block/" + d.name + "/dm/name");
+  if (!name.empty()) return name.substr(0, name.find('\n'));
+  const std::string dir = st.root + "/dev/mapper";
+  DIR* dp = opendir(dir.c_str());
+  if (dp == nullptr) return "";
+  while (struct dirent* e = readdir(dp)) {
+    struct stat sb {};
+    if (stat((dir + "/" + e->d_name).c_str(), &sb) != 0 || !S_ISBLK(sb.st_mode)) continue;
+    if (major(sb.st_rdev) == d.major && minor(sb.st_rdev) == d.minor) {
+      name = e->d_name;
+      break;
+    }
+  }
+  closedir(dp);
+  return name;
+}
+
+// An md device's name from the /dev/md links to it, else its own.
+std::string MdName(const LinuxState& st, const std::string& kernel_name) {
+  const std::string dir = st.root + "/dev/md";
+  std::string name = kernel_name;
+  DIR* dp = opendir(dir.c_str());
+  if (dp == nullptr) return name;
+  while (struct dirent* e = readdir(dp)) {
+    if (e->d_name[0] == '.' || std::isdigit(static_cast<unsigned char>(e->d_name[0]))) continue;
+    char target[4096];
+    const ssize_t n = readlink((dir + "/" + e->d_name).c_str(), target, sizeof(target) - 1);
+    if (n < 0) continue;
+    std::string t(target, static_cast<size_t>(n));
+    if (t.substr(t.rfind('/') + 1) == kernel_name) {
+      name = e->d_name;
+      break;
+    }
+  }
+  closedir(dp);
+  return name;
+}
+
+// disk.dm and disk.md item -> the disk.dev item of the same statistic
+// (13 is the kernel's name, hinv.map.dmname or mdname).
+bool DevItemOfMapped(unsigned item, unsigned* dev_item) {
+  static constexpr unsigned kMap[] = {4, 5, 28, 6, 7, 36, 38, 39, 40, 49, 50, 46, 47, 0,
+                                      72, 73, 79, 87, 88, 89, 90, 91, 92, 93, 94, 95};
+  if (item >= sizeof(kMap) / sizeof(kMap[0]) || item == 13) return false;
+  *dev_item = kMap[item];
+  return true;
 }
 
 }  // namespace
 
-void RefreshDisk(LinuxState& st, Pmda& pmda) {
+void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda) {
   st.disks.clear();
   st.partitions.clear();
+  st.dms.clear();
+  st.mds.clear();
   for (ls::DiskStat& d : ls::ParseDiskstats(ReadText(st, "/proc/diskstats"))) {
-    if (IsDisk(d.name)) st.disks.push_back(Disk{st.disk_ids.For(d.name), std::move(d)});
-    else if (IsPartition(d.name)) st.partitions.push_back(Disk{st.part_ids.For(d.name), std::move(d)});
+    if (HasPrefix(d.name, "dm-")) {
+      std::string name = DmName(st, d);
+      if (!name.empty()) st.dms.push_back(Disk{st.dm_ids.For(name), std::move(d), name});
+    } else if (HasPrefix(d.name, "md")) {
+      std::string name = MdName(st, d.name);
+      st.mds.push_back(Disk{st.md_ids.For(name), std::move(d), name});
+    } else if (IsPartition(d.name)) {
+      st.partitions.push_back(Disk{st.part_ids.For(d.name), std::move(d), ""});
+    } else if (IsDisk(d.name)) {
+      st.disks.push_back(Disk{st.disk_ids.For(d.name), std::move(d), ""});
+    }
   }
-  st.sizes = Sizes(st);
+  if (sources & kSrcDiskSizes) st.sizes = Sizes(st);
   Publish(pmda, kDiskIndom, st.disks);
   Publish(pmda, kPartitionsIndom, st.partitions);
+  Publish(pmda, kDmIndom, st.dms);
+  Publish(pmda, kMdIndom, st.mds);
 }
 
 int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
   unsigned item = r.item;
+  if (r.cluster == 54 || r.cluster == 59) {
+    const Disk* d = ByInst(r.cluster == 54 ? st.dms : st.mds, inst);
+    if (d == nullptr) return kErrInst;
+    if (item == 13) return (atom->bytes = d->s.name, 1);
+    if (!DevItemOfMapped(item, &item)) return kErrPmid;
+    return OneDevice(st, r, item, *d, atom);
+  }
   if (r.cluster == 10) {
     if (!DevItemOfPartition(r.item, &item)) return kErrPmid;
     const Disk* d = ByInst(st.partitions, inst);

@@ -51,6 +51,7 @@ bool IsPernodeItem(unsigned item) {
 uint32_t SourcesOf(const MetricRow& row) {
   switch (row.cluster) {
     case 0:
+      if (row.item == 87) return kSrcDiskstats | kSrcDiskSizes;
       if (IsDiskItem(row.item)) return kSrcDiskstats;
       if (row.item == 8 || row.item == 9) return kSrcVmstat;
       if (IsPernodeItem(row.item)) return kSrcStat | kSrcNodes;
@@ -58,11 +59,14 @@ uint32_t SourcesOf(const MetricRow& row) {
       return kSrcStat;
     case 1: return kSrcMeminfo;
     case 2: return kSrcLoadavg;
-    case 3: case 90: return kSrcNetDev;
+    case 3: return row.item >= 21 && row.item <= 30 && row.item != 27 ? kSrcNetDev | kSrcNetSettings : kSrcNetDev;
+    case 90: return kSrcNetDev;
     case 5: return kSrcMounts;
-    case 10: return kSrcDiskstats;
+    case 10: return row.item == 16 ? kSrcDiskstats | kSrcDiskSizes : kSrcDiskstats;
+    case 54: case 59: return row.item == 17 ? kSrcDiskstats | kSrcDiskSizes : kSrcDiskstats;
     case 11: case 73: return kSrcSockstat;
-    case 12: case 18: return kSrcUname;
+    case 12: return row.item == 7 ? kSrcUname | kSrcDistro : kSrcUname;
+    case 18: return row.item == 7 ? kSrcUname : kSrcStat | kSrcNodes;
     case 14: case 53: case 58: return kSrcSnmp;
     case 26: return kSrcUptime;
     case 28: return kSrcVmstat;
@@ -71,19 +75,21 @@ uint32_t SourcesOf(const MetricRow& row) {
     case 55: return kSrcNodes;
     case 71: case 91: return kSrcHinv;
     case 72: return kSrcSysKernel;
+    case 68: case 70: return kSrcZoneinfo;
   }
-  return 0;
+  return SockSourceOf(row.cluster);
 }
 
 uint32_t SourceOfIndom(unsigned serial) {
   switch (serial) {
     case kCpuIndom: return kSrcStat;
-    case kDiskIndom: case kPartitionsIndom: return kSrcDiskstats;
+    case kDiskIndom: case kPartitionsIndom: case kDmIndom: case kMdIndom: return kSrcDiskstats;
     case kNetIndom: return kSrcNetDev;
     case kFilesysIndom: return kSrcMounts;
     case kNetAddrIndom: return kSrcNetAddr;
     case kNodeIndom: return kSrcNodes;
     case kIcmpMsgIndom: return kSrcSnmp;
+    case kZoneIndom: case kZoneProtectionIndom: return kSrcZoneinfo;
   }
   return 0;
 }
@@ -94,10 +100,12 @@ void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda) {
   if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcUname | kSrcSysKernel | kSrcNodes | kSrcHinv))
     RefreshCpu(st, sources, pmda);
   if (sources & (kSrcMeminfo | kSrcVmstat | kSrcNuma)) RefreshMem(st, sources, pmda);
-  if (sources & kSrcDiskstats) RefreshDisk(st, pmda);
+  if (sources & kSrcDiskstats) RefreshDisk(st, sources, pmda);
   if (sources & (kSrcNetDev | kSrcNetAddr)) RefreshNet(st, sources, pmda);
   if (sources & (kSrcSnmp | kSrcSockstat)) RefreshProto(st, sources, pmda);
   if (sources & kSrcMounts) RefreshFilesys(st, pmda);
+  if (sources & kSrcZoneinfo) RefreshZoneinfo(st, pmda);
+  if (sources & (kSrcTcp | kSrcTcp6 | kSrcUdp | kSrcRaw | kSrcUnix | kSrcSoftnet)) RefreshSock(st, sources);
 }
 
 int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
@@ -108,10 +116,12 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 2: case 12: case 18: case 26: case 55: case 71: case 72: case 91:
       return FetchCpu(st, r, inst, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
-    case 10: return FetchDisk(st, r, inst, atom);
+    case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
+    case 10: case 54: case 59: return FetchDisk(st, r, inst, atom);
     case 3: case 33: case 90: return FetchNet(st, r, inst, atom);
     case 11: case 14: case 53: case 58: case 73: return FetchProto(st, r, inst, atom);
     case 5: return FetchFilesys(st, r, inst, atom);
+    case 19: case 57: case 76: case 77: case 78: case 79: case 80: case 81: return FetchSock(st, r, inst, atom);
   }
   return kErrPmid;
 }
@@ -130,7 +140,8 @@ std::vector<PmdaMetric> Metrics() {
 std::vector<PmdaIndom> Indoms() {
   std::vector<PmdaIndom> v;
   for (unsigned serial : {kCpuIndom, kDiskIndom, kLoadIndom, kNetIndom, kFilesysIndom, kPartitionsIndom,
-                          kNetAddrIndom, kNodeIndom, kIcmpMsgIndom}) {
+                          kNetAddrIndom, kNodeIndom, kIcmpMsgIndom, kDmIndom, kMdIndom, kZoneIndom,
+                          kZoneProtectionIndom}) {
     v.push_back(PmdaIndom{serial, {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};

@@ -12,6 +12,7 @@
 
 #include <sys/utsname.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -31,7 +32,8 @@ namespace ls = linux_stats;
 // PCP's instance domain serials for the linux agent.
 enum Indom : unsigned {
   kCpuIndom = 0, kDiskIndom = 1, kLoadIndom = 2, kNetIndom = 3, kFilesysIndom = 5,
-  kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23,
+  kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23, kDmIndom = 24,
+  kMdIndom = 25, kZoneIndom = 32, kZoneProtectionIndom = 33,
 };
 
 // Sources, one bit each.
@@ -40,6 +42,11 @@ enum Source : uint32_t {
   kSrcLoadavg = 1u << 4, kSrcNetDev = 1u << 5, kSrcMounts = 1u << 6, kSrcUname = 1u << 7,
   kSrcUptime = 1u << 8, kSrcSnmp = 1u << 9, kSrcSockstat = 1u << 10, kSrcSysKernel = 1u << 11,
   kSrcNodes = 1u << 12, kSrcNetAddr = 1u << 13, kSrcNuma = 1u << 14, kSrcHinv = 1u << 15,
+  // parts of a source read only for the metrics that need them
+  kSrcNetSettings = 1u << 16, kSrcDiskSizes = 1u << 17, kSrcDistro = 1u << 18,
+  // sockets (net_sock.cc)
+  kSrcTcp = 1u << 19, kSrcTcp6 = 1u << 20, kSrcUdp = 1u << 21, kSrcRaw = 1u << 22, kSrcUnix = 1u << 23,
+  kSrcSoftnet = 1u << 24, kSrcZoneinfo = 1u << 25,
 };
 
 // Instance numbers handed out in order of first sight and kept for the
@@ -60,6 +67,7 @@ class InstanceNumbers {
 struct Disk {
   int32_t inst = 0;
   ls::DiskStat s;
+  std::string name;  // instance name where it is not the kernel's (dm, md)
 };
 
 struct NetIf {
@@ -82,6 +90,16 @@ struct Filesys {
   bool readonly = false;
 };
 
+// A memory zone of /proc/zoneinfo ("Normal::node0"), a node's own
+// statistics ("node0"), or a zone's protection entry.
+struct Zone {
+  int32_t inst = 0;
+  std::string name;
+  absl::flat_hash_map<std::string, uint64_t> values;  // pages
+  bool listed = true;  // zones with no pages present are not
+  unsigned node = 0;
+};
+
 struct Node {
   int32_t num = 0;
   std::vector<int> cpus;
@@ -98,12 +116,13 @@ struct LinuxState {
   ls::StatInfo stat;
   absl::flat_hash_map<std::string, uint64_t> meminfo, vmstat;
   std::optional<ls::LoadAvg> load;
-  std::vector<Disk> disks, partitions;
+  std::vector<Disk> disks, partitions, dms, mds;
   absl::flat_hash_map<std::string, uint64_t> sizes;  // /proc/partitions, kilobytes
   std::vector<NetIf> nets;
   std::vector<NetAddr> addrs;
   std::vector<Filesys> filesys;
   std::vector<Node> nodes;
+  std::vector<Zone> zones, protection;
   struct utsname uts {};
   bool have_uts = false;
   std::string distro;
@@ -112,9 +131,14 @@ struct LinuxState {
   absl::flat_hash_map<std::string, uint64_t> snmp;
   std::map<int, std::pair<uint64_t, uint64_t>> icmpmsg;  // type -> in, out (all ones: none)
   absl::flat_hash_map<std::string, uint64_t> sockstat;   // "TCP.inuse", "TCP6.inuse"
+  std::optional<std::array<uint32_t, 12>> tcp, tcp6;
+  std::optional<std::array<uint32_t, 2>> udp, udp6;
+  std::optional<uint32_t> raw, raw6;
+  std::optional<std::array<uint32_t, 4>> unix_sockets;
+  std::vector<std::pair<int, std::array<uint64_t, 6>>> softnet;  // cpu, columns
   std::optional<uint32_t> entropy_avail, poolsize, pid_max, nptys;
   uint32_t ntape = 0, nfchost = 0;
-  InstanceNumbers disk_ids, part_ids, net_ids, addr_ids, fs_ids;
+  InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, net_ids, addr_ids, fs_ids, zone_ids, prot_ids;
 };
 
 // Contents of root + path, "" when it cannot be read.
@@ -132,16 +156,21 @@ uint32_t SourceOfIndom(unsigned serial);
 
 void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda);    // stat uptime loadavg uname syskernel nodes hinv
 void RefreshMem(LinuxState& st, uint32_t sources, Pmda& pmda);    // meminfo vmstat numa
-void RefreshDisk(LinuxState& st, Pmda& pmda);                     // diskstats
+void RefreshZoneinfo(LinuxState& st, Pmda& pmda);                 // zoneinfo
+int FetchZoneinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda);   // diskstats
 void RefreshNet(LinuxState& st, uint32_t sources, Pmda& pmda);    // netdev netaddr
 void RefreshProto(LinuxState& st, uint32_t sources, Pmda& pmda);  // snmp sockstat
 void RefreshFilesys(LinuxState& st, Pmda& pmda);                  // mounts
+uint32_t SockSourceOf(unsigned cluster);
+void RefreshSock(LinuxState& st, uint32_t sources);              // sockets, softnet
 
 int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchMem(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchNet(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchProto(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchSock(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchFilesys(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 
 // Returns the element of `list` whose inst is `inst`, or null.

@@ -133,7 +133,7 @@ void RefreshNet(LinuxState& st, uint32_t sources, Pmda& pmda) {
     n.s = std::move(d);
     st.nets.push_back(std::move(n));
   }
-  RefreshSettings(st);
+  if (sources & kSrcNetSettings) RefreshSettings(st);
   std::vector<PmdaInstid> set;
   for (const NetIf& n : st.nets) set.push_back({n.inst, n.s.name});
   SetInstances(pmda, kNetIndom, std::move(set));

@@ -24,7 +24,33 @@ constexpr unsigned kProcIndom = 9;  // PCP's process instance domain serial
 struct ProcState {
   ProcConfig cfg;
   std::map<int32_t, Pid> pids;  // by process id, kept while the process lives
+  // proc.runq: runnable blocked sleeping stopped swapped defunct unknown kernel
+  int32_t runq[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 };
+
+// Counts the processes by state as PCP's agent does: defunct first, then
+// those without memory (kernel threads) as "swapped", then by state letter.
+void CountRunq(ProcState& st) {
+  std::fill(std::begin(st.runq), std::end(st.runq), 0);
+  for (auto& [pid, p] : st.pids) {
+    ReadPidFiles(st.cfg, kFileStat, p);
+    if (p.stat.empty()) {
+      ++st.runq[6];
+    } else if (p.state == "Z") {
+      ++st.runq[5];
+    } else if (p.stat.size() > 20 && p.stat[20] == 0) {  // vsize, field 23
+      ++st.runq[4];
+    } else {
+      switch (p.state.empty() ? '?' : p.state[0]) {
+        case 'R': ++st.runq[0]; break;
+        case 'S': ++st.runq[2]; break;
+        case 't': case 'T': ++st.runq[3]; break;
+        case 'P': case 'D': ++st.runq[1]; break;
+        default: ++st.runq[6]; break;
+      }
+    }
+  }
+}
 
 std::vector<int32_t> ListPids(const ProcConfig& cfg) {
   std::vector<int32_t> out;
@@ -45,28 +71,32 @@ std::vector<int32_t> ListPids(const ProcConfig& cfg) {
 void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
   std::vector<int32_t> now = ListPids(st.cfg);
   std::sort(now.begin(), now.end());
-  std::map<int32_t, Pid> next;
+  // processes kept from the last round keep their names and buffers, with
+  // their files marked unread
+  auto it = st.pids.begin();
   for (int32_t pid : now) {
-    auto it = st.pids.find(pid);
-    Pid p;
-    if (it != st.pids.end()) {
-      p.pid = pid;
-      p.name = std::move(it->second.name);
-      p.psargs = std::move(it->second.psargs);
-    } else {
-      p.pid = pid;
-      NamePid(st.cfg, p);
+    while (it != st.pids.end() && it->first < pid) it = keep_gone ? std::next(it) : st.pids.erase(it);
+    if (it != st.pids.end() && it->first == pid) {
+      it->second.have = 0;
+      ++it;
+      continue;
     }
-    next.emplace(pid, std::move(p));
+    Pid p;
+    p.pid = pid;
+    NamePid(st.cfg, p);
+    it = std::next(st.pids.emplace_hint(it, pid, std::move(p)));
   }
-  if (keep_gone) {
-    for (auto& [pid, p] : st.pids) next.try_emplace(pid, std::move(p));
-  }
-  st.pids = std::move(next);
+  while (!keep_gone && it != st.pids.end()) it = st.pids.erase(it);
   if (PmdaIndom* indom = pmda.FindIndom(MakeInDom(pmda.domain(), kProcIndom))) {
     indom->set.clear();
+    indom->set.reserve(st.pids.size());
     for (const auto& [pid, p] : st.pids) indom->set.push_back({pid, p.name});
   }
+}
+
+bool AutogroupEnabled(const ProcConfig& cfg) {
+  std::optional<std::string> t = ReadPidFile(cfg.root + "/proc/sys/kernel/sched_autogroup_enabled");
+  return t && !t->empty() && (*t)[0] == '1';
 }
 
 std::vector<PmdaMetric> Metrics() {
@@ -92,10 +122,15 @@ void ProcAgentInit(Pmda& dp) {
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t files = 0;
+    bool runq = false;
     for (PmID id : ids) {
-      if (const PmdaMetric* m = pmda.FindMetric(id)) files |= FilesOf(agent_tables::RowOf(*m));
+      if (const PmdaMetric* m = pmda.FindMetric(id)) {
+        files |= FilesOf(agent_tables::RowOf(*m));
+        runq = runq || agent_tables::RowOf(*m).cluster == 13;
+      }
     }
     RefreshPids(*state, pmda, false);
+    if (runq) CountRunq(*state);
     // files are read for the processes the profile admits, on first use
     state->cfg.files = files;
     return pmda.DefaultFetch(ids, result);
@@ -109,6 +144,17 @@ void ProcAgentInit(Pmda& dp) {
     if (r.cluster == 8 && r.item == 99) {
       atom->ul = static_cast<uint32_t>(state->pids.size());
       return 1;
+    }
+    if (r.cluster == 74 && r.item == 0) {  // proc.autogroup.enabled
+      atom->ul = AutogroupEnabled(state->cfg) ? 1 : 0;
+      return 1;
+    }
+    if (r.cluster == 74 && !AutogroupEnabled(state->cfg)) return 0;
+    if (r.cluster == 13) return r.item < 8 ? (atom->l = state->runq[r.item], 1) : static_cast<int>(kErrPmid);
+    if (r.cluster == 10) {  // controls: processes only, no threads, no cgroup filter
+      if (r.item == 1 || r.item == 2) return (atom->ul = 0, 1);
+      if (r.item == 3) return (atom->bytes.clear(), 1);
+      return static_cast<int>(kErrPmid);
     }
     auto it = state->pids.find(static_cast<int32_t>(inst));
     if (it == state->pids.end()) return static_cast<int>(kErrInst);

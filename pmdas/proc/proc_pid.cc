@@ -5,7 +5,10 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
+#include <charconv>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -19,20 +22,30 @@ namespace {
 
 using agent_tables::MetricRow;
 
-std::optional<std::string> ReadFile(const std::string& path) {
+}  // namespace
+
+std::optional<std::string> ReadPidFile(const std::string& path, bool seq) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   std::string out;
-  char buf[4096];
+  size_t used = 0;
   for (;;) {
-    const ssize_t n = read(fd, buf, sizeof(buf));
+    if (out.size() - used < 2048) out.resize(std::max<size_t>(4096, out.size() * 2));
+    const size_t room = out.size() - used;
+    const ssize_t n = read(fd, out.data() + used, room);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0 || out.size() > (1 << 20)) break;
-    out.append(buf, static_cast<size_t>(n));
+    if (n <= 0) break;
+    used += static_cast<size_t>(n);
+    if ((seq && static_cast<size_t>(n) < room) || used > (1 << 20)) break;
   }
   close(fd);
+  out.resize(used);
   return out;
 }
+
+namespace {
+
+std::optional<std::string> ReadFile(const std::string& path) { return ReadPidFile(path, true); }
 
 std::string Dir(const ProcConfig& cfg, const Pid& p) { return absl::StrCat(cfg.root, "/proc/", p.pid); }
 
@@ -69,9 +82,30 @@ std::string CleanCommandLine(std::string_view s) {
 void ParseStat(const std::string& text, Pid& p) {
   const size_t open = text.find('('), close = text.rfind(')');
   if (open == std::string::npos || close == std::string::npos || close < open) return;
-  p.comm = text.substr(open + 1, close - open - 1);
-  p.stat = absl::StrSplit(absl::string_view(text).substr(close + 1), absl::ByAnyChar(" \n"), absl::SkipEmpty());
-  if (!p.stat.empty()) p.state = p.stat[0];
+  p.comm.assign(text, open + 1, close - open - 1);
+  p.stat.clear();
+  const char* c = text.data() + close + 1;
+  const char* end = text.data() + text.size();
+  auto skip = [&] { while (c < end && (*c == ' ' || *c == '\n')) ++c; };
+  skip();
+  const char* word = c;
+  while (c < end && *c != ' ' && *c != '\n') ++c;
+  if (c == word) return;
+  p.state.assign(word, c);
+  p.stat.push_back(0);
+  for (skip(); c < end; skip()) {
+    int64_t v = 0;
+    auto [next, ec] = std::from_chars(c, end, v);
+    if (ec != std::errc()) {
+      uint64_t u = 0;
+      auto [unext, uec] = std::from_chars(c, end, u);
+      if (uec != std::errc()) break;
+      v = static_cast<int64_t>(u);
+      next = unext;
+    }
+    p.stat.push_back(v);
+    c = next;
+  }
 }
 
 absl::flat_hash_map<std::string, std::string> ParseColonLines(const std::string& text) {
@@ -87,11 +121,8 @@ absl::flat_hash_map<std::string, std::string> ParseColonLines(const std::string&
 // Field n (1-based, as proc(5) counts them) of /proc/PID/stat.
 bool StatField(const Pid& p, int n, int64_t* v) {
   const size_t i = static_cast<size_t>(n - 3);  // the state is field 3
-  if (n < 3 || i >= p.stat.size()) return false;
-  uint64_t u;
-  if (absl::SimpleAtoi(p.stat[i], v)) return true;
-  if (!absl::SimpleAtoi(p.stat[i], &u)) return false;
-  *v = static_cast<int64_t>(u);
+  if (n < 4 || i >= p.stat.size()) return false;
+  *v = p.stat[i];
   return true;
 }
 
@@ -211,6 +242,7 @@ int IoValue(const MetricRow& r, const Pid& p, AtomValue* atom) {
 }  // namespace
 
 uint32_t FilesOf(const MetricRow& row) {
+  if (uint32_t extra = ExtraFilesOf(row)) return extra;
   switch (row.cluster) {
     case 8: return row.item == 99 || row.item == 0 || row.item == 41 ? 0u : uint32_t{kFileStat};
     case 9: return kFileStatm;
@@ -227,34 +259,41 @@ void ReadPidFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
   const uint32_t need = files & ~p.have;
   const std::string dir = Dir(cfg, p);
   if (need & kFileStat) {
+    p.stat.clear();
+    p.state.clear();
     if (auto t = ReadFile(dir + "/stat")) ParseStat(*t, p);
   }
   if (need & kFileStatm) {
+    std::fill(std::begin(p.statm), std::end(p.statm), 0);
     if (auto t = ReadFile(dir + "/statm")) {
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       for (size_t i = 0; i < 7 && i < f.size(); ++i) (void)absl::SimpleAtoi(f[i], &p.statm[i]);
     }
   }
   if (need & kFileStatus) {
+    p.status.clear();
     if (auto t = ReadFile(dir + "/status")) p.status = ParseColonLines(*t);
   }
   if (need & kFileIo) {
+    p.io.clear();
     if (auto t = ReadFile(dir + "/io")) p.io = ParseColonLines(*t);
   }
   if (need & kFileExe) p.exe = Link(dir + "/exe");
   if (need & kFileCwd) p.cwd = Link(dir + "/cwd");
   if (need & kFileOom) {
+    p.oom_score = 0;
     if (auto t = ReadFile(dir + "/oom_score")) {
       (void)absl::SimpleAtoi(absl::StripAsciiWhitespace(*t), &p.oom_score);
     }
   }
+  ReadExtraFiles(cfg, need, p);
   p.have |= need;
 }
 
 void NamePid(const ProcConfig& cfg, Pid& p) {
   const std::string dir = Dir(cfg, p);
   std::string args;
-  if (auto t = ReadFile(dir + "/cmdline")) args = CleanCommandLine(t->substr(0, 4096));
+  if (auto t = ReadPidFile(dir + "/cmdline")) args = CleanCommandLine(t->substr(0, 4096));
   if (args.empty()) {
     if (auto t = ReadFile(dir + "/status")) {
       std::string first = t->substr(0, t->find('\n'));
@@ -274,6 +313,8 @@ void NamePid(const ProcConfig& cfg, Pid& p) {
 }
 
 int PidValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomValue* atom) {
+  int sts = 0;
+  if (ExtraValue(cfg, r, p, atom, &sts)) return sts;
   switch (r.cluster) {
     case 8: return StatValue(cfg, r, p, atom);
     case 9:

@@ -4,6 +4,7 @@
 #define PMAPI_PMDAS_PROC_PROC_PID_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,9 @@ namespace pmapi::proc_agent {
 // Files of /proc/PID, one bit each.
 enum PidFile : uint32_t {
   kFileStat = 1u << 0, kFileStatm = 1u << 1, kFileStatus = 1u << 2, kFileIo = 1u << 3,
-  kFileExe = 1u << 4, kFileCwd = 1u << 5, kFileOom = 1u << 6,
+  kFileExe = 1u << 4, kFileCwd = 1u << 5, kFileOom = 1u << 6, kFileSmaps = 1u << 7,
+  kFileSchedstat = 1u << 8, kFileFd = 1u << 9, kFileAutogroup = 1u << 10, kFileCgroup = 1u << 11,
+  kFileMaps = 1u << 12, kFileWchan = 1u << 13,
 };
 
 struct Pid {
@@ -26,11 +29,22 @@ struct Pid {
   uint32_t have = 0;   // files read this fetch
   std::string comm;
   std::string state;
-  std::vector<std::string> stat;  // fields after the command, from the state on
+  // /proc/PID/stat: stat[i] is field i + 3 as proc(5) counts them (the
+  // state, field 3, is kept in `state`; stat[0] is 0); numbers above
+  // INT64_MAX keep their bits
+  std::vector<int64_t> stat;
   uint64_t statm[7] = {0, 0, 0, 0, 0, 0, 0};
   absl::flat_hash_map<std::string, std::string> status, io;  // "Name" -> text after the colon
   std::string exe, cwd;
   uint32_t oom_score = 0;
+  // proc_extra.cc
+  absl::flat_hash_map<std::string, uint64_t> smaps;  // smaps_rollup, kilobytes
+  uint64_t schedstat[3] = {0, 0, 0};
+  uint32_t fd_count = 0;
+  uint32_t autogroup_id = 0;
+  int32_t autogroup_nice = 0;
+  std::string cgroups, maps, wchan;
+  uint32_t ok = 0;  // files read successfully
 };
 
 struct ProcConfig {
@@ -45,6 +59,18 @@ uint32_t FilesOf(const agent_tables::MetricRow& row);
 
 // Reads the files in `files` that `p` lacks.
 void ReadPidFiles(const ProcConfig& cfg, uint32_t files, Pid& p);
+
+// proc_extra.cc: the files and values of proc.smaps, proc.schedstat,
+// proc.fd, proc.autogroup, proc.namespaces, proc.psinfo.{cgroups,
+// wchan_s,policy_s,cpusallowed} and proc.memory.maps.
+uint32_t ExtraFilesOf(const agent_tables::MetricRow& row);
+void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p);
+// Returns true when the metric is one of these, with its answer in *sts.
+bool ExtraValue(const ProcConfig& cfg, const agent_tables::MetricRow& r, const Pid& p, AtomValue* atom, int* sts);
+// Reads a whole file; nullopt when it cannot be opened. With `seq`, a
+// short read ends the file, as it does for the kernel's sequence files
+// (stat, status and the like), saving the read that would return nothing.
+std::optional<std::string> ReadPidFile(const std::string& path, bool seq = false);
 
 // The instance name and command line of a process first seen.
 void NamePid(const ProcConfig& cfg, Pid& p);

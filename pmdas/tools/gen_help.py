@@ -95,6 +95,17 @@ PROC = {
     "blocked_s": "blocked signals, as hex text", "sigignore_s": "ignored signals, as hex text",
     "sigcatch_s": "caught signals, as hex text", "oom_score": "out-of-memory killer score",
     "exe": "path of its executable", "cwd": "its current directory",
+    "cgroups": "control groups, as ps shows them", "wchan_s": "kernel function it waits in",
+    "policy_s": "scheduling policy name", "cpusallowed": "processors it may run on",
+}
+PROC_OTHER = {
+    "runq": ("Processes counted by state: {}", "From /proc/PID/stat of every process; processes without memory\n(kernel threads) count as swapped, and the kernel count stays zero, as in PCP's agent."),
+    "control": ("Agent control: {}", "This agent lists processes only (no threads) and filters no control\ngroups, so these are 0, 0 and empty."),
+    "smaps": ("Process memory map total: {}", "From /proc/PID/smaps_rollup, in kilobytes."),
+    "schedstat": ("Process scheduler statistic: {}", "From /proc/PID/schedstat."),
+    "fd": ("Process open file descriptors", "Entries of /proc/PID/fd."),
+    "autogroup": ("Process scheduler autogroup: {}", "From /proc/PID/autogroup and /proc/sys/kernel/sched_autogroup_enabled."),
+    "namespaces": ("Process {} in each nested PID namespace", "From the NS lines of /proc/PID/status, comma separated."),
 }
 PROC_MEM = {
     "size": "total program size", "rss": "resident pages", "share": "shared resident pages",
@@ -132,7 +143,10 @@ OTHER = {
     "hinv.nfilesys": "Number of block device file systems mounted", "hinv.ninterface": "Number of network interfaces",
     "hinv.nnode": "Number of NUMA nodes", "hinv.machine": "Machine hardware name",
     "hinv.node.online": "1 when the NUMA node is online", "hinv.hugepagesize": "Default huge page size",
-    "hinv.ntape": "Number of tape devices", "hinv.nfchost": "Number of fibre channel hosts",
+    "hinv.ntape": "Number of tape devices",
+    "hinv.map.cpu_num": "Number of each processor", "hinv.map.cpu_node": "NUMA node of each processor",
+    "hinv.map.dmname": "Kernel name (dm-N) of each device-mapper device",
+    "hinv.map.mdname": "Kernel name (mdN) of each md device", "hinv.nfchost": "Number of fibre channel hosts",
     "mem.physmem": "Total usable memory", "mem.freemem": "Free memory",
     "swap.pagesin": "Pages read in from swap since boot", "swap.pagesout": "Pages written to swap since boot",
     "swap.in": "Swap-in operations since boot (old kernels only)", "swap.out": "Swap-out operations since boot (old kernels only)",
@@ -161,6 +175,8 @@ SOURCES = [
     ("hinv.ndisk", "From /proc/diskstats."), ("hinv.nfilesys", "From /proc/mounts."),
     ("hinv.ninterface", "From /proc/net/dev."), ("hinv.machine", "From uname(2)."),
     ("hinv.ntape", "From /sys/class/scsi_tape."), ("hinv.nfchost", "From /sys/class/fc_host."),
+    ("hinv.map.cpu", "From /proc/stat and /sys/devices/system/node."),
+    ("hinv.map.", "Device-mapper names from /sys/block/dm-N/dm/name or /dev/mapper; md names\nfrom the links in /dev/md."),
     ("hinv.", "From /proc/meminfo or sysconf(3)."), ("mem.", "From /proc/meminfo."),
     ("swap.pages", "From /proc/vmstat."), ("swap.in", "From the swap line of /proc/stat, which current kernels lack."),
     ("swap.out", "From the swap line of /proc/stat, which current kernels lack."), ("swap.", "From /proc/meminfo."),
@@ -184,12 +200,20 @@ def one_line(name, sem, units):
         who = {"all": "all processors", "percpu": "each processor", "pernode": "the processors of each node"}[p[1]]
         return f"Time {who} spent {CPU[key]}", "Milliseconds, from /proc/stat (clock ticks converted)."
     if p[0] == "disk":
-        scope = {"dev": "each disk", "all": "all disks together", "partitions": "each partition"}[p[1]]
+        scope = {"dev": "each disk", "all": "all disks together", "partitions": "each partition",
+                 "dm": "each device-mapper device", "md": "each md (software RAID) device"}[p[1]]
         return f"{DISK[leaf][0].upper()}{DISK[leaf][1:]}, {scope}", "From /proc/diskstats (sizes from /proc/partitions)."
     if name.startswith("network.interface."):
         return f"Network interface {NETIF['.'.join(p[2:])]}", "Counters from /proc/net/dev; settings from /sys/class/net or the interface ioctls."
     if name.startswith("network.all."):
         return f"{NETIF['.'.join(p[2:])].capitalize()}, all physical interfaces", "Loopback, bonding and teaming interfaces are left out."
+    if p[1] in ("tcpconn", "tcpconn6", "udpconn", "udpconn6", "rawconn", "rawconn6", "unix"):
+        kind = {"tcpconn": "TCP", "tcpconn6": "TCP over IPv6", "udpconn": "UDP", "udpconn6": "UDP over IPv6",
+                "rawconn": "raw", "rawconn6": "raw IPv6", "unix": "Unix domain"}[p[1]]
+        return f"{kind} sockets: {' '.join(p[2:]).replace('_', ' ')}", f"Counted from the socket table of /proc/net for {kind} sockets."
+    if name.startswith("network.softnet."):
+        scope = "each processor" if p[2] == "percpu" else "all processors"
+        return f"Packet processing, {scope}: {p[-1].replace('_', ' ')}", "From /proc/net/softnet_stat."
     if name.startswith("network.sockstat."):
         return f"Sockets: {' '.join(p[2:])} from the kernel's socket summary", "From /proc/net/sockstat and /proc/net/sockstat6."
     if p[0] == "network":
@@ -202,10 +226,19 @@ def one_line(name, sem, units):
     if name.startswith("mem.util."):
         text = MEMINFO_NOTE.get(leaf, f"Memory: {camel_words(leaf)}")
         return text, "From /proc/meminfo."
+    if name == "mem.zoneinfo.protection":
+        return "Memory each zone keeps back from allocations meant for a higher zone", "From the protection lines of /proc/zoneinfo, pages shown as kilobytes."
+    if name.startswith("mem.zoneinfo."):
+        return f"Memory zone statistic {leaf}", "The line of that name in /proc/zoneinfo for each zone (or node), pages\nshown as kilobytes as PCP's agent shows them."
     if name.startswith("mem.numa."):
         return f"NUMA node memory: {camel_words(' '.join(p[2:]))}", "From /sys/devices/system/node/nodeN/meminfo and numastat."
     if name.startswith("proc.psinfo."):
         return f"Process {PROC[leaf]}", "From /proc/PID/stat, status and cmdline."
+    if name.startswith("proc.memory.maps"):
+        return "Process memory map", "The text of /proc/PID/maps."
+    if p[0] == "proc" and p[1] in PROC_OTHER:
+        line, note = PROC_OTHER[p[1]]
+        return line.format(" ".join(p[2:]).replace("_", " ")), note
     if name.startswith("proc.memory."):
         return f"Process memory: {PROC_MEM[leaf]}", "From /proc/PID/statm and status."
     if name.startswith("proc.io."):
@@ -239,6 +272,10 @@ INDOMS_LINUX = [
     ("LINUX.10", "One instance per disk partition", "From /proc/diskstats."),
     ("LINUX.19", "One instance per NUMA node", 'Named "nodeN", from /sys/devices/system/node.'),
     ("LINUX.23", "One instance per ICMP message type seen", 'Named "TypeN", from the IcmpMsg lines of /proc/net/snmp.'),
+    ("LINUX.32", "One instance per memory zone of each node, and per node", '"ZONE::nodeN" for a zone with pages present, "nodeN" for the statistics\nthe kernel keeps per node, from /proc/zoneinfo.'),
+    ("LINUX.33", "One instance per zone and lower zone it protects", '"ZONE::nodeN::lowmem_reservedK", from /proc/zoneinfo.'),
+    ("LINUX.24", "One instance per device-mapper device", "Named by its device-mapper name; devices without one are left out."),
+    ("LINUX.25", "One instance per md device", "Named by its /dev/md link where it has one, else mdN."),
 ]
 
 

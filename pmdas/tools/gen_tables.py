@@ -27,31 +27,17 @@ REPO = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file
 ASKED = ["kernel", "mem", "disk", "network", "filesys", "swap", "hinv", "proc"]
 SERVED = ASKED
 LEFT_OUT = [
-    "proc.control.",    # per-client controls of PCP's daemon agent
     "proc.psinfo.labels",
-    "proc.psinfo.cgroups",
-    "proc.psinfo.cpusallowed",
     "proc.psinfo.ttyname",
     "proc.psinfo.environ",
-    "proc.psinfo.policy_s",
-    "proc.psinfo.wchan_s",
-    "proc.memory.maps",
     "proc.id.container",
-    "proc.runq.",
-    "proc.smaps.",
-    "proc.namespaces.",
-    "proc.autogroup.",
-    "proc.schedstat.",
-    "proc.fd.",
     "proc.hog.",
-    "mem.zoneinfo.",
     "mem.buddyinfo.",
     "mem.slabinfo.",
     "mem.ksm.",
     "disk.wwid.",
-    "disk.md.",
-    "disk.dm.",
-    "hinv.map.",
+    "disk.md.status",               # runs mdadm
+    "hinv.map.scsi",                # SCSI device map
     "hinv.cpu.",
     "kernel.all.interrupts.",       # /proc/interrupts and /proc/softirqs
     "kernel.percpu.interrupts",
@@ -67,15 +53,6 @@ LEFT_OUT = [
     "network.interface.ipv6_addr",
     "network.interface.ipv6_scope",
     "network.interface.hw_addr",
-    "network.mptcp.",
-    "network.softnet.",
-    "network.tcpconn.",
-    "network.tcpconn6.",
-    "network.udpconn.",
-    "network.udpconn6.",
-    "network.rawconn.",
-    "network.rawconn6.",
-    "network.unix.",
 ]
 
 # Output groups: table file -> name prefixes (first match wins).

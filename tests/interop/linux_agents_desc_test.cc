@@ -77,7 +77,7 @@ TEST(LinuxAgentsDescriptors, IdenticalToPcpsForEveryServedMetric) {
   EXPECT_EQ(identical, served);
   // the families left out are listed in docs/conformance.md; this floor
   // only moves up
-  EXPECT_GE(identical * 100, pcp * 70);
+  EXPECT_GE(identical * 100, pcp * 90);
 }
 
 }  // namespace

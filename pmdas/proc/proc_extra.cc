@@ -1,0 +1,209 @@
+// The less watched per-process metrics of the proc agent: proc.smaps
+// (smaps_rollup), proc.schedstat, proc.fd.count, proc.autogroup,
+// proc.namespaces, and proc.psinfo.{cgroups,wchan_s,policy_s,cpusallowed},
+// proc.memory.maps.
+#include <dirent.h>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "pmapi/errors.h"
+#include "pmdas/proc/proc_pid.h"
+
+namespace pmapi::proc_agent {
+namespace {
+
+using agent_tables::MetricRow;
+
+constexpr const char* kSmapsKeys[] = {
+    "Rss", "Pss", "Pss_Anon", "Pss_File", "Pss_Shmem", "Shared_Clean", "Shared_Dirty", "Private_Clean",
+    "Private_Dirty", "Referenced", "Anonymous", "LazyFree", "AnonHugePages", "ShmemPmdMapped",
+    "FilePmdMapped", "Shared_Hugetlb", "Private_Hugetlb", "Swap", "SwapPss", "Locked", "Pss_Dirty"};
+
+// "2:cpu:/\n1:cpuset:/\n" becomes "cpu:/;cpuset:/", as ps shows it.
+std::string CgroupLine(const std::string& text) {
+  std::vector<std::string> parts;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    const size_t colon = line.find(':');
+    if (colon != absl::string_view::npos) parts.emplace_back(line.substr(colon + 1));
+  }
+  return absl::StrJoin(parts, ";");
+}
+
+const char* PolicyName(int64_t policy) {
+  switch (policy) {
+    case 0: return "NORMAL";
+    case 1: return "FIFO";
+    case 2: return "RR";
+    case 3: return "BATCH";
+    case 5: return "IDLE";
+    case 6: return "DEADLN";
+  }
+  return "?";
+}
+
+int Put(const MetricRow& r, uint64_t v, AtomValue* atom) {
+  switch (r.type) {
+    case kType32: atom->l = static_cast<int32_t>(v); break;
+    case kTypeU32: atom->ul = static_cast<uint32_t>(v); break;
+    default: atom->ull = v; break;
+  }
+  return 1;
+}
+
+// A status line's words joined with commas ("NSpid:\t12\t1" is "12,1").
+int StatusList(const Pid& p, const char* key, AtomValue* atom) {
+  auto it = p.status.find(key);
+  if (it == p.status.end()) return kErrAppversion;
+  std::vector<absl::string_view> w = absl::StrSplit(it->second, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+  atom->bytes = absl::StrJoin(w, ",");
+  return 1;
+}
+
+}  // namespace
+
+uint32_t ExtraFilesOf(const MetricRow& r) {
+  switch (r.cluster) {
+    case 33: return kFileSmaps;
+    case 31: return kFileSchedstat;
+    case 51: return kFileFd;
+    case 74: return r.item == 0 ? 0u : uint32_t{kFileAutogroup};
+    case 11: return kFileCgroup;
+    case 9: return r.item == 7 ? uint32_t{kFileMaps} : 0u;
+    case 8: return r.item == 40 ? uint32_t{kFileWchan} : r.item == 48 ? uint32_t{kFileStat} : 0u;
+    case 24: return (r.item >= 37 && r.item <= 42) || r.item == 31 ? uint32_t{kFileStatus} : 0u;
+  }
+  return 0;
+}
+
+void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
+  const std::string dir = absl::StrCat(cfg.root, "/proc/", p.pid);
+  p.ok &= ~files;
+  if (files & kFileSmaps) p.smaps.clear();
+  if (files & kFileAutogroup) p.autogroup_id = 0, p.autogroup_nice = 0;
+  if (files & kFileSmaps) {
+    if (auto t = ReadPidFile(dir + "/smaps_rollup", true)) {
+      p.ok |= kFileSmaps;
+      for (absl::string_view line : absl::StrSplit(*t, '\n', absl::SkipEmpty())) {
+        std::vector<absl::string_view> f = absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+        uint64_t v;
+        if (f.size() >= 2 && absl::EndsWith(f[0], ":") && absl::SimpleAtoi(f[1], &v))
+          p.smaps[std::string(f[0].substr(0, f[0].size() - 1))] = v;
+      }
+    }
+  }
+  if (files & kFileSchedstat) {
+    if (auto t = ReadPidFile(dir + "/schedstat", true)) {
+      p.ok |= kFileSchedstat;
+      std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
+      for (size_t i = 0; i < 3 && i < f.size(); ++i) (void)absl::SimpleAtoi(f[i], &p.schedstat[i]);
+    }
+  }
+  if (files & kFileFd) {
+    if (DIR* d = opendir((dir + "/fd").c_str())) {
+      uint32_t n = 0;
+      while (readdir(d) != nullptr) ++n;
+      closedir(d);
+      p.fd_count = n >= 2 ? n - 2 : 0;
+      p.ok |= kFileFd;
+    }
+  }
+  if (files & kFileAutogroup) {
+    if (auto t = ReadPidFile(dir + "/autogroup", true)) {
+      p.ok |= kFileAutogroup;
+      std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
+      absl::string_view id = f.empty() ? "" : f[0];
+      if (absl::ConsumePrefix(&id, "/autogroup-") && absl::SimpleAtoi(id, &p.autogroup_id) && f.size() >= 3 &&
+          f[1] == "nice")
+        (void)absl::SimpleAtoi(f[2], &p.autogroup_nice);
+    }
+  }
+  if (files & kFileCgroup) {
+    if (auto t = ReadPidFile(dir + "/cgroup", true)) {
+      p.ok |= kFileCgroup;
+      p.cgroups = CgroupLine(*t);
+    }
+  }
+  if (files & kFileMaps) {
+    if (auto t = ReadPidFile(dir + "/maps", true)) {
+      p.ok |= kFileMaps;
+      p.maps = std::move(*t);
+      if (!p.maps.empty()) p.maps.pop_back();  // PCP's agent ends the text on its last byte
+    }
+  }
+  if (files & kFileWchan) {
+    if (auto t = ReadPidFile(dir + "/wchan", true)) {
+      p.ok |= kFileWchan;
+      p.wchan = std::move(*t);
+    }
+  }
+}
+
+bool ExtraValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomValue* atom, int* sts) {
+  switch (r.cluster) {
+    case 33:
+      if (r.item >= sizeof(kSmapsKeys) / sizeof(kSmapsKeys[0])) return (*sts = kErrPmid, true);
+      if (!(p.ok & kFileSmaps)) return (*sts = 0, true);
+      {
+        auto it = p.smaps.find(kSmapsKeys[r.item]);
+        *sts = Put(r, it == p.smaps.end() ? 0 : it->second, atom);
+      }
+      return true;
+    case 31:
+      *sts = r.item > 2 ? kErrPmid : (p.ok & kFileSchedstat) ? Put(r, p.schedstat[r.item], atom) : 0;
+      return true;
+    case 51:
+      *sts = (p.ok & kFileFd) ? Put(r, p.fd_count, atom) : 0;
+      return true;
+    case 74:
+      if (!(p.ok & kFileAutogroup)) return (*sts = 0, true);
+      if (r.item == 1) *sts = Put(r, p.autogroup_id, atom);
+      else if (r.item == 2) *sts = (atom->l = p.autogroup_nice, 1);
+      else *sts = kErrPmid;
+      return true;
+    case 11:
+      *sts = r.item != 0 ? kErrPmid : (p.ok & kFileCgroup) ? (atom->bytes = p.cgroups, 1) : 0;
+      return true;
+    case 9:
+      if (r.item != 7) return false;
+      *sts = (atom->bytes = (p.ok & kFileMaps) ? p.maps : "", 1);
+      return true;
+    case 8:
+      if (r.item == 40) {
+        *sts = (p.ok & kFileWchan) ? (atom->bytes = p.wchan, 1) : 0;
+        return true;
+      }
+      if (r.item == 48) {
+        // the policy as PCP's agent reads it: the field after the real one
+        int64_t policy = 0;
+        if (p.stat.size() > 39) policy = p.stat[39];
+        if (p.stat.empty()) return (*sts = 0, true);
+        *sts = (atom->bytes = PolicyName(policy), 1);
+        return true;
+      }
+      return false;
+    case 24: {
+      if (r.item < 37 && r.item != 31) return false;
+      if (p.status.empty()) return (*sts = 0, true);
+      switch (r.item) {
+        case 31: {
+          auto it = p.status.find("Cpus_allowed_list");
+          *sts = it == p.status.end() ? 0 : (atom->bytes = it->second, 1);
+          return true;
+        }
+        case 37: *sts = StatusList(p, "NStgid", atom); return true;
+        case 38: *sts = StatusList(p, "NSpid", atom); return true;
+        case 39: *sts = StatusList(p, "NSpgid", atom); return true;
+        case 40: *sts = StatusList(p, "NSsid", atom); return true;
+        case 42: *sts = StatusList(p, "envID", atom); return true;
+      }
+      return false;
+    }
+  }
+  (void)cfg;
+  return false;
+}
+
+}  // namespace pmapi::proc_agent
