@@ -295,7 +295,7 @@ absl::Status DecodeResultOnly(std::span<const uint8_t> body, ResultLayout layout
     const size_t at = r.position();
     uint32_t pmid;
     if (!r.U32(&pmid)) return PcpError(error_code);
-    if (std::find(keep.begin(), keep.end(), pmid) != keep.end()) {
+    if (std::binary_search(keep.begin(), keep.end(), pmid)) {
       r.Seek(at);
       if (!DecodeSet(r, body, out)) return PcpError(error_code);
     } else if (!SkipSet(r, pmid, out)) {

@@ -11,7 +11,7 @@
  *
  * STEP is seconds, or /N for the archive's extent in N steps (rounded
  * down to the millisecond, at least one). Given several modes, it replays
- * the archive in each in turn, on a new context, each replay headed by
+ * the archive in each in turn, on a new context; each replay is headed by
  * "=== MODE".
  *
  * Usage: replay [-q] [-n MAXSTEPS] ARCHIVE MODE...
@@ -262,8 +262,7 @@ int main(int argc, char **argv)
     const char *archive = argv[optind];
     int sts = 0;
     for (int i = optind + 1; i < argc; i++) {
-        if (argc - optind > 2)
-            printf("=== %s\n", argv[i]);
+        printf("=== %s\n", argv[i]);
         fflush(stdout);
         sts |= replay(archive, argv[i], quiet, maxsteps);
         fflush(stdout);
