@@ -7,10 +7,11 @@
 # Cases: every archive under each ARCHIVE_DIR (a directory holding several
 # archives' .meta files directly is also replayed as one multi-archive
 # set), in each mode: forward, backward, interpolated forward at three
-# steps (the archive's extent in 7 and 40 steps) and at 1 s, and
-# interpolated backward. Interpolation is run again with
-# PCP_IGNORE_MARK_RECORDS set. Each case prints the descriptors of every
-# metric, then every value set of every fetch (replay.c).
+# steps (the archive's extent in 7 and 40 steps, and 1 s; at most 1,000
+# fetches), and interpolated backward. Interpolation is run again with
+# PCP_IGNORE_MARK_RECORDS empty (forward and backward) and set to 2sec.
+# Each case prints the descriptors of every metric, then every value set
+# of every fetch (replay.c).
 #
 # Prints "identical N/M" and the cases that differ (a diff excerpt each).
 # Fails if a case differs that known.txt does not list, or if one it lists
