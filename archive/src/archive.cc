@@ -710,7 +710,11 @@ void Archive::Seek(Position p) {
 }
 absl::Status Archive::ReadPrev(Result* out) { return impl_->ReadPrev(out); }
 uint32_t Archive::record_bytes() const { return impl_->record_bytes; }
-void Archive::DecodeOnly(std::vector<PmID> pmids) { impl_->decode_only = std::move(pmids); }
+void Archive::DecodeOnly(std::vector<PmID> pmids) {
+  // Sorted, for the decoder's binary search.
+  std::sort(pmids.begin(), pmids.end());
+  impl_->decode_only = std::move(pmids);
+}
 absl::StatusOr<ArchiveTime> Archive::End() const { return impl_->End(); }
 
 absl::Status Archive::CheckIndexedPosition(ArchiveTime t) const {

@@ -432,28 +432,53 @@ absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
     absl::StatusOr<Result> rec = ReadInDirection();
     if (!rec.ok()) return rec.status();
     if (rec->is_mark()) continue;
-    Result out;
-    out.set_timestamp_ns(rec->timestamp_ns());
+    // The record's sets by PMID (the first of a repeated one).
+    set_index_.clear();
+    std::span<const ValueSet> sets = rec->sets();
+    for (size_t k = 0; k < sets.size(); ++k) set_index_.try_emplace(sets[k].pmid, k);
     int found = 0;
+    size_t values = 0;
     for (PmID id : ids) {
-      const ValueSet* match = nullptr;
-      for (const ValueSet& vs : rec->sets()) {
-        if (vs.pmid == id) {
-          match = &vs;
-          break;
-        }
-      }
-      if (match == nullptr) {
-        out.AddSet(id, 0, kValInsitu);
-        continue;
-      }
+      auto it = set_index_.find(id);
+      if (it == set_index_.end()) continue;
       ++found;
-      CopySet(*rec, *match, FindDesc(id), profile, &out);
+      values += std::max(sets[it->second].numval, 0);
     }
     if (found == 0 && !all_derived) continue;
     origin_ns_ = rec->timestamp_ns();
+    return SelectSets(std::move(*rec), ids, values, profile);
+  }
+}
+
+Result ArchiveSource::SelectSets(Result&& rec, std::span<const PmID> ids, size_t values,
+                                 const Profile& profile) {
+  Result out;
+  out.set_timestamp_ns(rec.timestamp_ns());
+  std::span<const ValueSet> sets = rec.sets();
+  if (profile.AdmitsAll()) {
+    // Every value is kept: the sets are copied as they are, their payloads
+    // left in the record's arena, which the result takes over.
+    out.Reserve(ids.size(), values, 0);
+    out.AdoptArena(std::move(rec));
+    for (PmID id : ids) {
+      auto it = set_index_.find(id);
+      if (it == set_index_.end()) {
+        out.AddSet(id, 0, kValInsitu);
+      } else {
+        out.CopySetSharingArena(rec, sets[it->second]);
+      }
+    }
     return out;
   }
+  for (PmID id : ids) {
+    auto it = set_index_.find(id);
+    if (it == set_index_.end()) {
+      out.AddSet(id, 0, kValInsitu);
+    } else {
+      CopySet(rec, sets[it->second], FindDesc(id), profile, &out);
+    }
+  }
+  return out;
 }
 
 absl::StatusOr<Result> ArchiveSource::Fetch(std::span<const PmID> ids, const Profile& profile,

@@ -57,6 +57,10 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   // Positions the reader for a FORW/BACK read from the collection time.
   absl::Status Position();
   absl::StatusOr<Result> FetchRecordwise(std::span<const PmID> ids, const Profile& profile);
+  // The sets of `ids` from record `rec` (set_index_ indexes its sets;
+  // `values` counts theirs), in order, with the instances `profile` admits.
+  Result SelectSets(Result&& rec, std::span<const PmID> ids, size_t values,
+                    const Profile& profile);
   absl::StatusOr<Result> ReadInDirection();
   // PM_MODE_FORW over a single archive reads records as they come, without
   // listing the archive first, so the first fetch reads only the records
@@ -109,6 +113,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::Status catalog_error_;
   absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;
   absl::flat_hash_map<InDom, EverySeen> every_instance_;
+  absl::flat_hash_map<PmID, size_t> set_index_;  // FetchRecordwise's
   // InstanceLifetimes, per indom (nullptr below the size PCP needs).
   absl::flat_hash_map<InDom, std::unique_ptr<Lifetimes>> lifetimes_;
 };

@@ -12,9 +12,12 @@
 // The rules are PCP's: counters are interpolated linearly (rounded for
 // integers), instantaneous values take the nearer observation, discrete
 // values the prior one, strings, aggregates and events the prior one; a
-// <mark> record between an observation and t stands for "no value"; a
-// counter that had values at the previous sample returns none after
-// crossing a <mark>.
+// <mark> record between an observation and t stands for "no value"
+// (unless PCP_IGNORE_MARK_RECORDS has it ignored); a counter that had
+// values at the previous sample returns none after crossing a <mark>.
+// Instances are listed in libpcp's order, and a discrete value is bounded
+// by its instance's life in large indoms, as libpcp bounds it
+// (docs/design.md, Interpolation).
 //
 // Example:
 //   pmapi::InterpEngine engine(&records, &metadata);
@@ -89,7 +92,10 @@ class InterpMetadata {
     std::optional<int64_t> death_ns;
   };
   using Lifetimes = absl::flat_hash_map<int32_t, Lifetime>;
-  virtual const Lifetimes* InstanceLifetimes(InDom indom) = 0;
+  virtual const Lifetimes* InstanceLifetimes(InDom indom) {
+    (void)indom;
+    return nullptr;
+  }
 };
 
 class InterpEngine {

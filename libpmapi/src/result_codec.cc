@@ -280,7 +280,13 @@ absl::Status DecodeResultOnly(std::span<const uint8_t> body, ResultLayout layout
   out->set_timestamp_ns(ns);
   // Each value set needs at least 8 bytes.
   if (numpmid < 0 || !r.Has(uint64_t(numpmid) * 8)) return PcpError(error_code);
-  out->Reserve(numpmid, keep.empty() ? static_cast<size_t>(numpmid) : keep.size(), 0);
+  // Every value takes at least 8 bytes of the body and a payload no more
+  // than the body holds: one allocation each instead of repeated growth.
+  if (keep.empty()) {
+    out->Reserve(numpmid, body.size() / 8, body.size());
+  } else {
+    out->Reserve(numpmid, keep.size(), 0);
+  }
   for (int32_t i = 0; i < numpmid; ++i) {
     if (keep.empty()) {
       if (!DecodeSet(r, body, out)) return PcpError(error_code);
@@ -289,7 +295,7 @@ absl::Status DecodeResultOnly(std::span<const uint8_t> body, ResultLayout layout
     const size_t at = r.position();
     uint32_t pmid;
     if (!r.U32(&pmid)) return PcpError(error_code);
-    if (std::find(keep.begin(), keep.end(), pmid) != keep.end()) {
+    if (std::binary_search(keep.begin(), keep.end(), pmid)) {
       r.Seek(at);
       if (!DecodeSet(r, body, out)) return PcpError(error_code);
     } else if (!SkipSet(r, pmid, out)) {

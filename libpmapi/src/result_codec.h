@@ -54,7 +54,7 @@ absl::Status DecodeResult(std::span<const uint8_t> body, ResultLayout layout, in
 // As DecodeResult, but only the value sets of the PMIDs in `keep` are
 // decoded; every other set is checked for framing and kept as an empty
 // set (numval 0) of its PMID, so numpmid() and is_mark() are unchanged.
-// An empty `keep` decodes everything.
+// An empty `keep` decodes everything. REQUIRES: `keep` is sorted.
 absl::Status DecodeResultOnly(std::span<const uint8_t> body, ResultLayout layout, int error_code,
                               std::span<const PmID> keep, Result* out);
 

@@ -4,15 +4,17 @@
  * the archive's name space names is looked up, described and fetched
  * together at each step, in one of four modes:
  *
- *   forw           PM_MODE_FORW from the start of the archive
- *   back           PM_MODE_BACK from its end
- *   interp STEP    PM_MODE_INTERP from the start, STEP seconds apart
- *   interp-back STEP  PM_MODE_INTERP from the end, going back
+ *   forw              PM_MODE_FORW from the start of the archive
+ *   back              PM_MODE_BACK from its end
+ *   interp:STEP       PM_MODE_INTERP from the start, STEP seconds apart
+ *   interp-back:STEP  PM_MODE_INTERP from the end, going back
  *
  * STEP is seconds, or /N for the archive's extent in N steps (rounded
- * down to the millisecond, at least one).
+ * down to the millisecond, at least one). Given several modes, it replays
+ * the archive in each in turn, on a new context; each replay is headed by
+ * "=== MODE".
  *
- * Usage: replay [-q] [-n MAXSTEPS] ARCHIVE MODE [STEP]
+ * Usage: replay [-q] [-n MAXSTEPS] ARCHIVE MODE...
  *
  * The same source is built against PCP's libpcp and against this
  * library; replay_test.sh compares what the two print. With -q nothing is
@@ -57,6 +59,9 @@ static int by_pmid(const void *a, const void *b)
 /* Every PMID the name space names, sorted, each once; *out holds them. */
 static int lookup_all(pmID **out)
 {
+    for (int i = 0; i < nnames; i++)
+        free(names[i]);
+    nnames = 0;
     int sts = pmTraversePMNS("", add_name);
     if (sts < 0) {
         printf("pmTraversePMNS: %s\n", pmErrStr(sts));
@@ -188,24 +193,17 @@ static int set_mode(const char *mode, const char *step)
     return sts;
 }
 
-int main(int argc, char **argv)
+/* Replays `archive` in one mode ("forw", "back", "interp:STEP" or
+ * "interp-back:STEP") on a context of its own. */
+static int replay(const char *archive, const char *spec, int quiet, long maxsteps)
 {
-    int quiet = 0, c;
-    long maxsteps = 100000;
-    while ((c = getopt(argc, argv, "qn:")) != -1) {
-        if (c == 'q')
-            quiet = 1;
-        else if (c == 'n')
-            maxsteps = atol(optarg);
-        else
-            return 2;
-    }
-    if (argc - optind < 2) {
-        fprintf(stderr, "Usage: replay [-q] [-n MAXSTEPS] ARCHIVE MODE [STEP]\n");
-        return 2;
-    }
-    const char *archive = argv[optind], *mode = argv[optind + 1];
-    const char *step = argc - optind > 2 ? argv[optind + 2] : NULL;
+    char mode[32];
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (len >= sizeof(mode))
+        len = sizeof(mode) - 1;
+    memcpy(mode, spec, len);
+    mode[len] = '\0';
     int ctx = pmNewContext(PM_CONTEXT_ARCHIVE, archive);
     if (ctx < 0) {
         printf("pmNewContext: %s\n", pmErrStr(ctx));
@@ -215,8 +213,11 @@ int main(int argc, char **argv)
     int n = lookup_all(&pmids);
     printf("metrics %d\n", n);
     print_descs(n, pmids, quiet);
-    if (set_mode(mode, step) < 0)
+    if (set_mode(mode, colon ? colon + 1 : NULL) < 0) {
+        pmDestroyContext(ctx);
+        free(pmids);
         return 1;
+    }
     long steps = 0, nvalues = 0;
     int errors = 0;
     while (steps < maxsteps && errors < 5) {
@@ -237,5 +238,34 @@ int main(int argc, char **argv)
     if (quiet)
         printf(" checksum %llu", checksum);
     printf("\n");
+    pmDestroyContext(ctx);
+    free(pmids);
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int quiet = 0, c;
+    long maxsteps = 100000;
+    while ((c = getopt(argc, argv, "qn:")) != -1) {
+        if (c == 'q')
+            quiet = 1;
+        else if (c == 'n')
+            maxsteps = atol(optarg);
+        else
+            return 2;
+    }
+    if (argc - optind < 2) {
+        fprintf(stderr, "Usage: replay [-q] [-n MAXSTEPS] ARCHIVE MODE...\n");
+        return 2;
+    }
+    const char *archive = argv[optind];
+    int sts = 0;
+    for (int i = optind + 1; i < argc; i++) {
+        printf("=== %s\n", argv[i]);
+        fflush(stdout);
+        sts |= replay(archive, argv[i], quiet, maxsteps);
+        fflush(stdout);
+    }
+    return sts;
 }

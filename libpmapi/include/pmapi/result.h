@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "pmapi/types.h"
@@ -75,6 +76,13 @@ class Result {
   // returns where to write it; valid until the next Add call.
   uint8_t* AddBlockForWrite(int32_t inst, int vtype, uint32_t length);
   void Reserve(size_t sets, size_t values, size_t arena_bytes);
+  // Takes over `from`'s payload arena (this Result's own must be empty),
+  // so that CopySetSharingArena can copy sets of `from` without copying
+  // their payloads.
+  void AdoptArena(Result&& from) { arena_ = std::move(from.arena_); }
+  // Appends set vs of `from`, whose arena this Result adopted, with all
+  // its values.
+  void CopySetSharingArena(const Result& from, const ValueSet& vs);
   // Makes set i report no values (its values stay in the arena unused).
   void ClearSet(size_t i) {
     if (i < sets_.size()) sets_[i].numval = 0;
@@ -131,6 +139,13 @@ inline uint8_t* Result::AddBlockForWrite(int32_t inst, int vtype, uint32_t lengt
 inline void Result::AddBlock(int32_t inst, int vtype, std::span<const uint8_t> payload) {
   uint8_t* out = AddBlockForWrite(inst, vtype, static_cast<uint32_t>(payload.size()));
   if (!payload.empty()) std::memcpy(out, payload.data(), payload.size());
+}
+
+inline void Result::CopySetSharingArena(const Result& from, const ValueSet& vs) {
+  AddSet(vs.pmid, vs.numval, vs.valfmt);
+  if (vs.numval <= 0) return;
+  const StoredValue* begin = from.values_.data() + vs.first;
+  values_.insert(values_.end(), begin, begin + vs.numval);
 }
 
 inline void Result::Reserve(size_t sets, size_t values, size_t arena_bytes) {
