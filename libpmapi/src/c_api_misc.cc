@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "c_api_internal.h"
-#include "local_pmda_spec.h"
+#include "pmapi/local.h"
 
 namespace {
 
@@ -314,18 +314,8 @@ void pmPrintLabelSets(FILE* fp, int ident, int type, pmLabelSet* sets, int nsets
 
 char* pmSpecLocalPMDA(const char* spec) {
   static thread_local std::string why;
-  absl::StatusOr<pmapi::LocalPmdaOp> op = pmapi::ParseLocalPmdaSpec(spec);
-  if (!op.ok()) {
-    why = std::string(op.status().message());
-    return why.data();
-  }
-  absl::Status recorded = pmapi::RecordLocalPmdaOp(*op);
-  if (!recorded.ok()) {
-    char msg[PM_MAXERRMSGLEN];
-    why = std::string("__pmLocalPMDA: ") + pmErrStr_r(pmapi::capi::Code(recorded), msg, sizeof msg);
-    return why.data();
-  }
-  return nullptr;
+  why = pmapi::SpecLocalPmda(spec == nullptr ? "" : spec);
+  return why.empty() ? nullptr : why.data();
 }
 
 int pmDiscoverServices(const char* service, const char* mechanism, char*** urls) {

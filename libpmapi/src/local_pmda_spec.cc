@@ -1,7 +1,5 @@
 #include "local_pmda_spec.h"
 
-#include <mutex>
-
 #include "absl/status/status.h"
 #include "pmapi/errors.h"
 
@@ -9,9 +7,6 @@ namespace pmapi {
 namespace {
 
 absl::Status Bad(const char* why) { return absl::InvalidArgumentError(why); }
-
-std::mutex ops_mu;
-std::vector<LocalPmdaOp>* ops = new std::vector<LocalPmdaOp>;
 
 // Reads the leading decimal number of `s` as strtol does (sign allowed);
 // *used is how many characters it took (0 if none).
@@ -82,34 +77,6 @@ absl::StatusOr<LocalPmdaOp> ParseLocalPmdaSpec(std::string_view spec) {
   }
   if (spec.empty() || spec[0] != ',') return Bad("expected , after op in spec");
   return ParseFields(op, spec.substr(1));
-}
-
-// Once the table was cleared, its agents are exactly those added since, so
-// a del that matches none of them fails as PCP's does.
-bool cleared = false;
-
-bool Matches(const LocalPmdaOp& added, const LocalPmdaOp& del) {
-  return (del.domain != -1 && added.domain == del.domain) ||
-         (!del.path.empty() && added.path == del.path);
-}
-
-absl::Status RecordLocalPmdaOp(const LocalPmdaOp& op) {
-  std::lock_guard<std::mutex> lock(ops_mu);
-  if (op.kind == LocalPmdaOp::kClear) {
-    ops->clear();
-    cleared = true;
-  } else if (op.kind == LocalPmdaOp::kDel && cleared) {
-    bool found = false;
-    for (const LocalPmdaOp& a : *ops) found = found || (a.kind == LocalPmdaOp::kAdd && Matches(a, op));
-    if (!found) return PcpError(kErrIndom);
-  }
-  ops->push_back(op);
-  return absl::OkStatus();
-}
-
-std::vector<LocalPmdaOp> LocalPmdaOps() {
-  std::lock_guard<std::mutex> lock(ops_mu);
-  return *ops;
 }
 
 }  // namespace pmapi

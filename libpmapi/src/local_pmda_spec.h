@@ -1,6 +1,6 @@
-// local_pmda_spec.h: the -K option's agent specs (pmSpecLocalPMDA) and the
-// process's list of them, which local contexts opened afterwards apply to
-// their agent table.
+// local_pmda_spec.h: the parser of the -K option's agent specs
+// (pmSpecLocalPMDA); pmapi::SpecLocalPmda (pmapi/local.h) applies them to
+// the agent table of local contexts opened afterwards.
 //
 //   add,DOMAIN,PATH,INIT    load PATH's INIT as agent DOMAIN
 //   del,DOMAIN[,PATH]       drop the agent of DOMAIN (or PATH: del,,PATH)
@@ -9,13 +9,11 @@
 // Example:
 //   absl::StatusOr<pmapi::LocalPmdaOp> op =
 //       pmapi::ParseLocalPmdaSpec("add,29,/var/lib/pcp/pmdas/sample/pmda_sample.so,sample_init");
-//   if (op.ok()) pmapi::RecordLocalPmdaOp(*op);
 #ifndef PMAPI_SRC_LOCAL_PMDA_SPEC_H_
 #define PMAPI_SRC_LOCAL_PMDA_SPEC_H_
 
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -34,13 +32,6 @@ struct LocalPmdaOp {
 // whose message is PCP's reason ("bad op in spec", "missing domain in
 // spec", ...).
 absl::StatusOr<LocalPmdaOp> ParseLocalPmdaSpec(std::string_view spec);
-
-// Appends an operation to the process's list. After a clear, a del that
-// names no agent added since is PM_ERR_INDOM (before one, the agents of the
-// configuration are not known here and a del is recorded as given).
-absl::Status RecordLocalPmdaOp(const LocalPmdaOp& op);
-// The operations so far, in order (a clear empties the list first).
-std::vector<LocalPmdaOp> LocalPmdaOps();
 
 }  // namespace pmapi
 

@@ -2,6 +2,8 @@
 // local_spec.h.
 #include "local_spec.h"
 
+#include "local_pmda_spec.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -51,43 +53,15 @@ struct Spec {
   std::string init;
 };
 
-// Parses a spec by PCP's grammar; returns PCP's message for a bad one.
-std::string Parse(std::string_view s, Spec* out) {
-  if (s.starts_with("clear")) {
-    out->op = Op::kClear;
-    return s.size() == 5 ? "" : "unexpected text after clear op in spec";
-  }
-  if (s.starts_with("add")) out->op = Op::kAdd;
-  else if (s.starts_with("del")) out->op = Op::kDel;
-  else return "bad op in spec";
-  const bool del = out->op == Op::kDel;
-  s.remove_prefix(3);
-  if (s.empty() || s[0] != ',') return "expected , after op in spec";
-  s.remove_prefix(1);
-  if (s.empty()) return "missing domain in spec";
-  if (s[0] != ',') {
-    size_t end = s.find(',');
-    std::string num(s.substr(0, end));
-    char* stop = nullptr;
-    long d = std::strtol(num.c_str(), &stop, 10);
-    if (*stop != '\0' || d < 0 || d > 510) return "bad domain in spec";
-    out->domain = static_cast<int>(d);
-    s.remove_prefix(end == std::string_view::npos ? s.size() : end + 1);
-  } else {
-    if (!del) return "missing domain in spec";
-    s.remove_prefix(1);
-  }
-  if (!s.empty() && s[0] == ',') {
-    out->init = std::string(s.substr(1));  // no path, perhaps an init
-  } else if (!s.empty()) {
-    size_t comma = s.find(',');
-    out->path = std::string(s.substr(0, comma));
-    if (comma != std::string_view::npos) out->init = std::string(s.substr(comma + 1));
-    if (out->init.empty() && !del) return "missing init-routine in spec";
-  } else if (!del) {
-    return "missing dso-path in spec";
-  }
-  if (out->domain == -1 && out->path.empty()) return "missing domain and dso-path in spec";
+// The spec as Apply takes it, from the one -K parser
+// (local_pmda_spec.h); returns PCP's message for a bad one.
+std::string Parse(std::string_view text, Spec* out) {
+  absl::StatusOr<LocalPmdaOp> op = ParseLocalPmdaSpec(text);
+  if (!op.ok()) return std::string(op.status().message());
+  out->op = op->kind == LocalPmdaOp::kAdd ? Op::kAdd : op->kind == LocalPmdaOp::kDel ? Op::kDel : Op::kClear;
+  out->domain = op->domain;
+  out->path = op->path;
+  out->init = op->init;
   return "";
 }
 

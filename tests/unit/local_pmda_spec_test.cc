@@ -40,14 +40,6 @@ TEST(LocalPmdaSpecTest, DelAndClear) {
   EXPECT_EQ(Why("add"), "expected , after op in spec");
 }
 
-TEST(LocalPmdaSpecTest, DelAfterClearMustNameAnAddedAgent) {
-  ASSERT_TRUE(RecordLocalPmdaOp(*ParseLocalPmdaSpec("clear")).ok());
-  ASSERT_TRUE(RecordLocalPmdaOp(*ParseLocalPmdaSpec("add,30,y.so,y_init")).ok());
-  EXPECT_TRUE(RecordLocalPmdaOp(*ParseLocalPmdaSpec("del,30")).ok());
-  EXPECT_EQ(PcpCode(RecordLocalPmdaOp(*ParseLocalPmdaSpec("del,31"))), kErrIndom);
-  EXPECT_EQ(LocalPmdaOps().size(), 3u);  // clear, add, del
-}
-
 TEST(PmnsTrimTest, HidesNamesAndEmptyParents) {
   Pmns ns;
   ASSERT_TRUE(ns.AddName("a.x", MakePmID(1, 0, 1)).ok());
