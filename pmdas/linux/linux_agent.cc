@@ -76,6 +76,8 @@ uint32_t SourcesOf(const MetricRow& row) {
     case 71: case 91: return kSrcHinv;
     case 72: return kSrcSysKernel;
     case 68: case 70: return kSrcZoneinfo;
+    case 83: case 84: case 85: case 93: return kSrcPressure;
+    case 69: return kSrcKsm;
   }
   return SockSourceOf(row.cluster);
 }
@@ -96,7 +98,7 @@ uint32_t SourceOfIndom(unsigned serial) {
 
 namespace {
 
-void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda) {
+void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<unsigned>& clusters = {}) {
   if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcUname | kSrcSysKernel | kSrcNodes | kSrcHinv))
     RefreshCpu(st, sources, pmda);
   if (sources & (kSrcMeminfo | kSrcVmstat | kSrcNuma)) RefreshMem(st, sources, pmda);
@@ -105,6 +107,7 @@ void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda) {
   if (sources & (kSrcSnmp | kSrcSockstat)) RefreshProto(st, sources, pmda);
   if (sources & kSrcMounts) RefreshFilesys(st, pmda);
   if (sources & kSrcZoneinfo) RefreshZoneinfo(st, pmda);
+  if (sources & (kSrcPressure | kSrcKsm)) RefreshPressureKsm(st, sources, clusters);
   if (sources & (kSrcTcp | kSrcTcp6 | kSrcUdp | kSrcRaw | kSrcUnix | kSrcSoftnet)) RefreshSock(st, sources);
 }
 
@@ -117,6 +120,7 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
       return FetchCpu(st, r, inst, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
+    case 69: case 83: case 84: case 85: case 93: return FetchPressureKsm(st, r, inst, atom);
     case 10: case 54: case 59: return FetchDisk(st, r, inst, atom);
     case 3: case 33: case 90: return FetchNet(st, r, inst, atom);
     case 11: case 14: case 53: case 58: case 73: return FetchProto(st, r, inst, atom);
@@ -145,6 +149,7 @@ std::vector<PmdaIndom> Indoms() {
     v.push_back(PmdaIndom{serial, {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};
+  v.push_back(PmdaIndom{kPressureIndom, {{10, "10 second"}, {60, "1 minute"}, {300, "5 minute"}}});
   return v;
 }
 
@@ -165,10 +170,15 @@ void LinuxAgentInit(Pmda& dp) {
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t sources = 0;
+    std::vector<unsigned> clusters;  // pressure files are read one by one
     for (PmID id : ids) {
-      if (const PmdaMetric* m = pmda.FindMetric(id)) sources |= SourcesOf(agent_tables::RowOf(*m));
+      if (const PmdaMetric* m = pmda.FindMetric(id)) {
+        const uint32_t s = SourcesOf(agent_tables::RowOf(*m));
+        if (s & kSrcPressure) clusters.push_back(agent_tables::RowOf(*m).cluster);
+        sources |= s;
+      }
     }
-    Refresh(*state, sources, pmda);
+    Refresh(*state, sources, pmda, clusters);
     return pmda.DefaultFetch(ids, result);
   };
   dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {

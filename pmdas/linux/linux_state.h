@@ -33,7 +33,7 @@ namespace ls = linux_stats;
 enum Indom : unsigned {
   kCpuIndom = 0, kDiskIndom = 1, kLoadIndom = 2, kNetIndom = 3, kFilesysIndom = 5,
   kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23, kDmIndom = 24,
-  kMdIndom = 25, kZoneIndom = 32, kZoneProtectionIndom = 33,
+  kMdIndom = 25, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
 };
 
 // Sources, one bit each.
@@ -46,7 +46,7 @@ enum Source : uint32_t {
   kSrcNetSettings = 1u << 16, kSrcDiskSizes = 1u << 17, kSrcDistro = 1u << 18,
   // sockets (net_sock.cc)
   kSrcTcp = 1u << 19, kSrcTcp6 = 1u << 20, kSrcUdp = 1u << 21, kSrcRaw = 1u << 22, kSrcUnix = 1u << 23,
-  kSrcSoftnet = 1u << 24, kSrcZoneinfo = 1u << 25,
+  kSrcSoftnet = 1u << 24, kSrcZoneinfo = 1u << 25, kSrcPressure = 1u << 26, kSrcKsm = 1u << 27,
 };
 
 // Instance numbers handed out in order of first sight and kept for the
@@ -100,6 +100,15 @@ struct Zone {
   unsigned node = 0;
 };
 
+struct PressureLine {
+  bool valid = false;
+  float avg[3] = {0, 0, 0};  // 10 s, 1 min, 5 min
+  uint64_t total = 0;        // microseconds
+};
+struct Pressure {
+  PressureLine some, full;
+};
+
 struct Node {
   int32_t num = 0;
   std::vector<int> cpus;
@@ -123,6 +132,8 @@ struct LinuxState {
   std::vector<Filesys> filesys;
   std::vector<Node> nodes;
   std::vector<Zone> zones, protection;
+  std::map<unsigned, Pressure> pressure;  // by cluster (83 cpu, 84 memory, 85 io, 93 irq)
+  std::map<std::string, int64_t> ksm;
   struct utsname uts {};
   bool have_uts = false;
   std::string distro;
@@ -156,6 +167,8 @@ uint32_t SourceOfIndom(unsigned serial);
 
 void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda);    // stat uptime loadavg uname syskernel nodes hinv
 void RefreshMem(LinuxState& st, uint32_t sources, Pmda& pmda);    // meminfo vmstat numa
+void RefreshPressureKsm(LinuxState& st, uint32_t sources, const std::vector<unsigned>& clusters);
+int FetchPressureKsm(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 void RefreshZoneinfo(LinuxState& st, Pmda& pmda);                 // zoneinfo
 int FetchZoneinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda);   // diskstats

@@ -353,6 +353,15 @@ extern const MetricRow kMemRows[] = {
     {"mem.zoneinfo.nr_zone_unevictable", 68, 66, kTypeU64, 32, kSemInstant, {1, 0, 0, 1, 0, 0}},
     {"mem.zoneinfo.nr_zone_write_pending", 68, 67, kTypeU64, 32, kSemInstant, {1, 0, 0, 1, 0, 0}},
     {"mem.zoneinfo.protection", 70, 0, kTypeU64, 33, kSemInstant, {1, 0, 0, 1, 0, 0}},
+    {"mem.ksm.full_scans", 69, 0, kTypeU64, -1, kSemInstant, {0, 0, 1, 0, 0, 0}},
+    {"mem.ksm.merge_across_nodes", 69, 1, kTypeU64, -1, kSemInstant, {0, 0, 0, 0, 0, 0}},
+    {"mem.ksm.pages_shared", 69, 2, kTypeU64, -1, kSemInstant, {0, 0, 0, 0, 0, 0}},
+    {"mem.ksm.pages_sharing", 69, 3, kTypeU64, -1, kSemInstant, {0, 0, 0, 0, 0, 0}},
+    {"mem.ksm.pages_to_scan", 69, 4, kTypeU64, -1, kSemInstant, {0, 0, 0, 0, 0, 0}},
+    {"mem.ksm.pages_unshared", 69, 5, kTypeU64, -1, kSemInstant, {0, 0, 1, 0, 0, 0}},
+    {"mem.ksm.pages_volatile", 69, 6, kTypeU64, -1, kSemInstant, {0, 0, 0, 0, 0, 0}},
+    {"mem.ksm.run_state", 69, 7, kTypeU64, -1, kSemInstant, {0, 0, 0, 0, 0, 0}},
+    {"mem.ksm.sleep_time", 69, 8, kTypeU64, -1, kSemInstant, {0, 1, 0, 0, 2, 0}},
 };
 extern const size_t kMemRowsCount = sizeof(kMemRows) / sizeof(kMemRows[0]);
 

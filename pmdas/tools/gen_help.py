@@ -220,6 +220,14 @@ def one_line(name, sem, units):
         proto = PROTO[p[1]]
         src = PROTO_SOURCE.get(p[1], "/proc/net/snmp and /proc/net/netstat")
         return f"{proto} statistic \"{' '.join(p[2:])}\"", f"The kernel's {proto} counter of that name, from {src}."
+    if name.startswith("kernel.all.pressure."):
+        what = {"avg": "share of time stalled, averaged over 10 s, 1 min and 5 min",
+                "total": "total time stalled"}[leaf]
+        who = {"some": "some tasks", "full": "all non-idle tasks"}[p[4]]
+        res = {"cpu": "CPU", "io": "I/O", "memory": "Memory", "irq": "Interrupt"}[p[3]]
+        return f"{res} pressure, {who}: {what}", "From /proc/pressure (pressure stall information); the averages are\npercentages, the total is microseconds."
+    if name.startswith("mem.ksm."):
+        return f"Kernel same-page merging: {leaf.replace('_', ' ')}", "From /sys/kernel/mm/ksm (run_state is the run file, sleep_time\nsleep_millisecs)."
     if name.startswith("mem.vmstat."):
         kind = "events since boot" if sem == "counter" else "current count"
         return f"Virtual memory statistic {leaf} ({kind})", "The field of that name in /proc/vmstat (in pages where it counts pages)."
@@ -274,6 +282,7 @@ INDOMS_LINUX = [
     ("LINUX.23", "One instance per ICMP message type seen", 'Named "TypeN", from the IcmpMsg lines of /proc/net/snmp.'),
     ("LINUX.32", "One instance per memory zone of each node, and per node", '"ZONE::nodeN" for a zone with pages present, "nodeN" for the statistics\nthe kernel keeps per node, from /proc/zoneinfo.'),
     ("LINUX.33", "One instance per zone and lower zone it protects", '"ZONE::nodeN::lowmem_reservedK", from /proc/zoneinfo.'),
+    ("LINUX.37", "The three pressure averaging intervals", '"10 second" (10), "1 minute" (60) and "5 minute" (300).'),
     ("LINUX.24", "One instance per device-mapper device", "Named by its device-mapper name; devices without one are left out."),
     ("LINUX.25", "One instance per md device", "Named by its /dev/md link where it has one, else mdN."),
 ]

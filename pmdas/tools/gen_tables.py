@@ -34,7 +34,6 @@ LEFT_OUT = [
     "proc.hog.",
     "mem.buddyinfo.",
     "mem.slabinfo.",
-    "mem.ksm.",
     "disk.wwid.",
     "disk.md.status",               # runs mdadm
     "hinv.map.scsi",                # SCSI device map
@@ -45,7 +44,6 @@ LEFT_OUT = [
     "kernel.all.softirqs.",
     "kernel.percpu.softirqs",
     "kernel.percpu.sirq",
-    "kernel.all.pressure.",
     "kernel.all.nusers",            # login records
     "kernel.all.nroots",
     "kernel.all.nsessions",

@@ -4,7 +4,7 @@
 // partitions, net/dev, vmstat, net/snmp, net/netstat, net/snmp6,
 // net/sockstat, zoneinfo, net/softnet_stat, net/tcp, net/unix, uptime,
 // mounts, the stat, status, statm, io, cmdline, smaps_rollup and cgroup of
-// process 1, and node0's meminfo; then a local context with both agents
+// process 1, node0's meminfo and /proc/pressure/io; then a local context with both agents
 // lists every instance domain and fetches every metric.
 #include <sys/stat.h>
 
@@ -25,12 +25,13 @@ constexpr const char* kFiles[] = {
     "/proc/net/sockstat", "/proc/zoneinfo", "/proc/net/softnet_stat", "/proc/net/tcp", "/proc/net/unix",
     "/proc/uptime", "/proc/mounts", "/proc/1/stat", "/proc/1/status", "/proc/1/statm", "/proc/1/io",
     "/proc/1/cmdline", "/proc/1/smaps_rollup", "/proc/1/cgroup", "/sys/devices/system/node/node0/meminfo",
+    "/proc/pressure/io",
 };
 
 const std::string& Root() {
   static const std::string root = [] {
     const std::string r = fuzz::ScratchDir() + "/root";
-    for (const char* d : {"", "/proc", "/proc/net", "/proc/1", "/sys", "/sys/devices", "/sys/devices/system",
+    for (const char* d : {"", "/proc", "/proc/net", "/proc/1", "/proc/pressure", "/sys", "/sys/devices", "/sys/devices/system",
                           "/sys/devices/system/node", "/sys/devices/system/node/node0", "/etc"})
       mkdir((r + d).c_str(), 0755);
     const std::string src = PMAPI_SOURCE_DIR;
