@@ -72,7 +72,7 @@ for opt in $(page_words "$pcp_page"); do
   fi
   # Run it, with an argument when PCP's usage shows one.
   args=("$opt")
-  if grep -qE -- "$opt[ =][A-Z]" <<<"$pcp_line"; then args=("$opt" "1"); fi
+  if grep -qE -- "${opt}[ =][A-Z]" <<<"$pcp_line"; then args=("$opt" "1"); fi
   args+=("${operands[@]}")
   out=$(timeout 10 "$ours" "${args[@]}" 2>&1 </dev/null || true)
   pcp_out=$(timeout 10 "$pcp_tool" "${args[@]}" 2>&1 </dev/null || true)

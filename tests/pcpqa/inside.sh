@@ -4,6 +4,8 @@
 # pmcd with the sample agents, prepares the testsuite, runs each test with
 # PCP's tools and with ours, and prints the table.
 set -euo pipefail
+# From pcpqa.sh: WORK TOOLS TESTS KNOWN WHICH QA OURS_TOOLS here.
+: "${WORK:?}" "${TOOLS:?}" "${QA:?}" "${here:?}"
 # shellcheck source=/dev/null
 . /etc/pcp.conf
 export PATH="$PCP_BINADM_DIR:$PATH"

@@ -568,12 +568,13 @@ Operand ParseOperand(const std::string& arg) {
   return op;
 }
 
-// The name PCP's pmNameID gives a PMID with several names.
+// The name PCP's pmNameID gives a PMID with several names: the first of
+// pmNameAll's (the name the PMNS met last), for archives and hosts alike.
 absl::StatusOr<std::string> NameOfPmid(Context* ctx, PmID id) {
   absl::StatusOr<std::vector<std::string>> names = ctx->NameAll(id);
   if (!names.ok()) return names.status();
   if (names->empty()) return pmapi::PcpError(pmapi::kErrPmid);
-  return names->back();
+  return names->front();
 }
 
 absl::StatusOr<Context> OpenContext(const Settings& s, std::string* what) {
