@@ -4,7 +4,10 @@
 function(pmapi_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE pmapi pmtools_common GTest::gtest GTest::gtest_main GTest::gmock ${ARG_LIBS})
+  # pmtools_common before pmapi: the tools' layer leaves the choice of the
+  # library (shared here, static in the tools) to the program, and the
+  # linker drops a shared library named before the code that needs it.
+  target_link_libraries(${name} PRIVATE pmtools_common pmapi GTest::gtest GTest::gtest_main GTest::gmock ${ARG_LIBS})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/libpmapi/src
     ${PROJECT_SOURCE_DIR}/archive/src ${PROJECT_SOURCE_DIR}/pmns/src
     ${PROJECT_SOURCE_DIR}/derive/src)
