@@ -4,6 +4,7 @@
 #include "interp.h"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -66,6 +67,11 @@ class FakeArchive : public RecordSource, public InterpMetadata {
     return it == descs_.end() ? nullptr : &it->second;
   }
   const std::vector<int32_t>& AllInstances(InDom) override { return all_instances_; }
+  const Lifetimes* InstanceLifetimes(InDom) override { return lives_.empty() ? nullptr : &lives_; }
+  void SetInstances(std::vector<int32_t> all) { all_instances_ = std::move(all); }
+  void SetLife(int32_t inst, int64_t birth_ns, std::optional<int64_t> death_ns) {
+    lives_[inst] = Lifetime{birth_ns, death_ns};
+  }
 
   int reads = 0;
 
@@ -73,6 +79,7 @@ class FakeArchive : public RecordSource, public InterpMetadata {
   std::vector<Result> records_;
   std::map<PmID, Desc> descs_;
   std::vector<int32_t> all_instances_{0, 1, 2};
+  Lifetimes lives_;
 };
 
 // Returns the in-situ values of set 0 of r as inst -> value.
@@ -195,6 +202,39 @@ TEST(InterpInstancesTest, InstancesComeAndGoAndFollowTheProfile) {
   p.Add(kIndom, only2);
   v = Values(*e.Fetch(2 * kSec + kSec * 3 / 4, ids, p, true));  // the prior, though nearer the next
   EXPECT_EQ(v, (std::map<int32_t, int32_t>{{2, 200}}));
+}
+
+// libpcp's order: a hash table of 4 buckets for the 4 instances, each
+// added at the head of bucket inst % 4 in pmGetInDomArchive's order.
+TEST(InterpInstancesTest, ResultListsInstancesInLibpcpsHashOrder) {
+  FakeArchive a;
+  a.AddDesc(kPerInst, kType32, kSemInstant, kIndom);
+  a.SetInstances({5, 3, 8, 1});
+  a.AddRecord(1 * kSec, {{kPerInst, {{1, 10}, {3, 30}, {5, 50}, {8, 80}}}});
+  InterpEngine e(&a, &a);
+  PmID ids[] = {kPerInst};
+  absl::StatusOr<Result> r = e.Fetch(1 * kSec, ids, Profile(), true);
+  ASSERT_TRUE(r.ok());
+  std::vector<int32_t> order;
+  for (int j = 0; j < r->sets()[0].numval; ++j) order.push_back(r->value(r->sets()[0], j).inst);
+  EXPECT_EQ(order, (std::vector<int32_t>{8, 1, 5, 3}));
+}
+
+// A discrete value is not carried past its instance's life (QA test 1288).
+TEST(InterpInstancesTest, DiscreteValuesEndWithTheInstancesLife) {
+  FakeArchive a;
+  a.AddDesc(kPerInst, kType32, kSemDiscrete, kIndom);
+  a.AddRecord(1 * kSec, {{kPerInst, {{0, 1}, {1, 10}}}});
+  a.AddRecord(2 * kSec, {{kPerInst, {{0, 2}}}});
+  a.AddRecord(3 * kSec, {{kPerInst, {{0, 3}}}});
+  a.SetLife(0, 1 * kSec, std::nullopt);
+  a.SetLife(1, 1 * kSec, 2 * kSec);
+  InterpEngine e(&a, &a);
+  PmID ids[] = {kPerInst};
+  EXPECT_EQ(Values(*e.Fetch(2 * kSec, ids, Profile(), true)),
+            (std::map<int32_t, int32_t>{{0, 2}, {1, 10}}));
+  EXPECT_EQ(Values(*e.Fetch(2 * kSec + 1, ids, Profile(), true)),
+            (std::map<int32_t, int32_t>{{0, 2}}));
 }
 
 TEST(InterpTypesTest, DoubleCounterAndNonArithmeticCounter) {
