@@ -11,7 +11,9 @@
 // operand (closing the frames inside it), the failure is raised by the
 // caller after the operand's frames are gone, which gives the same answer.
 #include <regex.h>
+#include <strings.h>
 
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
