@@ -118,17 +118,33 @@ int64_t Interp64(int64_t prior, int64_t next, CounterSpan s) {
   return DoubleToInt64(0.5 + static_cast<double>(prior) + s.dt * d / s.span);
 }
 
-uint64_t InterpU64(uint64_t prior, uint64_t next, CounterSpan s) {
+// libpcp's conversion of an unsigned 64-bit difference to double, made
+// through a signed one: the sign bit (of `sign_of`) is added back as 2^63.
+double U64ToDouble(uint64_t x, uint64_t sign_of) {
+  constexpr uint64_t kSign = 0x8000000000000000ull;
+  if (sign_of & kSign) {
+    return static_cast<double>(static_cast<int64_t>(x & ~kSign)) + 9223372036854775808.0;
+  }
+  return static_cast<double>(static_cast<int64_t>(x));
+}
+
+// libpcp holds the two unsigned 64-bit observations in signed variables:
+// they are compared, and the prior one converted to double, as signed.
+uint64_t InterpU64(uint64_t prior_bits, uint64_t next_bits, CounterSpan s) {
+  const int64_t prior = static_cast<int64_t>(prior_bits);
+  const int64_t next = static_cast<int64_t>(next_bits);
+  const double base = static_cast<double>(prior);
   if (next >= prior) {
-    double d = static_cast<double>(next - prior);
-    return DoubleToUint64(0.5 + static_cast<double>(prior) + s.dt * d / s.span);
+    uint64_t diff = next_bits - prior_bits;
+    return DoubleToUint64(0.5 + base + s.dt * U64ToDouble(diff, diff) / s.span);
   }
   if (CounterWrapEnabled()) {
-    double d = static_cast<double>(0xffffffffffffffffull - prior + 1u + next);
-    return DoubleToUint64(0.5 + static_cast<double>(prior) + s.dt * d / s.span);
+    uint64_t diff = 0xffffffffffffffffull - prior_bits + 1u + next_bits;
+    return DoubleToUint64(0.5 + base + s.dt * U64ToDouble(diff, diff) / s.span);
   }
-  double d = static_cast<double>(prior - next);
-  return DoubleToUint64(0.5 + static_cast<double>(prior) - s.dt * d / s.span);
+  // (libpcp tests the sign of the next observation here, not the drop's.)
+  uint64_t drop = prior_bits - next_bits;
+  return DoubleToUint64(0.5 + base - s.dt * U64ToDouble(drop, next_bits) / s.span);
 }
 
 // The instances in the order PCP's interpolated results list them: its
