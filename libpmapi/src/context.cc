@@ -14,6 +14,42 @@ namespace pmapi {
 
 using derive::IsDerivedPmid;
 
+namespace {
+
+// The anonymous metrics PCP registers as derived metrics in every process.
+constexpr std::string_view kAnonNames[] = {"event.flags", "event.missed"};
+
+// True if `full` lies strictly below `prefix` ("" is the root).
+bool StrictlyUnder(std::string_view full, std::string_view prefix) {
+  if (prefix.empty()) return true;
+  return full.size() > prefix.size() && full.substr(0, prefix.size()) == prefix &&
+         full[prefix.size()] == '.';
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<PmnsChild>> WithAnonChildren(std::string_view name,
+                                                        absl::StatusOr<std::vector<PmnsChild>> kids) {
+  std::vector<PmnsChild> extra;
+  for (std::string_view full : kAnonNames) {
+    if (!StrictlyUnder(full, name)) continue;
+    std::string_view rest = name.empty() ? full : full.substr(name.size() + 1);
+    size_t dot = rest.find('.');
+    PmnsChild kid{std::string(rest.substr(0, dot)),
+                  dot == std::string_view::npos ? kPmnsLeafStatus : kPmnsNonLeafStatus};
+    bool seen = false;
+    for (const PmnsChild& k : extra) seen = seen || k.name == kid.name;
+    if (kids.ok()) {
+      for (const PmnsChild& k : *kids) seen = seen || k.name == kid.name;
+    }
+    if (!seen) extra.push_back(std::move(kid));
+  }
+  if (extra.empty()) return kids;
+  if (!kids.ok()) return extra;
+  kids->insert(kids->end(), extra.begin(), extra.end());
+  return kids;
+}
+
 absl::StatusOr<std::shared_ptr<const Pmns>> LoadNameSpace(std::string_view path, bool dupok) {
   PmnsLoadOptions options;
   options.allow_duplicate_pmids = dupok;
