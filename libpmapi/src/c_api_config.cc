@@ -62,6 +62,10 @@ void Put(const std::string& name, std::string value) {
   setenv(name.c_str(), value.c_str(), 0);
 }
 
+bool IsLocalAgentSetting(const char* name) {
+  return std::strcmp(name, "PCP_PMCDCONF_PATH") == 0 || std::strcmp(name, "PCP_PMDAS_DIR") == 0;
+}
+
 // Reads the file into the environment; false if it cannot be opened.
 bool ReadConf(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "r");
@@ -71,6 +75,7 @@ bool ReadConf(const std::string& path) {
     char* eq = std::strchr(line, '=');
     if (line[0] == '#' || eq == nullptr) continue;
     *eq = '\0';
+    if (IsLocalAgentSetting(line)) continue;
     std::string value = eq + 1;
     if (size_t nl = value.rfind('\n'); nl != std::string::npos) value.erase(nl);
     Put(line, value);
@@ -81,6 +86,12 @@ bool ReadConf(const std::string& path) {
 
 void UseDefaults() {
   for (const Default& d : kDefaults) Put(d.name, d.value);
+}
+
+// The local context's agents are this installation's, never those PCP's
+// pcp.conf names (their shared objects link libpcp): the two settings that
+// choose them always come from here unless the environment sets them.
+void PutLocalAgentSettings() {
   std::string conf = pmapi::DefaultLocalConfigPath();
   Put("PCP_PMCDCONF_PATH", conf);
   Put("PCP_PMDAS_DIR", conf.substr(0, conf.rfind('/')));
@@ -89,6 +100,7 @@ void UseDefaults() {
 const char* Lookup(const char* name) {
   static std::once_flag once;
   std::call_once(once, [] {
+    PutLocalAgentSettings();
     if (!ReadConf(ConfPath())) UseDefaults();
   });
   return name == nullptr ? nullptr : std::getenv(name);

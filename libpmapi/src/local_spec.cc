@@ -65,11 +65,18 @@ std::string Parse(std::string_view text, Spec* out) {
   return "";
 }
 
+// Paths of agents deleted since the table was built or cleared.
+std::vector<std::string>& DeletedPaths() {
+  static auto* paths = new std::vector<std::string>;
+  return *paths;
+}
+
 int Apply(const Spec& spec) {
   if (spec.op == Op::kClear) {
     std::optional<LocalAgentTable>& t = Table();
     std::string dir = t.has_value() ? t->config_dir : ".";
     t = LocalAgentTable{{}, dir};
+    DeletedPaths().clear();
     return 0;
   }
   if (int sts = BuildTable(); sts < 0) return sts;
@@ -86,11 +93,21 @@ int Apply(const Spec& spec) {
     agents.push_back(std::move(a));
     return 0;
   }
+  // PCP keeps a deleted agent's entry with no domain, so a later del by
+  // the same path still finds it (and succeeds) while a del by its domain
+  // does not.
+  std::vector<std::string>* deleted_paths = &DeletedPaths();
   size_t before = agents.size();
   std::erase_if(agents, [&](const AgentSpec& a) {
-    return (spec.domain != -1 && a.domain == spec.domain) || (!spec.path.empty() && a.path == spec.path);
+    bool gone = (spec.domain != -1 && a.domain == spec.domain) || (!spec.path.empty() && a.path == spec.path);
+    if (gone) deleted_paths->push_back(a.path);
+    return gone;
   });
-  return agents.size() == before ? kErrIndom : 0;
+  if (agents.size() != before) return 0;
+  for (const std::string& p : *deleted_paths) {
+    if (!spec.path.empty() && p == spec.path) return 0;
+  }
+  return kErrIndom;
 }
 
 }  // namespace

@@ -78,10 +78,27 @@ for f in "${programs[@]}"; do
   fi
 done
 echo "programs: ${#programs[@]}; built with libpcp: $built_pcp; built with ours: $built_ours"
+# Programs known not to build with ours yet, each with its reason
+# (known_gaps.txt: "NAME<TAB>reason"); a listed program that builds fails
+# the test too, so the list only shrinks.
+known="$src/tests/realclients/known_gaps.txt"
+status=0
 for m in "${missing[@]}"; do
+  if grep -q "^$m	" "$known"; then
+    echo "known: $m: $(grep "^$m	" "$known" | cut -f2)"
+    continue
+  fi
   echo "FAIL: $m builds with libpcp but not with ours:" >&2
   grep -m5 -E 'error|undefined' "$work/ours/$m.log" >&2
+  status=1
 done
+while IFS=$'\t' read -r m _; do
+  case "$m" in ''|'#'*) continue ;; esac
+  if [ -x "$work/ours/$m" ]; then
+    echo "FAIL: $m is listed in known_gaps.txt but builds with ours now" >&2
+    status=1
+  fi
+done < "$known"
 
 # The runs: the QA scripts' archive invocations of these programs.
 grep -hoE '(\$here/)?src/[a-z_0-9-]+ [^|;>&`$"]*archives/[A-Za-z0-9_.-]+[^|;>&`$"\\]*' \
@@ -110,7 +127,5 @@ echo "runs (archive contexts): $same identical of $total"
 if [ -s "$work/differ.txt" ]; then
   echo "different:"; sed 's/^/  /' "$work/differ.txt"
 fi
-status=0
-[ ${#missing[@]} -eq 0 ] || status=1
 [ "$same" -ge "$identical_floor" ] || { echo "FAIL: $same identical runs, floor $identical_floor" >&2; status=1; }
 exit $status

@@ -211,7 +211,7 @@ namespace {
 TEST(DecodeResultOnlyTest, KeepsChosenSetsAndEmptiesTheRest) {
   const Result in = SampleResult();
   const std::vector<uint8_t> body = EncodeResult(in, ResultLayout::kTimestamp);
-  const std::vector<PmID> keep = {MakePmID(29, 0, 28), MakePmID(29, 0, 6)};
+  const std::vector<PmID> keep = {MakePmID(29, 0, 6), MakePmID(29, 0, 28)};  // sorted
   Result out;
   ASSERT_TRUE(DecodeResultOnly(body, ResultLayout::kTimestamp, kErrLogrec, keep, &out).ok());
   ASSERT_EQ(out.numpmid(), in.numpmid());
