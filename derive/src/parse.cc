@@ -100,8 +100,9 @@ constexpr NameFunction kNameFunctions[] = {
 using NodePtr = std::shared_ptr<Node>;
 
 // Deeper input than this is refused (PCP's parser stack is bounded too,
-// and binding and evaluation recurse over the tree).
-constexpr int kMaxDepth = 10000;
+// and binding and evaluation recurse over the tree). One thousand levels
+// keep the recursion within a thread's stack under the sanitizers too.
+constexpr int kMaxDepth = 1000;
 
 Desc ConstDesc(int type) {
   Desc d;
