@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -29,18 +30,47 @@ struct Metric {
   std::map<std::string, std::string> values;  // instance ("" for none) -> value text
 };
 
-// Reads `pminfo -d -f` output: a metric name at the line start, its
+// The names one parse holds and the other does not, for a message.
+std::string OnlyInOne(const std::map<std::string, Metric>& mine, const std::map<std::string, Metric>& theirs) {
+  std::string text;
+  for (const auto& [name, m] : mine) {
+    if (!theirs.contains(name)) text += "ours only: " + name + "\n";
+  }
+  for (const auto& [name, m] : theirs) {
+    if (!mine.contains(name)) text += "PCP's only: " + name + "\n";
+  }
+  return text;
+}
+
+bool AsNumber(const std::string& text, double* d) {
+  char* end = nullptr;
+  *d = std::strtod(text.c_str(), &end);
+  return !text.empty() && end != nullptr && *end == '\0';
+}
+
+// The metric names of a `pminfo NAMES` listing.
+std::set<std::string> ListedNames(const std::string& text) {
+  std::set<std::string> names;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.empty()) names.insert(line);
+  }
+  return names;
+}
+
+// Reads `pminfo -d -f` output: one of `names` alone on a line, its
 // "Semantics:" line, then "value V" or "inst [N or "NAME"] value V" lines.
-std::map<std::string, Metric> ParsePminfo(const std::string& text) {
+// Other lines at the line start are diagnostics or the later lines of a
+// string value that spans several (a process's memory map).
+std::map<std::string, Metric> ParsePminfo(const std::string& text, const std::set<std::string>& names) {
   std::map<std::string, Metric> out;
   std::istringstream lines(text);
   std::string line, name;
   while (std::getline(lines, line)) {
     if (line.empty()) continue;
-    if (line[0] != ' ' && line.find(' ') != std::string::npos) continue;  // a diagnostic
     if (line[0] != ' ') {
-      name = line;
-      out[name];
+      if (names.contains(line)) out[name = line];
       continue;
     }
     const size_t sem = line.find("Semantics: ");
@@ -59,12 +89,6 @@ std::map<std::string, Metric> ParsePminfo(const std::string& text) {
     out[name].values[inst] = line.substr(v + 6);
   }
   return out;
-}
-
-bool AsNumber(const std::string& text, double* d) {
-  char* end = nullptr;
-  *d = std::strtod(text.c_str(), &end);
-  return !text.empty() && end != nullptr && *end == '\0';
 }
 
 // Makes a directory for PCP's pminfo with PCP's proc agent under a name
@@ -146,13 +170,16 @@ TEST(LinuxAgentValues, AgreeWithPcpsLinuxAgent) {
   const auto t0 = std::chrono::steady_clock::now();
   setenv("PCP_PMCDCONF_PATH", PMAPI_TEST_PMCDCONF, 1);
   ToolRun ours = RunOurs("pminfo" + args);
+  ToolRun listing = RunOurs("pminfo -L" + args.substr(args.find(" -f") + 3));
   ToolRun pcp = RunPcpLinuxLocal(dir, "pminfo" + args);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(ours.status, 0) << ours.err;
   ASSERT_EQ(pcp.status, 0) << pcp.err;
-  std::map<std::string, Metric> mine = ParsePminfo(ours.out), theirs = ParsePminfo(pcp.out);
+  ASSERT_EQ(listing.status, 0) << listing.err;
+  const std::set<std::string> names = ListedNames(listing.out);
+  std::map<std::string, Metric> mine = ParsePminfo(ours.out, names), theirs = ParsePminfo(pcp.out, names);
   ASSERT_GE(mine.size(), 800u);
-  ASSERT_EQ(mine.size(), theirs.size());
+  ASSERT_EQ(mine.size(), theirs.size()) << OnlyInOne(mine, theirs);
   const double ncpu = std::atof(mine["hinv.ncpu"].values[""].c_str());
   ASSERT_GE(ncpu, 1);
   Tally t;
@@ -171,13 +198,16 @@ TEST(LinuxAgentValues, AgreeWithPcpsProcAgent) {
   const auto t0 = std::chrono::steady_clock::now();
   setenv("PCP_PMCDCONF_PATH", PMAPI_SOURCE_DIR "/pmdas/pmcd.conf", 1);
   ToolRun ours = RunOurs("pminfo" + args);
+  ToolRun listing = RunOurs("pminfo -L" + args.substr(args.find(" -f") + 3));
   ToolRun pcp = RunPcpLinuxLocal(dir, "pminfo" + args);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(ours.status, 0) << ours.err;
   ASSERT_EQ(pcp.status, 0) << pcp.err;
-  std::map<std::string, Metric> mine = ParsePminfo(ours.out), theirs = ParsePminfo(pcp.out);
+  ASSERT_EQ(listing.status, 0) << listing.err;
+  const std::set<std::string> names = ListedNames(listing.out);
+  std::map<std::string, Metric> mine = ParsePminfo(ours.out, names), theirs = ParsePminfo(pcp.out, names);
   ASSERT_GE(mine.size(), 90u);
-  ASSERT_EQ(mine.size(), theirs.size());
+  ASSERT_EQ(mine.size(), theirs.size()) << OnlyInOne(mine, theirs);
   // the processes both runs saw are most of them
   const auto& pids = mine["proc.psinfo.pid"].values;
   size_t both = 0;
