@@ -8,9 +8,7 @@ function(pmapi_add_test name)
   # library (shared here, static in the tools) to the program, and the
   # linker drops a shared library named before the code that needs it.
   target_link_libraries(${name} PRIVATE pmtools_common pmapi GTest::gtest GTest::gtest_main GTest::gmock ${ARG_LIBS})
-  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/libpmapi/src
-    ${PROJECT_SOURCE_DIR}/archive/src ${PROJECT_SOURCE_DIR}/pmns/src
-    ${PROJECT_SOURCE_DIR}/derive/src)
+  target_include_directories(${name} PRIVATE ${PMAPI_PRIVATE_INCLUDE_DIRS})
   target_compile_definitions(${name} PRIVATE
     PMAPI_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
     PMAPI_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")

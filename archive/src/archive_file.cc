@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "pmapi/archive.h"
 #include "pmapi/errors.h"
 
 namespace pmapi {
@@ -580,6 +581,13 @@ absl::StatusOr<ArchiveFile> ArchiveFile::Open(const std::string& path) {
   f.source_ = std::make_unique<MappedSource>(static_cast<const uint8_t*>(m),
                                              static_cast<size_t>(file_size));
   return f;
+}
+
+int64_t ArchiveFileSize(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0) return static_cast<int64_t>(st.st_size);
+  absl::StatusOr<ArchiveFile> xz = ArchiveFile::Open(path + ".xz");
+  return xz.ok() ? static_cast<int64_t>(xz->size()) : -1;
 }
 
 }  // namespace pmapi

@@ -1,8 +1,6 @@
 // pmdumplog's sections; see dumper.h.
 #include "dumper.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -14,8 +12,6 @@
 #include "absl/strings/str_join.h"
 #include "pmapi/errors.h"
 #include "pmapi/strings.h"
-#include "../../archive/src/archive_file.h"
-#include "../../libpmapi/src/byte_reader.h"
 #include "desc_text.h"
 #include "event_array.h"
 #include "pcp_hash_order.h"
@@ -48,15 +44,6 @@ std::string EventFlagsText(uint32_t flags) {
 double Subtract(const ArchiveTime& a, const ArchiveTime& b) {
   return static_cast<double>(static_cast<long double>(a.sec - b.sec) +
                              static_cast<long double>(a.nsec - b.nsec) / 1e9L);
-}
-
-// Returns the size of `path`, or -1 if it cannot be stat'ed. Like libpcp's
-// stat, a missing file that exists xz-compressed gives its uncompressed size.
-int64_t FileSize(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0) return static_cast<int64_t>(st.st_size);
-  absl::StatusOr<pmapi::ArchiveFile> xz = pmapi::ArchiveFile::Open(path + ".xz");
-  return xz.ok() ? static_cast<int64_t>(xz->size()) : -1;
 }
 
 }  // namespace
@@ -337,9 +324,9 @@ void Dumper::TemporalIndex() {
     Stamp(e.stamp);
     b = out_.buffer();
     absl::StrAppendFormat(b, "\t  %5d  %11d  %11d\n", e.vol, e.meta_offset, e.data_offset);
-    if (i == 0) meta_size = FileSize(base + ".meta");
+    if (i == 0) meta_size = pmapi::ArchiveFileSize(base + ".meta");
     if (last == nullptr || e.vol != last->vol) {
-      log_size = FileSize(absl::StrCat(base, ".", e.vol));
+      log_size = pmapi::ArchiveFileSize(absl::StrCat(base, ".", e.vol));
       if (log_size < 0) absl::StrAppendFormat(b, "\t\tWarning: file missing for log volume %d\n", e.vol);
     }
     if (e.stamp.sec < 0 || e.stamp.nsec < 0 || e.stamp.nsec > 999999999) {

@@ -33,18 +33,6 @@ inline double Real(const TimeSpec& t) {
   return static_cast<double>(t.sec) + static_cast<double>(t.nsec) / 1e9;
 }
 
-inline TimeSpec FromNanos(int64_t ns) {
-  int64_t sec = ns / kBillion;
-  int64_t nsec = ns % kBillion;
-  if (nsec < 0) {
-    nsec += kBillion;
-    --sec;
-  }
-  return {sec, nsec};
-}
-
-inline int64_t Nanos(const TimeSpec& t) { return t.sec * kBillion + t.nsec; }
-
 // PCP advances interpolation time without normalising a nanosecond field
 // that reaches exactly one second, and pmval prints that field as it is.
 inline void Advance(TimeSpec* t, const TimeSpec& delta) {

@@ -18,7 +18,7 @@ namespace pmval {
 
 void Report::Pause() const {
   if (!live_ && !s_.delay) return;
-  absl::SleepFor(absl::Nanoseconds(Nanos(interval_)));
+  absl::SleepFor(absl::Nanoseconds(interval_.nanos()));
 }
 
 int Report::FetchRaw(pmapi::Result* r) {
@@ -35,7 +35,7 @@ int Report::FetchRaw(pmapi::Result* r) {
     }
     if (got->is_mark()) {
       std::printf("%s  Archive logging suspended\n",
-                  Stamp(FromNanos(got->timestamp_ns())).c_str());
+                  Stamp(TimeSpec::FromNanos(got->timestamp_ns())).c_str());
       reporting_ = false;
       return -1;
     }
@@ -55,13 +55,13 @@ int Report::Fetch(Sample* out) {
   if (raw_archive_) {
     set = FetchRaw(&out->result);
     if (set < 0) return 0;
-    stamp = FromNanos(out->result.timestamp_ns());
+    stamp = TimeSpec::FromNanos(out->result.timestamp_ns());
   } else {
     const pmapi::PmID ids[1] = {pmid_};
     absl::StatusOr<pmapi::Result> got = ctx_.Fetch(ids);
     stamp = position_;
     Advance(&position_, interval_);
-    if (live_ && got.ok()) stamp = FromNanos(got->timestamp_ns());
+    if (live_ && got.ok()) stamp = TimeSpec::FromNanos(got->timestamp_ns());
     if (!got.ok()) {
       const int code = pmapi::PcpCode(got.status());
       done_ = true;

@@ -155,7 +155,7 @@ bool Report::ResolveWindow() {
   absl::StatusOr<absl::Time> end = ctx_.GetArchiveEnd();
   TimeSpec log_end{pmapi::kUnboundedEnd, 0};
   if (end.ok()) {
-    log_end = FromNanos(absl::ToUnixNanos(*end));
+    log_end = TimeSpec::FromNanos(absl::ToUnixNanos(*end));
   } else {
     // As PCP: a damaged archive is read on with an open-ended window.
     pmtools::Complain(
@@ -202,7 +202,7 @@ bool Report::ParseInterval() {
 // end the sampling there; an offset back from the open end ("-1sec")
 // lies before now, so nothing is sampled, as with PCP.
 bool Report::ResolveLiveWindow() {
-  const TimeSpec now = FromNanos(absl::ToUnixNanos(absl::Now()));
+  const TimeSpec now = TimeSpec::FromNanos(absl::ToUnixNanos(absl::Now()));
   label_start_ = now;
   origin_ = now;
   finish_ = {pmapi::kUnboundedEnd, 0};
@@ -295,8 +295,8 @@ bool Report::Setup() {
   CountSamples(s_.samples, raw_archive_, finish_.sec != pmapi::kUnboundedEnd, Real(finish_) - Real(origin_), Real(interval_),
                &samples_);
   position_ = origin_;
-  const absl::Time when = absl::FromUnixNanos(Nanos(origin_));
-  const absl::Duration step = absl::Nanoseconds(Nanos(interval_));
+  const absl::Time when = absl::FromUnixNanos(origin_.nanos());
+  const absl::Duration step = absl::Nanoseconds(interval_.nanos());
   absl::Status st = ctx_.SetMode(raw_archive_ ? pmapi::kModeForw : pmapi::kModeInterp, when, step);
   if (!st.ok()) {
     pmtools::Complain(" pmSetMode: %s\n", pmapi::ErrStr(pmapi::PcpCode(st)).c_str());

@@ -30,37 +30,10 @@
 #include "absl/status/statusor.h"
 #include "pmapi/label_set.h"
 #include "pmapi/result.h"
+#include "pmapi/timespec.h"
 #include "pmapi/types.h"
 
 namespace pmapi {
-
-// A time as stored in an archive: seconds and a sub-second part in
-// nanoseconds (v2 archives store microseconds; they are scaled by 1000).
-// Kept unnormalised, exactly as read, so corrupt values can be reported.
-struct ArchiveTime {
-  int64_t sec = 0;
-  int64_t nsec = 0;
-
-  friend bool operator==(const ArchiveTime&, const ArchiveTime&) = default;
-  friend auto operator<=>(const ArchiveTime& a, const ArchiveTime& b) {
-    if (a.sec != b.sec) return a.sec <=> b.sec;
-    return a.nsec <=> b.nsec;
-  }
-  // Returns the time in nanoseconds since the epoch (wrapping on absurd
-  // values rather than overflowing).
-  int64_t nanos() const {
-    return static_cast<int64_t>(static_cast<uint64_t>(sec) * 1000000000u +
-                                static_cast<uint64_t>(nsec));
-  }
-  static ArchiveTime FromNanos(int64_t ns) {
-    ArchiveTime t{ns / 1000000000, ns % 1000000000};
-    if (t.nsec < 0) {
-      t.nsec += 1000000000;
-      --t.sec;
-    }
-    return t;
-  }
-};
 
 // The label record that opens every file of an archive.
 struct ArchiveLabel {
@@ -278,6 +251,11 @@ class Archive {
   explicit Archive(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// The size of one physical archive file as libpcp's stat reports it: the
+// file's own size, or for a missing file that exists xz-compressed
+// (`path`.xz) its uncompressed size; -1 when neither can be read.
+int64_t ArchiveFileSize(const std::string& path);
 
 }  // namespace pmapi
 

@@ -25,17 +25,10 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "pmapi/timespec.h"
 #include "pmapi/timezone.h"
 
 namespace pmapi {
-
-// A time as PCP's struct timespec holds it. PCP does not always normalise:
-// adding offsets can leave nsec == 1000000000, and so can this code.
-struct TimeSpec {
-  int64_t sec = 0;
-  int64_t nsec = 0;
-  friend bool operator==(const TimeSpec&, const TimeSpec&) = default;
-};
 
 // The end of a live (open-ended) window: PM_MAX_TIME_T seconds.
 inline constexpr int64_t kUnboundedEnd = INT64_MAX;
