@@ -384,14 +384,14 @@ void ArchiveSource::PositionStream() {
   a.DecodeOnly({});
 }
 
-absl::StatusOr<Result> ArchiveSource::ReadStream() {
+absl::Status ArchiveSource::ReadStream(Result* out) {
   Archive& a = set_->member(0);
   a.Seek(stream_pos_);
-  Result r;
+  Result& r = *out;
   absl::Status s = a.ReadNext(&r);
   if (s.ok()) {
     stream_pos_ = a.Tell();
-    return r;
+    return s;
   }
   if (PcpCode(s) == kErrEol) return s;
   // As a listing of the records would: a record whose framing holds is
@@ -406,9 +406,9 @@ absl::StatusOr<Result> ArchiveSource::ReadStream() {
   return s;
 }
 
-absl::StatusOr<Result> ArchiveSource::ReadInDirection() {
+absl::Status ArchiveSource::ReadInDirection(Result* out) {
   if (absl::Status s = Position(); !s.ok()) return s;
-  if (stream_) return ReadStream();
+  if (stream_) return ReadStream(out);
   size_t i;
   if (mode_ == kModeBack) {
     if (cursor_ == 0) return PcpError(kErrEol);
@@ -417,9 +417,29 @@ absl::StatusOr<Result> ArchiveSource::ReadInDirection() {
     if (cursor_ >= catalog_.size()) return catalog_error_.ok() ? PcpError(kErrEol) : catalog_error_;
     i = cursor_++;
   }
-  Result r;
-  if (absl::Status s = Read(i, &r); !s.ok()) return s;
-  return r;
+  return Read(i, out);
+}
+
+void ArchiveSource::SelectFrom(const Result& rec, std::span<const PmID> ids) {
+  std::span<const ValueSet> sets = rec.sets();
+  // Records of one archive mostly hold the same metrics in the same order:
+  // the selection is made again only when the layout or the request change.
+  bool same = selected_ids_.size() == ids.size() && selected_layout_.size() == sets.size() &&
+              std::equal(ids.begin(), ids.end(), selected_ids_.begin());
+  for (size_t k = 0; same && k < sets.size(); ++k) same = sets[k].pmid == selected_layout_[k];
+  if (same) return;
+  selected_ids_.assign(ids.begin(), ids.end());
+  selected_layout_.resize(sets.size());
+  set_index_.clear();
+  for (size_t k = 0; k < sets.size(); ++k) {
+    selected_layout_[k] = sets[k].pmid;
+    set_index_.try_emplace(sets[k].pmid, k);  // the first of a repeated PMID
+  }
+  selected_.resize(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    auto it = set_index_.find(ids[i]);
+    selected_[i] = it == set_index_.end() ? -1 : static_cast<int>(it->second);
+  }
 }
 
 absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
@@ -429,53 +449,47 @@ absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
   bool all_derived = std::all_of(ids.begin(), ids.end(),
                                  [](PmID id) { return PmIDDomain(id) == kDynamicPmidDomain; });
   while (true) {
-    absl::StatusOr<Result> rec = ReadInDirection();
-    if (!rec.ok()) return rec.status();
-    if (rec->is_mark()) continue;
-    // The record's sets by PMID (the first of a repeated one).
-    set_index_.clear();
-    std::span<const ValueSet> sets = rec->sets();
-    for (size_t k = 0; k < sets.size(); ++k) set_index_.try_emplace(sets[k].pmid, k);
+    if (absl::Status s = ReadInDirection(&record_); !s.ok()) return s;
+    if (record_.is_mark()) continue;
+    SelectFrom(record_, ids);
+    std::span<const ValueSet> sets = record_.sets();
     int found = 0;
     size_t values = 0;
-    for (PmID id : ids) {
-      auto it = set_index_.find(id);
-      if (it == set_index_.end()) continue;
+    for (int k : selected_) {
+      if (k < 0) continue;
       ++found;
-      values += std::max(sets[it->second].numval, 0);
+      values += std::max(sets[k].numval, 0);
     }
     if (found == 0 && !all_derived) continue;
-    origin_ns_ = rec->timestamp_ns();
-    return SelectSets(std::move(*rec), ids, values, profile);
+    origin_ns_ = record_.timestamp_ns();
+    return SelectSets(record_, ids, values, profile);
   }
 }
 
-Result ArchiveSource::SelectSets(Result&& rec, std::span<const PmID> ids, size_t values,
+Result ArchiveSource::SelectSets(const Result& rec, std::span<const PmID> ids, size_t values,
                                  const Profile& profile) {
   Result out;
   out.set_timestamp_ns(rec.timestamp_ns());
   std::span<const ValueSet> sets = rec.sets();
   if (profile.AdmitsAll()) {
     // Every value is kept: the sets are copied as they are, their payloads
-    // left in the record's arena, which the result takes over.
+    // with the record's arena, copied in one block.
     out.Reserve(ids.size(), values, 0);
-    out.AdoptArena(std::move(rec));
-    for (PmID id : ids) {
-      auto it = set_index_.find(id);
-      if (it == set_index_.end()) {
-        out.AddSet(id, 0, kValInsitu);
+    out.CopyArena(rec);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (selected_[i] < 0) {
+        out.AddSet(ids[i], 0, kValInsitu);
       } else {
-        out.CopySetSharingArena(rec, sets[it->second]);
+        out.CopySetSharingArena(rec, sets[selected_[i]]);
       }
     }
     return out;
   }
-  for (PmID id : ids) {
-    auto it = set_index_.find(id);
-    if (it == set_index_.end()) {
-      out.AddSet(id, 0, kValInsitu);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (selected_[i] < 0) {
+      out.AddSet(ids[i], 0, kValInsitu);
     } else {
-      CopySet(rec, sets[it->second], FindDesc(id), profile, &out);
+      CopySet(rec, sets[selected_[i]], FindDesc(ids[i]), profile, &out);
     }
   }
   return out;
@@ -512,9 +526,9 @@ absl::StatusOr<Result> ArchiveSource::Fetch(std::span<const PmID> ids, const Pro
 
 absl::StatusOr<Result> ArchiveSource::FetchArchive() {
   if (mode_ == kModeInterp) return PcpError(kErrMode);
-  absl::StatusOr<Result> rec = ReadInDirection();
-  if (!rec.ok()) return rec.status();
-  origin_ns_ = rec->timestamp_ns();
+  Result rec;
+  if (absl::Status s = ReadInDirection(&rec); !s.ok()) return s;
+  origin_ns_ = rec.timestamp_ns();
   return rec;
 }
 

@@ -57,17 +57,20 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   // Positions the reader for a FORW/BACK read from the collection time.
   absl::Status Position();
   absl::StatusOr<Result> FetchRecordwise(std::span<const PmID> ids, const Profile& profile);
-  // The sets of `ids` from record `rec` (set_index_ indexes its sets;
-  // `values` counts theirs), in order, with the instances `profile` admits.
-  Result SelectSets(Result&& rec, std::span<const PmID> ids, size_t values,
+  // Sets selected_: for each of `ids`, the index of its set in `rec`, or
+  // -1 when rec has none.
+  void SelectFrom(const Result& rec, std::span<const PmID> ids);
+  // The sets of `ids` from record `rec` (selected_ locates them; `values`
+  // counts theirs), in order, with the instances `profile` admits.
+  Result SelectSets(const Result& rec, std::span<const PmID> ids, size_t values,
                     const Profile& profile);
-  absl::StatusOr<Result> ReadInDirection();
+  absl::Status ReadInDirection(Result* out);
   // PM_MODE_FORW over a single archive reads records as they come, without
   // listing the archive first, so the first fetch reads only the records
   // up to the origin whatever the archive's size. These place the stream
   // and read its next record.
   void PositionStream();
-  absl::StatusOr<Result> ReadStream();
+  absl::Status ReadStream(Result* out);
   absl::StatusOr<int64_t> EndNs();
 
   // RecordSource, for the interpolation engine.
@@ -113,7 +116,15 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::Status catalog_error_;
   absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;
   absl::flat_hash_map<InDom, EverySeen> every_instance_;
-  absl::flat_hash_map<PmID, size_t> set_index_;  // FetchRecordwise's
+  // FetchRecordwise's selection (SelectFrom), and the record layout and
+  // request it was made for.
+  absl::flat_hash_map<PmID, size_t> set_index_;
+  std::vector<int> selected_;
+  std::vector<PmID> selected_ids_;
+  std::vector<PmID> selected_layout_;
+  // The record FetchRecordwise decodes into, kept so that its buffers are
+  // reused from record to record.
+  Result record_;
   // InstanceLifetimes, per indom (nullptr below the size PCP needs).
   absl::flat_hash_map<InDom, std::unique_ptr<Lifetimes>> lifetimes_;
 };

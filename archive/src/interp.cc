@@ -16,6 +16,14 @@ namespace pmapi {
 namespace {
 
 constexpr size_t kCachedRecords = 8;  // (record, metric) pairs
+// Whole records cached when many metrics are sampled together: enough for
+// the records around a sample and the last records of the instances that
+// have gone.
+constexpr size_t kCachedWholeRecords = 32;
+// Asked for more metrics at once than this, the engine keeps no values and
+// reads them from whole records, so its memory does not grow with the
+// archive's values.
+constexpr size_t kFewMetrics = 16;
 
 bool CounterWrapEnabled() {
   static const bool wrap = std::getenv("PCP_COUNTER_WRAP") != nullptr;
@@ -211,10 +219,15 @@ bool InterpEngine::FindValue(CachedResult& c, PmID pmid, int32_t inst, bool sing
     c.indexed = pmid;
     c.set = nullptr;
     c.by_inst.clear();
-    for (const ValueSet& vs : c.result.sets()) {
-      if (vs.pmid == pmid) {
-        c.set = &vs;
-        break;
+    if (c.pmid == kPmIDNull) {
+      auto k = c.set_of.find(pmid);
+      if (k != c.set_of.end()) c.set = &c.result.sets()[k->second];
+    } else {
+      for (const ValueSet& vs : c.result.sets()) {
+        if (vs.pmid == pmid) {
+          c.set = &vs;
+          break;
+        }
       }
     }
     if (c.set != nullptr) {
@@ -335,6 +348,12 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
     timelines_[id];
     only.push_back(id);
   }
+  const bool many = wanted.size() > kFewMetrics;
+  for (const auto& [id, desc] : wanted) {
+    Timeline& tl = timelines_[id];
+    tl.whole = many;
+    tl.kept = !many;
+  }
   // One pass over the records, decoding only these metrics' value sets; on
   // a fresh source it is the pass that lists them.
   absl::Status scanned = records_->Scan(only, [&](size_t i, const Result& r) {
@@ -347,21 +366,39 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
       }
       if (tl.valfmt < 0) tl.valfmt = vs.valfmt;
       if (tl.valfmt != vs.valfmt) tl.kept = false;
+      if (tl.records.empty() || tl.records.back() != i) tl.records.push_back(static_cast<uint32_t>(i));
+      const uint32_t pos = static_cast<uint32_t>(tl.records.size() - 1);
       for (int j = 0; j < vs.numval; ++j) {
         ValueView v = r.value(vs, j);
         Observations& obs = tl.by_inst[w->second->indom == kInDomNull ? kInNull : v.inst];
-        if (!obs.records.empty() && obs.records.back() == i) continue;
-        obs.records.push_back(static_cast<uint32_t>(i));
+        if (!obs.runs.empty() && obs.runs.back().last == pos) continue;
+        Observe(&obs, pos);
         if (tl.kept) Keep(v, &tl, &obs);
       }
     }
   });
   for (const auto& [id, desc] : wanted) {
     Timeline& tl = timelines_[id];
-    if (tl.kept) continue;
-    for (auto& [inst, obs] : tl.by_inst) std::vector<uint64_t>().swap(obs.bits);
+    tl.records.shrink_to_fit();
+    for (auto& [inst, obs] : tl.by_inst) {
+      obs.runs.shrink_to_fit();
+      if (!tl.kept) std::vector<uint64_t>().swap(obs.bits);
+    }
   }
   return scanned;
+}
+
+void InterpEngine::Observe(Observations* obs, uint32_t pos) {
+  if (!obs->runs.empty() && obs->runs.back().last + 1 == pos) {
+    obs->runs.back().last = pos;
+    return;
+  }
+  uint32_t before = 0;
+  if (!obs->runs.empty()) {
+    const Run& r = obs->runs.back();
+    before = r.before + (r.last - r.first + 1);
+  }
+  obs->runs.push_back(Run{pos, pos, before});
 }
 
 void InterpEngine::Keep(const ValueView& v, Timeline* tl, Observations* obs) {
@@ -395,7 +432,7 @@ absl::StatusOr<bool> InterpEngine::ValueAt(const Desc& desc, const Timeline& tl,
     *out = v;
     return true;
   }
-  absl::StatusOr<CachedResult*> c = CachedRecord(b.record, desc.pmid);
+  absl::StatusOr<CachedResult*> c = CachedRecord(b.record, tl.whole ? kPmIDNull : desc.pmid);
   if (!c.ok()) return c.status();
   return FindValue(**c, desc.pmid, inst, desc.indom == kInDomNull, out);
 }
@@ -418,25 +455,40 @@ bool InterpEngine::MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_fr
   return false;
 }
 
-InterpEngine::Bound InterpEngine::Prior(const std::vector<uint32_t>& obs, int64_t t_ns) {
-  auto it = std::upper_bound(obs.begin(), obs.end(), t_ns,
-                             [this](int64_t t, uint32_t rec) { return t < times_[rec]; });
+InterpEngine::Bound InterpEngine::Prior(const Timeline& tl, const Observations& obs,
+                                        int64_t t_ns) {
   Bound b;
-  if (it == obs.begin()) return b;
-  b.pos = static_cast<size_t>(it - 1 - obs.begin());
-  b.record = *(it - 1);
+  // The last of the metric's records at or before t, then the last
+  // observation of the instance at or before that.
+  auto rec = std::upper_bound(tl.records.begin(), tl.records.end(), t_ns,
+                              [this](int64_t t, uint32_t r) { return t < times_[r]; });
+  if (rec == tl.records.begin()) return b;
+  const uint32_t k = static_cast<uint32_t>(rec - 1 - tl.records.begin());
+  auto run = std::upper_bound(obs.runs.begin(), obs.runs.end(), k,
+                              [](uint32_t p, const Run& r) { return p < r.first; });
+  if (run == obs.runs.begin()) return b;
+  --run;
+  const uint32_t pos = std::min(k, run->last);
+  b.pos = run->before + (pos - run->first);
+  b.record = tl.records[pos];
   b.time_ns = times_[b.record];
   b.value = !MarkBetween(b.time_ns, t_ns, true);
   return b;
 }
 
-InterpEngine::Bound InterpEngine::Next(const std::vector<uint32_t>& obs, int64_t t_ns) {
-  auto it = std::lower_bound(obs.begin(), obs.end(), t_ns,
-                             [this](uint32_t rec, int64_t t) { return times_[rec] < t; });
+InterpEngine::Bound InterpEngine::Next(const Timeline& tl, const Observations& obs,
+                                       int64_t t_ns) {
   Bound b;
-  if (it == obs.end()) return b;
-  b.pos = static_cast<size_t>(it - obs.begin());
-  b.record = *it;
+  auto rec = std::lower_bound(tl.records.begin(), tl.records.end(), t_ns,
+                              [this](uint32_t r, int64_t t) { return times_[r] < t; });
+  if (rec == tl.records.end()) return b;
+  const uint32_t k = static_cast<uint32_t>(rec - tl.records.begin());
+  auto run = std::lower_bound(obs.runs.begin(), obs.runs.end(), k,
+                              [](const Run& r, uint32_t p) { return r.last < p; });
+  if (run == obs.runs.end()) return b;
+  const uint32_t pos = std::max(k, run->first);
+  b.pos = run->before + (pos - run->first);
+  b.record = tl.records[pos];
   b.time_ns = times_[b.record];
   b.value = !MarkBetween(t_ns, b.time_ns, true);
   return b;
@@ -448,7 +500,8 @@ absl::StatusOr<InterpEngine::CachedResult*> InterpEngine::CachedRecord(uint32_t 
     cache_.splice(cache_.begin(), cache_, it);
     return &cache_.front();
   }
-  if (cache_.size() >= kCachedRecords) {
+  const size_t limit = pmid == kPmIDNull ? kCachedWholeRecords : kCachedRecords;
+  if (cache_.size() >= limit) {
     cache_.splice(cache_.begin(), cache_, std::prev(cache_.end()));
   } else {
     cache_.emplace_front();
@@ -458,10 +511,18 @@ absl::StatusOr<InterpEngine::CachedResult*> InterpEngine::CachedRecord(uint32_t 
   c.pmid = pmid;
   c.indexed = kPmIDNull;
   c.set = nullptr;
+  c.set_of.clear();
   const PmID only[] = {pmid};
-  if (absl::Status s = records_->ReadOnly(i, only, &c.result); !s.ok()) {
+  absl::Status s = pmid == kPmIDNull ? records_->Read(i, &c.result)
+                                     : records_->ReadOnly(i, only, &c.result);
+  if (!s.ok()) {
     cache_.pop_front();
     return s;
+  }
+  if (pmid == kPmIDNull) {
+    const std::span<const ValueSet> sets = c.result.sets();
+    // The first set of each PMID, as a forward search finds it.
+    for (int k = static_cast<int>(sets.size()) - 1; k >= 0; --k) c.set_of[sets[k].pmid] = k;
   }
   return &c;
 }
@@ -515,12 +576,12 @@ absl::Status InterpEngine::AddMetric(const Desc& desc, Timeline& tl, int64_t t_n
     if (desc.indom != kInDomNull && !profile.Admits(desc.indom, inst)) continue;
     auto obs = tl.by_inst.find(inst);
     if (obs == tl.by_inst.end()) continue;
-    Bound prior = Prior(obs->second.records, t_ns);
+    Bound prior = Prior(tl, obs->second, t_ns);
     if (!prior.value) continue;
     if (desc.sem == kSemDiscrete && OutsideLife(desc, inst, t_ns)) continue;
     Bound next;
     if (desc.sem != kSemDiscrete) {
-      next = Next(obs->second.records, t_ns);
+      next = Next(tl, obs->second, t_ns);
       if (!next.value) continue;
       if (desc.sem == kSemCounter && !IsArithmetic(desc.type)) {
         type_error = true;

@@ -2,11 +2,13 @@
 // (PM_MODE_INTERP).
 //
 // The engine keeps, for each metric it has been asked for, a timeline: the
-// records holding each of its instances, found by one scan of the archive
-// when the metric is first requested. A value at time t then needs the
-// prior and next observation of each instance, found by binary search, and
-// the (at most two) records that hold them, through a small cache of
-// records with only that metric's values decoded. The cost of a sample is proportional to the instances in
+// records holding each of its instances (as runs), found by one scan of the
+// archive when the metric is first requested. A value at time t then needs
+// the prior and next observation of each instance, found by binary search,
+// and the (at most two) records that hold them, through a small cache of
+// records (with only that metric's values decoded, or whole when many
+// metrics are asked for together), unless the few metrics asked for keep
+// their values. The cost of a sample is proportional to the instances in
 // it, not to the archive's history.
 //
 // The rules are PCP's: counters are interpolated linearly (rounded for
@@ -117,18 +119,30 @@ class InterpEngine {
   void set_origin_ns(int64_t origin_ns) { origin_ns_ = origin_ns; }
 
  private:
-  // The observations of one instance: the records holding it and, while
-  // the metric's values are all in-situ or 8-byte blocks, the values
+  // The observations of one instance, as runs of consecutive entries of
+  // its metric's Timeline::records (an instance is usually present in
+  // every record for a stretch), and, while the metric's values are all
+  // in-situ or 8-byte blocks and few metrics are asked for, the values
   // themselves (in-situ values in the low 32 bits), so a sample needs no
   // record read.
+  struct Run {
+    uint32_t first = 0;   // positions in Timeline::records, inclusive
+    uint32_t last = 0;
+    uint32_t before = 0;  // observations in the runs before this one
+  };
   struct Observations {
-    std::vector<uint32_t> records;
+    std::vector<Run> runs;
     std::vector<uint64_t> bits;
   };
   struct Timeline {
     int valfmt = -1;
     int vtype = kTypeUnknown;  // of the kept 8-byte blocks
     bool kept = true;          // Observations::bits hold every value
+    // Values are read from whole records (cached once for every metric)
+    // rather than from records decoded for this metric alone.
+    bool whole = false;
+    // The records in which the metric has values, oldest first.
+    std::vector<uint32_t> records;
     // The first record whose value set is not in the form the descriptor's
     // type needs (a 32-bit value out of place, a 64-bit one in place);
     // PCP's interpolation reports such a record as corrupt once it reads it.
@@ -152,11 +166,13 @@ class InterpEngine {
   };
 
   // A record with the value set of one metric decoded (the others left
-  // empty), and an index of its values by instance.
+  // empty), or the whole record (pmid kPmIDNull, its sets indexed by
+  // PMID), and an index of one metric's values by instance.
   struct CachedResult {
     uint32_t record = 0;
     PmID pmid = kPmIDNull;
     Result result;
+    absl::flat_hash_map<PmID, int> set_of;
     PmID indexed = kPmIDNull;
     const ValueSet* set = nullptr;
     absl::flat_hash_map<int32_t, int> by_inst;
@@ -171,15 +187,17 @@ class InterpEngine {
   // True when the instance's life (InstanceLifetimes) excludes t_ns.
   bool OutsideLife(const Desc& desc, int32_t inst, int64_t t_ns);
   absl::Status EnsureRecordTimes();
-  Bound Prior(const std::vector<uint32_t>& obs, int64_t t_ns);
-  Bound Next(const std::vector<uint32_t>& obs, int64_t t_ns);
+  Bound Prior(const Timeline& tl, const Observations& obs, int64_t t_ns);
+  Bound Next(const Timeline& tl, const Observations& obs, int64_t t_ns);
+  // Adds position `pos` of tl's records to obs (once per record).
+  static void Observe(Observations* obs, uint32_t pos);
   // True when a sample at t would read tl's first misfit record.
   bool ReadsMisfit(const Timeline& tl, int64_t t_ns) const;
   // True when PCP_IGNORE_MARK_RECORDS has <mark> record i ignored.
   bool IgnoredMark(size_t i) const;
   bool MarkBetween(int64_t from_ns, int64_t to_ns, bool inclusive_from);
-  // Returns record i with the value set of `pmid` decoded, from the cache
-  // or read now.
+  // Returns record i with the value set of `pmid` decoded (all of them
+  // when pmid is kPmIDNull), from the cache or read now.
   absl::StatusOr<CachedResult*> CachedRecord(uint32_t i, PmID pmid);
   absl::Status AddMetric(const Desc& desc, Timeline& tl, int64_t t_ns,
                          const Profile& profile, bool crossed_mark, Result* out);

@@ -1,5 +1,6 @@
 #include "context_derived.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "pmapi/errors.h"
@@ -202,19 +203,17 @@ Result ContextDerived::Postfetch(const Result& fetched, size_t numpmid, EvalEnv 
   Result out;
   out.set_timestamp_ns(fetched.timestamp_ns());
   std::span<const ValueSet> sets = fetched.sets();
+  // The fetched sets are copied whole, their payloads with the fetched
+  // arena in one block; derived values are appended after them.
+  size_t values = 0;
+  for (size_t j = 0; j < numpmid && j < sets.size(); j++) values += std::max(sets[j].numval, 0);
+  out.Reserve(numpmid, values, 0);
+  out.CopyArena(fetched);
   for (size_t j = 0; j < numpmid && j < sets.size(); j++) {
     const ValueSet& vs = sets[j];
     Entry* e = IsDerivedPmid(vs.pmid) ? Find(vs.pmid) : nullptr;
     if (e == nullptr) {
-      out.AddSet(vs.pmid, vs.numval, vs.valfmt);
-      for (int i = 0; i < vs.numval; i++) {
-        ValueView v = fetched.value(vs, i);
-        if (vs.valfmt == kValInsitu) {
-          out.AddInsitu(v.inst, v.lval);
-        } else {
-          out.AddBlock(v.inst, v.vtype, v.payload);
-        }
-      }
+      out.CopySetSharingArena(fetched, vs);
       continue;
     }
     if (e->tree == nullptr) {

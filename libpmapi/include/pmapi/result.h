@@ -76,11 +76,11 @@ class Result {
   // returns where to write it; valid until the next Add call.
   uint8_t* AddBlockForWrite(int32_t inst, int vtype, uint32_t length);
   void Reserve(size_t sets, size_t values, size_t arena_bytes);
-  // Takes over `from`'s payload arena (this Result's own must be empty),
-  // so that CopySetSharingArena can copy sets of `from` without copying
-  // their payloads.
-  void AdoptArena(Result&& from) { arena_ = std::move(from.arena_); }
-  // Appends set vs of `from`, whose arena this Result adopted, with all
+  // Takes a copy of `from`'s payload arena in one block (this Result's
+  // own must be empty), so that CopySetSharingArena can copy sets of
+  // `from` without copying their payloads one by one.
+  void CopyArena(const Result& from) { arena_ = from.arena_; }
+  // Appends set vs of `from`, whose arena this Result copied, with all
   // its values.
   void CopySetSharingArena(const Result& from, const ValueSet& vs);
   // Makes set i report no values (its values stay in the arena unused).

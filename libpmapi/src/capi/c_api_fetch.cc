@@ -61,7 +61,7 @@ int FetchArchive(R** result, R* (*convert)(const Result&)) {
 
 template <typename R>
 void FreeResult(R* result) {
-  if (result == nullptr) return;
+  if (result == nullptr || FreeOneBlockResult(result)) return;
   for (int i = 0; i < result->numpmid; ++i) {
     pmValueSet* vs = result->vset[i];
     if (vs == nullptr) continue;

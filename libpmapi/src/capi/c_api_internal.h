@@ -107,6 +107,9 @@ char* CopyOut(std::string_view s, char* buf, int buflen);
 // Null when out of memory.
 pmResult* ToCResult(const Result& r);
 pmHighResResult* ToCHighResResult(const Result& r);
+// Frees a result ToCResult or ToCHighResResult made (one allocation) and
+// returns true; false, freeing nothing, for any other pointer.
+bool FreeOneBlockResult(void* result);
 // A core Result holding the values of a C result's value sets.
 Result FromCValueSets(pmValueSet* const* vset, int numpmid, int64_t timestamp_ns);
 // A view of one C value (valfmt of its set). False if a value block is

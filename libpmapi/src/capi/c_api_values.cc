@@ -6,6 +6,8 @@
 #include <mutex>
 #include <set>
 
+#include "absl/container/flat_hash_map.h"
+
 #include "c_api_internal.h"
 #include "pmapi/events.h"
 #include "pmapi/extract.h"
@@ -112,59 +114,135 @@ pmValueBlock* MakeBlock(int vtype, std::span<const uint8_t> payload) {
   return b;
 }
 
-void FreeSet(pmValueSet* vs) {
-  if (vs == nullptr) return;
-  if (vs->valfmt == PM_VAL_DPTR) {
-    for (int j = 0; j < vs->numval; ++j) std::free(vs->vlist[j].value.pval);
-  }
-  std::free(vs);
+// A result is handed out as one allocation: the R header with its array
+// of set pointers, then each pmValueSet, then the value blocks of every
+// DPTR set, each block 8-byte aligned. pmFreeResult recognises such
+// results by their address (OneBlockResults) and frees them with one
+// free(); anything else it frees piece by piece, as libpcp does.
+constexpr size_t kAlign = 8;
+
+size_t RoundUp(size_t n) { return (n + kAlign - 1) & ~(kAlign - 1); }
+
+size_t SetBytes(int numval) {
+  return RoundUp(sizeof(pmValueSet) + (numval > 1 ? (numval - 1) * sizeof(pmValue) : 0));
 }
 
-pmValueSet* MakeSet(const Result& r, const ValueSet& vs) {
+size_t BlockBytes(size_t payload) {
+  return RoundUp(std::max(PM_VAL_HDR_SIZE + payload, sizeof(pmValueBlock)));
+}
+
+bool IsDptr(const ValueSet& vs) { return vs.numval > 0 && vs.valfmt != kValInsitu; }
+
+// The bytes of r in one block, header (of `header` bytes) included.
+size_t ResultBytes(const Result& r, size_t header) {
+  size_t bytes = RoundUp(header + (r.numpmid() > 1 ? (r.numpmid() - 1) * sizeof(pmValueSet*) : 0));
+  for (const ValueSet& vs : r.sets()) {
+    bytes += SetBytes(vs.numval);
+    if (!IsDptr(vs)) continue;
+    for (int j = 0; j < vs.numval; ++j) bytes += BlockBytes(r.stored(vs, j).length);
+  }
+  return bytes;
+}
+
+// Fills the set at `at` from vs; blocks go at *blocks, which advances.
+pmValueSet* FillSet(const Result& r, const ValueSet& vs, char* at, char** blocks) {
+  pmValueSet* out = reinterpret_cast<pmValueSet*>(at);
   int n = vs.numval > 0 ? vs.numval : 0;
-  size_t bytes = sizeof(pmValueSet) + (n > 1 ? (n - 1) * sizeof(pmValue) : 0);
-  pmValueSet* out = static_cast<pmValueSet*>(std::calloc(1, bytes));
-  if (out == nullptr) return nullptr;
   out->pmid = vs.pmid;
   out->numval = vs.numval;
-  out->valfmt = n > 0 && vs.valfmt != kValInsitu ? PM_VAL_DPTR : PM_VAL_INSITU;
+  out->valfmt = IsDptr(vs) ? PM_VAL_DPTR : PM_VAL_INSITU;
+  if (n == 0) std::memset(&out->vlist[0], 0, sizeof(pmValue));
   for (int j = 0; j < n; ++j) {
     ValueView v = r.value(vs, j);
-    out->vlist[j].inst = v.inst;
+    pmValue& c = out->vlist[j];
+    c.inst = v.inst;
     if (out->valfmt == PM_VAL_INSITU) {
-      out->vlist[j].value.lval = v.lval;
+      c.value.pval = nullptr;
+      c.value.lval = v.lval;
       continue;
     }
-    out->vlist[j].value.pval = MakeBlock(v.vtype, v.payload);
-    if (out->vlist[j].value.pval == nullptr) {
-      out->numval = j;
-      FreeSet(out);
-      return nullptr;
-    }
+    pmValueBlock* b = reinterpret_cast<pmValueBlock*>(*blocks);
+    *blocks += BlockBytes(v.payload.size());
+    b->vtype = static_cast<unsigned>(v.vtype);
+    b->vlen = static_cast<unsigned>(PM_VAL_HDR_SIZE + v.payload.size());
+    if (!v.payload.empty()) std::memcpy(b->vbuf, v.payload.data(), v.payload.size());
+    c.value.pval = b;
   }
   return out;
+}
+
+// The results handed out (address and bytes allocated), and one freed
+// block kept for the next result: a replay fetches results of much the
+// same size again and again, and a block of a few hundred KB freed and
+// allocated anew each time can move the heap's top back and forth (page
+// faults on every fetch).
+struct OneBlockResults {
+  std::mutex mu;
+  absl::flat_hash_map<const void*, size_t> live;
+  void* spare = nullptr;
+  size_t spare_bytes = 0;
+};
+
+OneBlockResults& Registry() {
+  static OneBlockResults* r = new OneBlockResults;
+  return *r;
 }
 
 // Allocates an R (pmResult or pmHighResResult) with r's value sets.
 template <typename R>
 R* MakeResult(const Result& r) {
-  int n = r.numpmid();
-  size_t bytes = sizeof(R) + (n > 1 ? (n - 1) * sizeof(pmValueSet*) : 0);
-  R* out = static_cast<R*>(std::calloc(1, bytes));
-  if (out == nullptr) return nullptr;
-  out->numpmid = n;
-  for (int i = 0; i < n; ++i) {
-    out->vset[i] = MakeSet(r, r.sets()[i]);
-    if (out->vset[i] == nullptr) {
-      for (int k = 0; k < i; ++k) FreeSet(out->vset[k]);
-      std::free(out);
-      return nullptr;
+  const int n = r.numpmid();
+  const size_t header = RoundUp(sizeof(R) + (n > 1 ? (n - 1) * sizeof(pmValueSet*) : 0));
+  size_t sets = 0;
+  for (const ValueSet& vs : r.sets()) sets += SetBytes(vs.numval);
+  const size_t bytes = ResultBytes(r, sizeof(R));
+  OneBlockResults& reg = Registry();
+  char* base = nullptr;
+  size_t allocated = bytes;
+  {
+    std::lock_guard<std::mutex> lock(reg.mu);
+    if (reg.spare != nullptr && reg.spare_bytes >= bytes) {
+      base = static_cast<char*>(reg.spare);
+      allocated = reg.spare_bytes;
+      reg.spare = nullptr;
+      reg.spare_bytes = 0;
     }
   }
+  if (base == nullptr) base = static_cast<char*>(std::malloc(bytes));
+  if (base == nullptr) return nullptr;
+  R* out = reinterpret_cast<R*>(base);
+  std::memset(out, 0, sizeof(R));
+  out->numpmid = n;
+  char* at = base + header;
+  char* blocks = at + sets;
+  for (int i = 0; i < n; ++i) {
+    const ValueSet& vs = r.sets()[i];
+    out->vset[i] = FillSet(r, vs, at, &blocks);
+    at += SetBytes(vs.numval);
+  }
+  std::lock_guard<std::mutex> lock(reg.mu);
+  reg.live[out] = allocated;
   return out;
 }
 
 }  // namespace
+
+bool FreeOneBlockResult(void* result) {
+  OneBlockResults& reg = Registry();
+  void* drop = result;
+  {
+    std::lock_guard<std::mutex> lock(reg.mu);
+    auto it = reg.live.find(result);
+    if (it == reg.live.end()) return false;
+    if (it->second >= reg.spare_bytes) {
+      std::swap(drop, reg.spare);
+      reg.spare_bytes = it->second;
+    }
+    reg.live.erase(it);
+  }
+  std::free(drop);
+  return true;
+}
 
 pmResult* ToCResult(const Result& r) {
   pmResult* out = MakeResult<pmResult>(r);
