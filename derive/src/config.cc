@@ -7,6 +7,7 @@
 #include <string>
 
 #include "registry.h"
+#include "trace.h"
 
 namespace pmapi::derive {
 namespace {
@@ -232,6 +233,9 @@ bool ConfigReader::ReadValue(std::string rest, const std::string& buf, std::stri
 
 void ConfigReader::SetAttribute(const std::string& name, const std::string& attr,
                                 const std::string& value, const std::string& buf) {
+  if (trace::Appl0()) {
+    trace::Say("setattr: name=\"" + name + "\" attr=\"" + attr + "\" value=\"" + value + "\"");
+  }
   GlobalMetric* m = nullptr;
   for (GlobalMetric& g : r_->metrics_) {
     if (g.name == name) m = &g;
@@ -253,6 +257,7 @@ void ConfigReader::SetAttribute(const std::string& name, const std::string& attr
 }
 
 int Registry::LoadFileLocked(const std::string& path) {
+  if (trace::On()) trace::Say("pmLoadDerivedConfig(\"" + path + "\")");
   FILE* fp = std::fopen(path.c_str(), "r");
   if (fp == nullptr) return -errno;
   int n = ConfigReader(this, path, fp).Run();

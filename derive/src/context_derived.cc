@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "pmapi/errors.h"
+#include "trace.h"
 
 namespace pmapi::derive {
 
@@ -86,8 +87,17 @@ std::vector<std::string> ContextDerived::Names(std::string_view name, const Bind
   for (Entry& e : list_) {
     if (e.masked || !Under(e.name, name)) continue;
     if (bind != nullptr && !e.bound) BindEntry(&e, *bind, true);
-    if (!e.anon && e.bound && e.tree == nullptr) continue;
+    if (!e.anon && e.bound && e.tree == nullptr) {
+      if (bind != nullptr && trace::On()) {
+        trace::Say("__dmtraverse: name=\"" + std::string(name) + "\", omitting invalid child \"" +
+                   e.name + "\"");
+      }
+      continue;
+    }
     out.push_back(e.name);
+    if (bind != nullptr && trace::On()) {
+      trace::Say("__dmtraverse: name=\"" + std::string(name) + "\" added \"" + e.name + "\"");
+    }
   }
   return out;
 }
@@ -100,6 +110,10 @@ void ContextDerived::BindEntry(Entry* e, const BindEnv& env, bool report) {
   if (!e->anon) {
     absl::StatusOr<PmID> real = env.lookup_name(e->name);
     clash = real.ok() && !IsDerivedPmid(*real);
+    if (clash && trace::On()) {
+      trace::Say("Warning: " + e->name + ": derived name matches metric " + trace::PmidText(*real) +
+                 ": derived ignored");
+    }
   }
   if (!clash) {
     std::optional<std::string> why;
@@ -114,6 +128,9 @@ void ContextDerived::BindEntry(Entry* e, const BindEnv& env, bool report) {
         SetLastError(std::nullopt);
       }
     }
+  }
+  if (e->tree != nullptr && trace::On()) {
+    trace::Say("__dmbind: bind metric[" + std::to_string(e - list_.data()) + "] " + e->name);
   }
   e->binding = false;
   e->bound = true;
