@@ -1,20 +1,54 @@
 #include "context_derived.h"
 
 #include <cstdio>
+#include <mutex>
+#include <set>
 
 #include "pmapi/errors.h"
 #include "trace.h"
 
 namespace pmapi::derive {
 
-ContextDerived::ContextDerived() {
+namespace {
+
+// The numbers PCP's trace gives contexts: as its context handles, the
+// lowest one not in use.
+std::mutex serial_mu;
+std::set<int>& SerialsInUse() {
+  static std::set<int>* in_use = new std::set<int>;
+  return *in_use;
+}
+
+int TakeSerial() {
+  std::lock_guard<std::mutex> lock(serial_mu);
+  int n = 0;
+  while (SerialsInUse().count(n) != 0) n++;
+  SerialsInUse().insert(n);
+  return n;
+}
+
+}  // namespace
+
+ContextDerived::ContextDerived() : serial_(TakeSerial()) {
   limit_ = Registry::Get().limit();
-  Refresh();
+  if (trace::Appl1()) {
+    trace::Say("__dmopencontext(->ctx " + std::to_string(serial_) + ") called, " +
+               std::to_string(Registry::Get().size()) + " derived metrics");
+  }
+  Refresh(false);
+}
+
+ContextDerived::~ContextDerived() {
+  std::lock_guard<std::mutex> lock(serial_mu);
+  SerialsInUse().erase(serial_);
 }
 
 // Appends the global metrics registered since the last look.
-void ContextDerived::Refresh() {
+void ContextDerived::Refresh(bool report) {
   for (GlobalMetric& g : Registry::Get().From(glob_last_)) {
+    if (report && trace::Appl1()) {
+      trace::Say("refresh: append metric \"" + g.name + "\" for ctx " + std::to_string(serial_));
+    }
     Entry e;
     e.name = std::move(g.name);
     e.pmid = g.pmid;
@@ -131,6 +165,7 @@ void ContextDerived::BindEntry(Entry* e, const BindEnv& env, bool report) {
   }
   if (e->tree != nullptr && trace::On()) {
     trace::Say("__dmbind: bind metric[" + std::to_string(e - list_.data()) + "] " + e->name);
+    if (trace::Appl1()) trace::DumpBound(e->tree.get());
   }
   e->binding = false;
   e->bound = true;

@@ -1,5 +1,6 @@
 #include "trace.h"
 
+#include <cinttypes>
 #include <cstdio>
 
 #include "pcp/pmapi.h"
@@ -72,7 +73,92 @@ void DumpNode(const Node* n) {
   if (n->right) DumpNode(n->right.get());
 }
 
+void DumpAtom(int type, const AtomValue& v) {
+  switch (type) {
+    case kType32: std::fprintf(stderr, "%i", v.l); break;
+    case kTypeU32: std::fprintf(stderr, "%u", v.ul); break;
+    case kType64: std::fprintf(stderr, "%" PRId64, v.ll); break;
+    case kTypeU64: std::fprintf(stderr, "%" PRIu64, v.ull); break;
+    case kTypeFloat: std::fprintf(stderr, "%g", static_cast<double>(v.f)); break;
+    case kTypeDouble: std::fprintf(stderr, "%g", v.d); break;
+    case kTypeString: std::fprintf(stderr, "%s", v.bytes.c_str()); break;
+    case kTypeNoSupport:
+      std::fprintf(stderr, "dump_value: bogus value, metric Not Supported\n");
+      break;
+    case kTypeAggregate: case kTypeAggregateStatic: case kTypeEvent: case kTypeHighResEvent:
+    case kTypeUnknown:
+      std::fprintf(stderr, "[blob]");
+      break;
+    default: std::fprintf(stderr, "dump_value: unknown value type=%d\n", type); break;
+  }
+}
+
+void DumpValues(const Bound* n) {
+  if (n->vals.empty() && n->last.empty()) return;
+  const int max = n->numval > n->last_numval ? n->numval : n->last_numval;
+  for (int j = 0; j < max; j++) {
+    std::fprintf(stderr, "[%d]", j);
+    if (j < n->numval && j < static_cast<int>(n->vals.size())) {
+      std::fprintf(stderr, " inst=%d, val=", n->vals[j].inst);
+      DumpAtom(n->desc.type, n->vals[j].v);
+    }
+    if (j < n->last_numval && j < static_cast<int>(n->last.size())) {
+      std::fprintf(stderr, " (last inst=%d, val=", n->last[j].inst);
+      DumpAtom(n->desc.type, n->last[j].v);
+      std::fputc(')', stderr);
+    }
+    std::fputc('\n', stderr);
+  }
+}
+
+void DumpPatternBound(const Bound* n) {
+  std::fprintf(stderr, " pattern: %s type: ", n->src->value.c_str());
+  const Matcher* m = n->matcher.get();
+  if (n->src->regex) {
+    std::fprintf(stderr, "%sregex used=%d", n->src->invert ? "inverted " : "",
+                 m != nullptr ? m->used : 0);
+    if (m != nullptr && !m->seen.empty()) {
+      int matches = 0;
+      for (const auto& [inst, seen] : m->seen) matches += seen.match ? 1 : 0;
+      std::fprintf(stderr, " (%d instances, %d matches)", static_cast<int>(m->seen.size()), matches);
+    }
+  } else {
+    std::fprintf(stderr, "exact match inst=%d", m != nullptr ? m->exact : kInNull);
+  }
+  std::fputc('\n', stderr);
+}
+
+void DumpBoundNode(const Bound* n) {
+  std::fprintf(stderr, "expr node %p type=%s", static_cast<const void*>(n), NodeTypeName(n->type));
+  if (n->type == kNPattern) {
+    DumpPatternBound(n);
+  } else {
+    std::fprintf(stderr, " left=%p right=%p save_last=%d", static_cast<const void*>(n->left.get()),
+                 static_cast<const void*>(n->right.get()), n->save_last ? 1 : 0);
+    if (n->type == kNName || n->type == kNInteger || n->type == kNDouble) {
+      std::fprintf(stderr, " [%s] primary=0", n->src->value.c_str());
+    }
+    if (n->type == kNScale) {
+      std::fprintf(stderr, " [%s]\n", UnitsStr(n->desc.units).c_str());
+    } else {
+      std::fprintf(stderr, "\n    PMID: %s (%s from pmDesc) numval: %d", IDStr(n->pmid).c_str(),
+                   IDStr(n->desc.pmid).c_str(), n->numval);
+      if (n->div_scale != 1) std::fprintf(stderr, " div_scale: %d", n->div_scale);
+      if (n->mul_scale != 1) std::fprintf(stderr, " mul_scale: %d", n->mul_scale);
+      std::fprintf(stderr, "\n%s", DescStr(n->desc).c_str());
+      DumpValues(n);
+    }
+  }
+  if (n->left) DumpBoundNode(n->left.get());
+  if (n->right) DumpBoundNode(n->right.get());
+}
+
 }  // namespace
+
+void DumpBound(const Bound* root) {
+  std::fprintf(stderr, "Derived metric expr dump from %p...\n", static_cast<const void*>(root));
+  if (root != nullptr) DumpBoundNode(root);
+}
 
 bool On() { return pmDebugOptions.derive != 0; }
 bool Appl0() { return pmDebugOptions.derive && pmDebugOptions.appl0; }

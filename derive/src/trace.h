@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "bind.h"
 #include "expr.h"
 #include "lexer.h"
 #include "pmapi/types.h"
@@ -31,6 +32,10 @@ void LexToken(const Token& t);
 // "Derived metric expr dump from ADDR..." and one line per node of a
 // parsed tree, as PCP dumps a tree just registered.
 void DumpParsed(const Node* root);
+
+// The same for a tree bound in a context: each node's descriptor, scale
+// factors and the values it holds.
+void DumpBound(const Bound* root);
 
 // PCP's form of a PMID for these lines ("511.0.3", "PM_ID_NULL").
 std::string PmidText(PmID id);
