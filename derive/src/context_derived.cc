@@ -246,6 +246,12 @@ std::optional<std::vector<PmID>> ContextDerived::Prefetch(std::span<const PmID> 
     for (PmID x : list) have = have || x == id;
     if (!have) list.push_back(id);
   }
+  if (trace::Appl2() && list.size() > ids.size()) {
+    std::string line = "derived metrics prefetch added " + std::to_string(list.size() - ids.size()) +
+                       " metrics:";
+    for (size_t i = ids.size(); i < list.size(); i++) line += " " + trace::PmidText(list[i]);
+    trace::Say(line);
+  }
   return list;
 }
 
@@ -274,6 +280,7 @@ Result ContextDerived::Postfetch(const Result& fetched, size_t numpmid, EvalEnv 
       continue;
     }
     int numval = Evaluate(e->tree.get(), fetched.timestamp_ns(), env);
+    if (trace::Appl2()) trace::PostValueSet(static_cast<int>(j), vs.pmid, numval, e->tree.get());
     AppendValues(*e->tree, vs.pmid, numval, &out);
   }
   return out;

@@ -160,6 +160,33 @@ void DumpBound(const Bound* root) {
   if (root != nullptr) DumpBoundNode(root);
 }
 
+void PostValueSet(int j, PmID pmid, int numval, const Bound* root) {
+  std::fprintf(stderr, "__dmpostvalueset: [%d] root node %s: numval=%d", j, IDStr(pmid).c_str(),
+               numval);
+  const int type = root->desc.type;
+  for (int k = 0; k < numval && k < static_cast<int>(root->vals.size()); k++) {
+    const AtomValue& v = root->vals[k].v;
+    std::fprintf(stderr, " vset[%d]: inst=%d", k, root->vals[k].inst);
+    switch (type) {
+      case kType32: std::fprintf(stderr, " l=%d", v.l); break;
+      case kTypeU32: std::fprintf(stderr, " u=%u", v.ul); break;
+      case kType64: std::fprintf(stderr, " ll=%" PRIi64, v.ll); break;
+      case kTypeU64: std::fprintf(stderr, " ul=%" PRIu64, v.ull); break;
+      case kTypeFloat: std::fprintf(stderr, " f=%f", static_cast<double>(v.f)); break;
+      case kTypeDouble: std::fprintf(stderr, " d=%f", v.d); break;
+      case kTypeString:
+        std::fprintf(stderr, " cp=%s (len=%d)", v.bytes.c_str(), static_cast<int>(v.bytes.size()));
+        break;
+      default:
+        std::fprintf(stderr, " vbp=%p (len=%d)", static_cast<const void*>(v.bytes.data()),
+                     static_cast<int>(v.bytes.size()));
+        break;
+    }
+  }
+  std::fputc('\n', stderr);
+  DumpBoundNode(root);
+}
+
 bool On() { return pmDebugOptions.derive != 0; }
 bool Appl0() { return pmDebugOptions.derive && pmDebugOptions.appl0; }
 bool Appl1() { return pmDebugOptions.derive && pmDebugOptions.appl1; }

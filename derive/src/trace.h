@@ -37,6 +37,10 @@ void DumpParsed(const Node* root);
 // factors and the values it holds.
 void DumpBound(const Bound* root);
 
+// "__dmpostvalueset: [J] root node PMID: numval=N vset[K]: ..." and the
+// evaluated tree, for the Jth metric of a fetch.
+void PostValueSet(int j, PmID pmid, int numval, const Bound* root);
+
 // PCP's form of a PMID for these lines ("511.0.3", "PM_ID_NULL").
 std::string PmidText(PmID id);
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "context_derived.h"
+#include "pcp/pmapi.h"
 #include "trace.h"
 #include "messages.h"
 #include "pmapi/errors.h"
@@ -71,7 +72,25 @@ Context& Context::operator=(Context&&) noexcept = default;
 Context::~Context() = default;
 
 int Context::kind() const { return source_->kind(); }
-std::string Context::HostName() { return source_->HostName(); }
+// A host's name is pmcd.hostname, fetched through the context as PCP's
+// pmGetContextHostName fetches it each time (so -Dfetch shows the fetch);
+// the source's own answer when that fails.
+std::string Context::HostName() {
+  if (kind() == kContextHost) {
+    absl::StatusOr<PmID> id = LookupName("pmcd.hostname");
+    if (id.ok()) {
+      const PmID ids[1] = {*id};
+      absl::StatusOr<Result> r = Fetch(ids);
+      if (r.ok() && !r->sets().empty() && r->sets()[0].numval > 0 &&
+          r->sets()[0].valfmt != kValInsitu) {
+        ValueView v = r->value(r->sets()[0], 0);
+        std::string name(v.payload.begin(), v.payload.end());
+        return name.substr(0, name.find('\0'));
+      }
+    }
+  }
+  return source_->HostName();
+}
 
 // The names of the context before derived metrics: a name space loaded
 // with UseNameSpace (maybe trimmed) replaces the source's.
@@ -334,6 +353,12 @@ absl::Status Context::SetMode(int mode, absl::Time when, absl::Duration delta) {
 }
 
 absl::StatusOr<Result> Context::Fetch(std::span<const PmID> ids, int* state_change) {
+  absl::StatusOr<Result> r = FetchUntraced(ids, state_change);
+  if (pmDebugOptions.fetch) TraceFetch(r);
+  return r;
+}
+
+absl::StatusOr<Result> Context::FetchUntraced(std::span<const PmID> ids, int* state_change) {
   if (state_change) *state_change = 0;
   if (ids.empty()) return PcpError(kErrToosmall);
   for (PmID id : ids) {

@@ -85,12 +85,15 @@ struct Column {
 // Everything the report needs while it runs.
 class Report {
  public:
-  Report(const Settings& s, pmapi::Context ctx, pmapi::TimeZone zone)
+  // `hostname`: the context's host name, asked for before the report is
+  // made (PCP asks before it prints the time zone note).
+  Report(const Settings& s, pmapi::Context ctx, pmapi::TimeZone zone, std::string hostname)
       : s_(s),
         live_(ctx.kind() != pmapi::kContextArchive),
         raw_archive_(s.raw_archive),
         ctx_(std::move(ctx)),
-        zone_(std::move(zone)) {}
+        zone_(std::move(zone)),
+        hostname_(std::move(hostname)) {}
 
   // Returns the exit status.
   int Execute();
@@ -807,7 +810,6 @@ void CountSamples(const std::optional<std::string>& given, bool raw_archive, boo
 }
 
 bool Report::Setup() {
-  hostname_ = ctx_.HostName();
   if (hostname_.empty()) {
     pmtools::Complain(" Cannot evaluate context host name: %s\n", pmapi::ErrStr(0).c_str());
     return false;
@@ -992,7 +994,9 @@ int Run(const Settings& given) {
   pmapi::ZoneChoice choice = pmapi::ZoneChoice::kLocal;
   if (settings.timezone) choice = pmapi::ZoneChoice::kUser;
   else if (settings.hostzone) choice = pmapi::ZoneChoice::kSource;
-  pmapi::ZoneSource zs = pmtools::SourceZone(&*ctx);
+  // The source's zone is asked for only with -z, as PCP's pmval does.
+  pmapi::ZoneSource zs;
+  if (choice == pmapi::ZoneChoice::kSource) zs = pmtools::SourceZone(&*ctx);
   std::string note;
   if (choice == pmapi::ZoneChoice::kSource && zs.timezone.empty() && !zs.is_archive) {
     // A host without pmcd.timezone: take this machine's zone.
@@ -1006,8 +1010,9 @@ int Run(const Settings& given) {
     pmtools::Complain(" %s\n", std::string(zone.status().message()).c_str());
     return 1;
   }
+  std::string hostname = ctx->HostName();
   std::fputs((note.empty() ? zone->note : note).c_str(), stdout);
-  Report report(settings, std::move(*ctx), zone->zone);
+  Report report(settings, std::move(*ctx), zone->zone, std::move(hostname));
   return report.Execute();
 }
 
