@@ -220,9 +220,19 @@ bool ConfigReader::ReadValue(std::string rest, const std::string& buf, std::stri
     Say(Where() + "Warning: pmLoadDerivedConfig: extra text (" + tail +
         ") after attribute value will be ignored\n");
   } else if (pos >= rest.size() && extra > 0) {
+    // PCP's reader passes over the first character after a closing quote
+    // that ends a later line, then white space; the rest of the line is
+    // reported from the next character on.
+    c = std::fgetc(fp_);
+    while (c != EOF && c != '\n') {
+      c = std::fgetc(fp_);
+      if (!IsSpace(c)) break;
+    }
     std::string more;
-    while ((c = std::fgetc(fp_)) != EOF && c != '\n') more.push_back(static_cast<char>(c));
-    more = Trim(more);
+    if (c != EOF && c != '\n') {
+      more.push_back(static_cast<char>(c));
+      while ((c = std::fgetc(fp_)) != EOF && c != '\n') more.push_back(static_cast<char>(c));
+    }
     if (!more.empty()) {
       Say(Where() + "Warning: pmLoadDerivedConfig: extra text (" + more +
           ") after attribute value will be ignored\n");
