@@ -2,8 +2,11 @@
 // units and their scale conversion, semantics and instance domains.
 #include "bind.h"
 
+#include "pmapi/errors.h"
 #include "pmapi/extract.h"
+#include "pmapi/strings.h"
 #include "pmapi/units.h"
+#include "trace.h"
 
 namespace pmapi::derive {
 namespace {
@@ -208,32 +211,50 @@ bool MapDesc(Bound* np, std::string* err) {
   return true;
 }
 
+// PCP's appl1 trace of a ternary's branches that disagree.
+void TraceTernary(const char* what, const std::string& l, const std::string& r) {
+  if (trace::Appl1()) {
+    trace::Say(std::string("Semantic error: ternary op ") + what + ": left=" + l + " right=" + r);
+  }
+}
+
+std::string SpaceText(const Units& u) {
+  return UnitsStr(u) + " (dim=" + std::to_string(u.dim_space) +
+         " scale=" + std::to_string(u.scale_space) + ")";
+}
+
 bool TernaryBranches(Bound* np, std::string* err) {
   const Desc& l = np->left->desc;
   const Desc& r = np->right->desc;
   np->desc = l;
   if (l.type != r.type) {
+    TraceTernary("type", TypeStr(l.type), TypeStr(r.type));
     *err = "Different types for ternary operands";
     return false;
   }
   if (l.indom != r.indom && l.indom != kInDomNull && r.indom != kInDomNull) {
+    TraceTernary("indom", InDomStr(l.indom), InDomStr(r.indom));
     *err = "Different instance domains for ternary operands";
     return false;
   }
   np->desc.indom = l.indom != kInDomNull ? l.indom : r.indom;
   if (l.sem != r.sem) {
+    TraceTernary("semantics", SemStr(l.sem), SemStr(r.sem));
     *err = "Different semantics for ternary operands";
     return false;
   }
   if (l.units.dim_space != r.units.dim_space || l.units.scale_space != r.units.scale_space) {
+    TraceTernary("units (space)", SpaceText(l.units), SpaceText(r.units));
     *err = "Different units or scale (space) for ternary operands";
     return false;
   }
   if (l.units.dim_time != r.units.dim_time || l.units.scale_time != r.units.scale_time) {
+    TraceTernary("units (time)", UnitsStr(l.units), UnitsStr(r.units));
     *err = "Different units or scale (time) for ternary operands";
     return false;
   }
   if (l.units.dim_count != r.units.dim_count || l.units.scale_count != r.units.scale_count) {
+    TraceTernary("units (count)", UnitsStr(l.units), UnitsStr(r.units));
     *err = "Different units or scale (count) for ternary operands";
     return false;
   }
@@ -348,17 +369,18 @@ bool Check(Bound* np, std::string* err, const Bound** where) {
   return ok;
 }
 
-std::unique_ptr<Bound> Copy(const Node& n, const BindEnv& env, bool lookup_err_ok, bool* ok) {
+std::unique_ptr<Bound> Copy(const Node& n, const BindEnv& env, bool lookup_err_ok, bool* ok,
+                            const std::string& name) {
   auto b = std::make_unique<Bound>();
   b->type = n.type;
   b->src = &n;
   b->save_last = n.save_last;
   if (n.left != nullptr) {
-    b->left = Copy(*n.left, env, n.type == kNDefined, ok);
+    b->left = Copy(*n.left, env, n.type == kNDefined, ok, name);
     if (!*ok) return nullptr;
   }
   if (n.right != nullptr) {
-    b->right = Copy(*n.right, env, false, ok);
+    b->right = Copy(*n.right, env, false, ok, name);
     if (!*ok) return nullptr;
   }
   if (n.type == kNPattern) {
@@ -376,13 +398,22 @@ std::unique_ptr<Bound> Copy(const Node& n, const BindEnv& env, bool lookup_err_o
   if (n.type != kNName) return b;
   absl::StatusOr<PmID> id = env.lookup_name(n.value);
   if (!id.ok()) {
-    if (!lookup_err_ok) *ok = false;
+    if (lookup_err_ok) return b;
+    *ok = false;
+    if (trace::On()) {
+      trace::Say("bind_expr: error: derived metric " + name + ": operand: " + n.value + ": " +
+                 ErrStr(PcpCode(id.status())));
+    }
     return b;
   }
   b->pmid = *id;
   absl::StatusOr<Desc> d = env.lookup_desc(*id);
   if (!d.ok()) {
     *ok = false;
+    if (trace::On()) {
+      trace::Say("bind_expr: error: derived metric " + name + ": operand (" + n.value + " [" +
+                 trace::PmidText(*id) + "]): " + ErrStr(PcpCode(d.status())));
+    }
     return b;
   }
   b->desc = *d;
@@ -399,7 +430,7 @@ std::string OperandText(const Bound& n) {
 std::unique_ptr<Bound> Bind(const Node& tree, const BindEnv& env, const std::string& name,
                             std::optional<std::string>* error, std::string* report) {
   bool ok = true;
-  std::unique_ptr<Bound> b = Copy(tree, env, false, &ok);
+  std::unique_ptr<Bound> b = Copy(tree, env, false, &ok, name);
   if (!ok) return nullptr;
   std::string why;
   const Bound* where = nullptr;

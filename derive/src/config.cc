@@ -7,6 +7,7 @@
 #include <string>
 
 #include "registry.h"
+#include "trace.h"
 
 namespace pmapi::derive {
 namespace {
@@ -219,9 +220,19 @@ bool ConfigReader::ReadValue(std::string rest, const std::string& buf, std::stri
     Say(Where() + "Warning: pmLoadDerivedConfig: extra text (" + tail +
         ") after attribute value will be ignored\n");
   } else if (pos >= rest.size() && extra > 0) {
+    // PCP's reader passes over the first character after a closing quote
+    // that ends a later line, then white space; the rest of the line is
+    // reported from the next character on.
+    c = std::fgetc(fp_);
+    while (c != EOF && c != '\n') {
+      c = std::fgetc(fp_);
+      if (!IsSpace(c)) break;
+    }
     std::string more;
-    while ((c = std::fgetc(fp_)) != EOF && c != '\n') more.push_back(static_cast<char>(c));
-    more = Trim(more);
+    if (c != EOF && c != '\n') {
+      more.push_back(static_cast<char>(c));
+      while ((c = std::fgetc(fp_)) != EOF && c != '\n') more.push_back(static_cast<char>(c));
+    }
     if (!more.empty()) {
       Say(Where() + "Warning: pmLoadDerivedConfig: extra text (" + more +
           ") after attribute value will be ignored\n");
@@ -232,6 +243,9 @@ bool ConfigReader::ReadValue(std::string rest, const std::string& buf, std::stri
 
 void ConfigReader::SetAttribute(const std::string& name, const std::string& attr,
                                 const std::string& value, const std::string& buf) {
+  if (trace::Appl0()) {
+    trace::Say("setattr: name=\"" + name + "\" attr=\"" + attr + "\" value=\"" + value + "\"");
+  }
   GlobalMetric* m = nullptr;
   for (GlobalMetric& g : r_->metrics_) {
     if (g.name == name) m = &g;
@@ -253,6 +267,7 @@ void ConfigReader::SetAttribute(const std::string& name, const std::string& attr
 }
 
 int Registry::LoadFileLocked(const std::string& path) {
+  if (trace::On()) trace::Say("pmLoadDerivedConfig(\"" + path + "\")");
   FILE* fp = std::fopen(path.c_str(), "r");
   if (fp == nullptr) return -errno;
   int n = ConfigReader(this, path, fp).Run();

@@ -2,19 +2,54 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
+#include <set>
 
 #include "pmapi/errors.h"
+#include "trace.h"
 
 namespace pmapi::derive {
 
-ContextDerived::ContextDerived() {
+namespace {
+
+// The numbers PCP's trace gives contexts: as its context handles, the
+// lowest one not in use.
+std::mutex serial_mu;
+std::set<int>& SerialsInUse() {
+  static std::set<int>* in_use = new std::set<int>;
+  return *in_use;
+}
+
+int TakeSerial() {
+  std::lock_guard<std::mutex> lock(serial_mu);
+  int n = 0;
+  while (SerialsInUse().count(n) != 0) n++;
+  SerialsInUse().insert(n);
+  return n;
+}
+
+}  // namespace
+
+ContextDerived::ContextDerived() : serial_(TakeSerial()) {
   limit_ = Registry::Get().limit();
-  Refresh();
+  if (trace::Appl1()) {
+    trace::Say("__dmopencontext(->ctx " + std::to_string(serial_) + ") called, " +
+               std::to_string(Registry::Get().size()) + " derived metrics");
+  }
+  Refresh(false);
+}
+
+ContextDerived::~ContextDerived() {
+  std::lock_guard<std::mutex> lock(serial_mu);
+  SerialsInUse().erase(serial_);
 }
 
 // Appends the global metrics registered since the last look.
-void ContextDerived::Refresh() {
+void ContextDerived::Refresh(bool report) {
   for (GlobalMetric& g : Registry::Get().From(glob_last_)) {
+    if (report && trace::Appl1()) {
+      trace::Say("refresh: append metric \"" + g.name + "\" for ctx " + std::to_string(serial_));
+    }
     Entry e;
     e.name = std::move(g.name);
     e.pmid = g.pmid;
@@ -87,8 +122,17 @@ std::vector<std::string> ContextDerived::Names(std::string_view name, const Bind
   for (Entry& e : list_) {
     if (e.masked || !Under(e.name, name)) continue;
     if (bind != nullptr && !e.bound) BindEntry(&e, *bind, true);
-    if (!e.anon && e.bound && e.tree == nullptr) continue;
+    if (!e.anon && e.bound && e.tree == nullptr) {
+      if (bind != nullptr && trace::On()) {
+        trace::Say("__dmtraverse: name=\"" + std::string(name) + "\", omitting invalid child \"" +
+                   e.name + "\"");
+      }
+      continue;
+    }
     out.push_back(e.name);
+    if (bind != nullptr && trace::On()) {
+      trace::Say("__dmtraverse: name=\"" + std::string(name) + "\" added \"" + e.name + "\"");
+    }
   }
   return out;
 }
@@ -101,6 +145,10 @@ void ContextDerived::BindEntry(Entry* e, const BindEnv& env, bool report) {
   if (!e->anon) {
     absl::StatusOr<PmID> real = env.lookup_name(e->name);
     clash = real.ok() && !IsDerivedPmid(*real);
+    if (clash && trace::On()) {
+      trace::Say("Warning: " + e->name + ": derived name matches metric " + trace::PmidText(*real) +
+                 ": derived ignored");
+    }
   }
   if (!clash) {
     std::optional<std::string> why;
@@ -115,6 +163,10 @@ void ContextDerived::BindEntry(Entry* e, const BindEnv& env, bool report) {
         SetLastError(std::nullopt);
       }
     }
+  }
+  if (e->tree != nullptr && trace::On()) {
+    trace::Say("__dmbind: bind metric[" + std::to_string(e - list_.data()) + "] " + e->name);
+    if (trace::Appl1()) trace::DumpBound(e->tree.get());
   }
   e->binding = false;
   e->bound = true;
@@ -195,6 +247,12 @@ std::optional<std::vector<PmID>> ContextDerived::Prefetch(std::span<const PmID> 
     for (PmID x : list) have = have || x == id;
     if (!have) list.push_back(id);
   }
+  if (trace::Appl2() && list.size() > ids.size()) {
+    std::string line = "derived metrics prefetch added " + std::to_string(list.size() - ids.size()) +
+                       " metrics:";
+    for (size_t i = ids.size(); i < list.size(); i++) line += " " + trace::PmidText(list[i]);
+    trace::Say(line);
+  }
   return list;
 }
 
@@ -221,6 +279,7 @@ Result ContextDerived::Postfetch(const Result& fetched, size_t numpmid, EvalEnv 
       continue;
     }
     int numval = Evaluate(e->tree.get(), fetched.timestamp_ns(), env);
+    if (trace::Appl2()) trace::PostValueSet(static_cast<int>(j), vs.pmid, numval, e->tree.get());
     AppendValues(*e->tree, vs.pmid, numval, &out);
   }
   return out;

@@ -31,6 +31,9 @@ struct AddOutcome {
 class ContextDerived {
  public:
   ContextDerived();
+  ~ContextDerived();
+  ContextDerived(const ContextDerived&) = delete;
+  ContextDerived& operator=(const ContextDerived&) = delete;
 
   // The name space: a derived metric's PMID (nullopt if none), its name,
   // the children a derived name contributes below `name` (nullopt if none;
@@ -73,7 +76,8 @@ class ContextDerived {
     std::unique_ptr<Bound> tree;
   };
 
-  void Refresh();
+  // Appends the global metrics registered since; `report` traces each.
+  void Refresh(bool report = true);
   Entry* Find(PmID id);
   void BindEntry(Entry* e, const BindEnv& env, bool report);
   static bool Under(const std::string& name, std::string_view prefix);
@@ -83,6 +87,7 @@ class ContextDerived {
   int own_ = 0;
   PmID own_last_ = kPmIDNull;
   int limit_ = -1;
+  int serial_;
 };
 
 }  // namespace pmapi::derive

@@ -1,8 +1,11 @@
 #include "eval.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "eval_ops.h"
+#include "pmapi/strings.h"
+#include "trace.h"
 #include "pmapi/errors.h"
 
 namespace pmapi::derive {
@@ -60,22 +63,44 @@ int EvalName(Bound* np, const EvalEnv& env) {
 }
 
 void CompactSeen(Matcher* m) {
+  const int scanned = static_cast<int>(m->seen.size());
+  int culled = 0;
   for (auto it = m->seen.begin(); it != m->seen.end();) {
     if (it->second.used < kRegexCompact / 2) {
       it = m->seen.erase(it);
+      culled++;
     } else {
       it->second.used = 0;
       ++it;
     }
   }
   m->used = 0;
+  if (trace::Appl2()) {
+    char where[32];
+    std::snprintf(where, sizeof(where), "%p", static_cast<void*>(m));
+    trace::Say("regex_inst_gc(" + std::string(where) + ") " + std::to_string(scanned) +
+               " instances scanned, " + std::to_string(culled) + " instances culled");
+  }
 }
 
-bool RegexMatch(Matcher* m, const Node& pattern, InDom indom, int32_t inst, const EvalEnv& env) {
+// PCP's appl2 trace of an instance lookup that failed while filtering.
+void TraceFilterFailure(const Bound* np, const std::string& call, const absl::Status& why) {
+  if (!trace::Appl2()) return;
+  char where[32];
+  std::snprintf(where, sizeof(where), "%p", static_cast<const void*>(np));
+  trace::Say("eval_expr: expr node " + std::string(where) + " type=" + NodeTypeName(np->type) +
+             " " + call + " failed: " + ErrStr(PcpCode(why)));
+}
+
+bool RegexMatch(const Bound* np, Matcher* m, const Node& pattern, InDom indom, int32_t inst,
+                const EvalEnv& env) {
   auto [it, fresh] = m->seen.try_emplace(inst);
   if (fresh) {
     absl::StatusOr<std::string> name = env.name_indom(indom, inst);
-    if (name.ok()) {
+    if (!name.ok()) {
+      TraceFilterFailure(np, "pmNameInDom(" + InDomStr(indom) + ", " + std::to_string(inst) + ", ...)",
+                         name.status());
+    } else {
       std::string first = name->substr(0, name->find(' '));
       bool hit = m->compiled && regexec(&m->re, first.c_str(), 0, nullptr, 0) == 0;
       it->second.match = pattern.invert ? !hit : hit;
@@ -95,12 +120,17 @@ int EvalFilter(Bound* np, const EvalEnv& env) {
   FreeValues(np);
   for (int i = 0; i < in.numval && i < static_cast<int>(in.vals.size()); i++) {
     if (regex) {
-      if (RegexMatch(m, *pat.src, in.desc.indom, in.vals[i].inst, env)) np->vals.push_back(in.vals[i]);
+      if (RegexMatch(np, m, *pat.src, in.desc.indom, in.vals[i].inst, env)) np->vals.push_back(in.vals[i]);
       continue;
     }
     if (m->exact == kInNull) {
       absl::StatusOr<int32_t> inst = env.lookup_indom(in.desc.indom, pat.src->value);
-      if (!inst.ok()) break;
+      if (!inst.ok()) {
+        TraceFilterFailure(np, "pmLookupInDom_ctx(...," + InDomStr(in.desc.indom) + "," +
+                                   pat.src->value + ")",
+                           inst.status());
+        break;
+      }
       m->exact = *inst;
     }
     if (m->exact == in.vals[i].inst) {

@@ -5,6 +5,7 @@
 
 #include "pmapi/errors.h"
 #include "pmapi/extract.h"
+#include "trace.h"
 
 namespace pmapi::derive {
 namespace {
@@ -204,6 +205,19 @@ double TimeScale(const Units& u) {
   return scale;
 }
 
+// PCP's appl2 trace of operands whose instances do not line up.
+void TraceMismatch(int type, int k, int i, int32_t inst, const char* other, int j,
+                   int32_t other_inst) {
+  trace::Say("eval_expr: " + std::string(NodeTypeName(type)) + ": inst[" + std::to_string(k) +
+             "] mismatch left [" + std::to_string(i) + "]=" + std::to_string(inst) + " " + other +
+             " [" + std::to_string(j) + "]=" + std::to_string(other_inst));
+}
+
+void TraceRecover(const char* other, int j, int32_t inst) {
+  trace::Say("eval_expr: recover @ " + std::string(other) + " [" + std::to_string(j) +
+             "]=" + std::to_string(inst));
+}
+
 }  // namespace
 
 int EvalDeltaRate(Bound* np, int64_t stamp_ns) {
@@ -217,10 +231,16 @@ int EvalDeltaRate(Bound* np, int64_t stamp_ns) {
   for (int i = 0; i < in.numval && i < static_cast<int>(in.vals.size()); i++) {
     int j = i < in.last_numval ? i : 0;
     if (in.vals[i].inst != in.last[j].inst) {
+      const bool say = trace::Appl2() && in.type != kNFilterInst;
+      if (say) {
+        TraceMismatch(np->type, static_cast<int>(np->vals.size()), i, in.vals[i].inst, "last", j,
+                      in.last[j].inst);
+      }
       for (j = 0; j < in.last_numval; j++) {
         if (in.vals[i].inst == in.last[j].inst) break;
       }
       if (j == in.last_numval) continue;
+      if (say) TraceRecover("last", j, in.last[j].inst);
     }
     Value v;
     v.inst = in.vals[i].inst;
@@ -387,6 +407,11 @@ int EvalBinary(Bound* np) {
   while (static_cast<int>(np->vals.size()) < want) {
     if (i >= l.numval || j >= r.numval) break;
     if (lset && rset && l.vals[i].inst != r.vals[j].inst) {
+      const bool say = trace::Appl2() && l.type != kNFilterInst && r.type != kNFilterInst;
+      if (say) {
+        TraceMismatch(np->type, static_cast<int>(np->vals.size()), i, l.vals[i].inst, "right", j,
+                      r.vals[j].inst);
+      }
       for (j = 0; j < r.numval; j++) {
         if (l.vals[i].inst == r.vals[j].inst) break;
       }
@@ -395,6 +420,7 @@ int EvalBinary(Bound* np) {
         j = 0;
         continue;
       }
+      if (say) TraceRecover("right", j, r.vals[j].inst);
     }
     Value v;
     if (logical) {

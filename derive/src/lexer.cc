@@ -1,5 +1,7 @@
 #include "lexer.h"
 
+#include "trace.h"
+
 #include <cerrno>
 #include <cstdlib>
 
@@ -46,12 +48,18 @@ Token Lexer::Finish(Tok t, int start, std::string text) {
   return tok;
 }
 
-Token Lexer::Error(int start, const char* why) {
+Token Lexer::Error(int start, const char* why, std::string text) {
   error_ = why;
-  return Finish(kTError, start);
+  return Finish(kTError, start, std::move(text));
 }
 
 Token Lexer::Next() {
+  Token t = Scan();
+  if (trace::Appl0()) trace::LexToken(t);
+  return t;
+}
+
+Token Lexer::Scan() {
   int c = Get();
   while (IsSpace(c)) c = Get();
   // PCP marks the token at the character before its read position, which
@@ -78,7 +86,7 @@ Token Lexer::Next() {
     case '<': case '>': case '=': case '!': case '&': case '|':
       return Operator(start, c);
     default:
-      return Error(start, "Illegal character");
+      return Error(start, "Illegal character", std::string(1, static_cast<char>(c)));
   }
 }
 
@@ -102,7 +110,7 @@ Token Lexer::Number(int start, int first) {
   if (is_double) return Finish(kTDouble, start, std::move(text));
   errno = 0;
   unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-  if (v > 0xffffffffULL) return Error(start, "Constant value too large");
+  if (v > 0xffffffffULL) return Error(start, "Constant value too large", text);
   return Finish(kTInteger, start, std::move(text));
 }
 
@@ -126,9 +134,9 @@ Token Lexer::Word(int start, int first) {
       }
     }
   }
-  if (text == "type") return Finish(kTType, start);
-  if (text == "semantics") return Finish(kTSemantics, start);
-  if (text == "units") return Finish(kTUnits, start);
+  if (text == "type") return Finish(kTType, start, text);
+  if (text == "semantics") return Finish(kTSemantics, start, text);
+  if (text == "units") return Finish(kTUnits, start, text);
   return Finish(kTName, start, std::move(text));
 }
 
@@ -139,7 +147,7 @@ Token Lexer::Quoted(int start, int close, bool escapes, Tok t, const char* unter
   bool escape = false;
   for (;;) {
     int c = Get();
-    if (c == kEof) return Error(start, unterminated);
+    if (c == kEof) return Error(start, unterminated, text);
     if (escapes && escape) {
       escape = false;
       text.push_back(static_cast<char>(c));
@@ -171,7 +179,7 @@ Token Lexer::Operator(int start, int c) {
   }
   if (next == c) return Finish(c == '&' ? kTAnd : kTOr, start);
   if (next != kEof) Unget(next);
-  return Error(start, "Illegal character");
+  return Error(start, "Illegal character", std::string(1, static_cast<char>(c)));
 }
 
 }  // namespace pmapi::derive

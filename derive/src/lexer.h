@@ -60,7 +60,8 @@ enum Tok {
 
 struct Token {
   Tok tok = kTEos;
-  std::string text;  // names, numbers, strings (unquoted), patterns
+  std::string text;  // names, numbers, strings (unquoted), patterns; for
+                     // an error, what had been read of it
   int offset = 0;    // where PCP's scanner says the token starts
 };
 
@@ -75,10 +76,12 @@ class Lexer {
   void set_in_matchinst(bool on) { in_matchinst_ = on; }
 
  private:
+  Token Scan();
   int Get();
   void Unget(int c) { peek_ = c; }
   Token Finish(Tok t, int start, std::string text = "");
-  Token Error(int start, const char* why);
+  // An error token; `text` is what PCP's scanner had read of it.
+  Token Error(int start, const char* why, std::string text = "");
   Token Word(int start, int first);
   Token Number(int start, int first);
   Token Quoted(int start, int close, bool escapes, Tok t, const char* unterminated);

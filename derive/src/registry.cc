@@ -4,10 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
 #include "pmapi/errors.h"
+#include "trace.h"
 
 namespace pmapi::derive {
 namespace {
@@ -57,6 +59,10 @@ std::optional<int> Registry::Register(std::string_view name, std::string_view ex
 
 std::optional<int> Registry::RegisterLocked(std::string_view name, std::string_view expr,
                                             bool anon) {
+  if (trace::Appl0()) {
+    trace::Say("pmRegisterDerived: name=\"" + std::string(name) + "\" expr=\"" + std::string(expr) +
+               "\"");
+  }
   if (limit_ != -1 && static_cast<int>(metrics_.size()) - nanon_ >= limit_) {
     SetLastError("Too many global derived metrics");
     return 0;
@@ -93,6 +99,11 @@ std::optional<int> Registry::RegisterLocked(std::string_view name, std::string_v
   m.expr = p.tree;
   metrics_.push_back(std::move(m));
   if (anon) nanon_++;
+  if (trace::On()) {
+    trace::Say("pmRegisterDerived: global metric[" + std::to_string(metrics_.size() - 1) + "] " +
+               std::string(name) + " = " + std::string(expr));
+    if (trace::Appl0()) trace::DumpParsed(p.tree.get());
+  }
   return std::nullopt;
 }
 
@@ -119,12 +130,19 @@ void Registry::InitLocked() {
                "or the PMAPI client did not collect the event records fast\n"
                "enough.  See pmUnpackEventRecords(3).");
   std::optional<std::string> path;
-  if (const char* env = std::getenv("PCP_DERIVED_CONFIG")) {
+  const char* env = std::getenv("PCP_DERIVED_CONFIG");
+  if (env != nullptr) {
     path = env;
   } else {
     path = DefaultConfigPath();
   }
-  if (path.has_value() && !path->empty()) LoadPathLocked(*path, true);
+  if (path.has_value() && !path->empty()) {
+    if (trace::On()) {
+      trace::Say("Derived metric initialization from " +
+                 (env != nullptr ? std::string("$PCP_DERIVED_CONFIG") : *path));
+    }
+    LoadPathLocked(*path, true);
+  }
 }
 
 int Registry::LoadConfig(std::string_view path) {
@@ -159,12 +177,20 @@ int Registry::LoadComponentLocked(const std::string& path, bool recover) {
   int sts = 0;
   if (stat(path.c_str(), &st) < 0) {
     sts = -errno;
+    if (trace::On()) {
+      trace::Say("Warning: derived metrics path component: " + path + ": " + ErrStr(sts));
+    }
   } else if (S_ISREG(st.st_mode)) {
     sts = LoadFileLocked(path);
+    if (sts < 0 && trace::On()) trace::Say("pmLoadDerivedConfig(" + path + "): " + ErrStr(sts));
   } else if (S_ISDIR(st.st_mode)) {
     DIR* dir = opendir(path.c_str());
     if (dir == nullptr) {
       sts = -errno;
+      if (trace::On()) {
+        trace::Say("Warning: derived metrics path directory component: " + path + ": " +
+                   ErrStr(sts));
+      }
     } else {
       while (struct dirent* e = readdir(dir)) {
         std::string entry = e->d_name;
@@ -178,6 +204,11 @@ int Registry::LoadComponentLocked(const std::string& path, bool recover) {
       }
       closedir(dir);
     }
+  } else if (trace::On()) {
+    char mode[16];
+    std::snprintf(mode, sizeof(mode), "%o", static_cast<unsigned>(st.st_mode));
+    trace::Say("Warning: derived metrics path component: " + path + ": unexpected st_mode=" + mode +
+               "?");
   }
   return recover ? 0 : sts;
 }

@@ -14,7 +14,12 @@
  * the archive in each in turn, on a new context; each replay is headed by
  * "=== MODE".
  *
- * Usage: replay [-q] [-n MAXSTEPS] ARCHIVE MODE...
+ * Usage: replay [-q] [-d] [-n MAXSTEPS] ARCHIVE MODE...
+ *
+ * With -d only the derived metrics (domain 511) are fetched: with
+ * PCP_DERIVED_CONFIG unset these are the default configuration's, and
+ * each fetch evaluates every one of them (bench/compare's replay-derived
+ * row).
  *
  * The same source is built against PCP's libpcp and against this
  * library; replay_test.sh compares what the two print. With -q nothing is
@@ -57,6 +62,8 @@ static int by_pmid(const void *a, const void *b)
 }
 
 /* Every PMID the name space names, sorted, each once; *out holds them. */
+static int derived_only;
+
 static int lookup_all(pmID **out)
 {
     for (int i = 0; i < nnames; i++)
@@ -75,6 +82,8 @@ static int lookup_all(pmID **out)
         pmID id;
         const char *one = names[i];
         if (pmLookupName(1, &one, &id) < 0 || id == PM_ID_NULL)
+            continue;
+        if (derived_only && pmID_domain(id) != 511)
             continue;
         pmids[n++] = id;
     }
@@ -247,16 +256,18 @@ int main(int argc, char **argv)
 {
     int quiet = 0, c;
     long maxsteps = 100000;
-    while ((c = getopt(argc, argv, "qn:")) != -1) {
+    while ((c = getopt(argc, argv, "qdn:")) != -1) {
         if (c == 'q')
             quiet = 1;
+        else if (c == 'd')
+            derived_only = 1;
         else if (c == 'n')
             maxsteps = atol(optarg);
         else
             return 2;
     }
     if (argc - optind < 2) {
-        fprintf(stderr, "Usage: replay [-q] [-n MAXSTEPS] ARCHIVE MODE...\n");
+        fprintf(stderr, "Usage: replay [-q] [-d] [-n MAXSTEPS] ARCHIVE MODE...\n");
         return 2;
     }
     const char *archive = argv[optind];

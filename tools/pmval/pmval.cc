@@ -133,7 +133,9 @@ int Run(const Settings& given) {
   pmapi::ZoneChoice choice = pmapi::ZoneChoice::kLocal;
   if (settings.timezone) choice = pmapi::ZoneChoice::kUser;
   else if (settings.hostzone) choice = pmapi::ZoneChoice::kSource;
-  pmapi::ZoneSource zs = pmtools::SourceZone(&*ctx);
+  // The source's zone is asked for only with -z, as PCP's pmval does.
+  pmapi::ZoneSource zs;
+  if (choice == pmapi::ZoneChoice::kSource) zs = pmtools::SourceZone(&*ctx);
   std::string note;
   if (choice == pmapi::ZoneChoice::kSource && zs.timezone.empty() && !zs.is_archive) {
     // A host without pmcd.timezone: take this machine's zone.
@@ -147,8 +149,9 @@ int Run(const Settings& given) {
     pmtools::Complain(" %s\n", std::string(zone.status().message()).c_str());
     return 1;
   }
+  std::string hostname = ctx->HostName();
   std::fputs((note.empty() ? zone->note : note).c_str(), stdout);
-  Report report(settings, std::move(*ctx), zone->zone);
+  Report report(settings, std::move(*ctx), zone->zone, std::move(hostname));
   return report.Execute();
 }
 

@@ -64,12 +64,15 @@ struct Column {
 // Everything the report needs while it runs.
 class Report {
  public:
-  Report(const Settings& s, pmapi::Context ctx, pmapi::TimeZone zone)
+  // `hostname`: the context's host name, asked for before the report is
+  // made (PCP asks before it prints the time zone note).
+  Report(const Settings& s, pmapi::Context ctx, pmapi::TimeZone zone, std::string hostname)
       : s_(s),
         live_(ctx.kind() != pmapi::kContextArchive),
         raw_archive_(s.raw_archive),
         ctx_(std::move(ctx)),
-        zone_(std::move(zone)) {}
+        zone_(std::move(zone)),
+        hostname_(std::move(hostname)) {}
 
   // Returns the exit status.
   int Execute();

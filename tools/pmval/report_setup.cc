@@ -283,7 +283,6 @@ void CountSamples(const std::optional<std::string>& given, bool raw_archive, boo
 }  // namespace
 
 bool Report::Setup() {
-  hostname_ = ctx_.HostName();
   if (hostname_.empty()) {
     pmtools::Complain(" Cannot evaluate context host name: %s\n", pmapi::ErrStr(0).c_str());
     return false;

@@ -232,6 +232,9 @@ class Context {
                             const std::function<void(const std::string&)>& visit);
   absl::StatusOr<Result> FetchDerived(std::span<const PmID> ids, std::vector<PmID> list,
                                       int* state_change);
+  absl::StatusOr<Result> FetchUntraced(std::span<const PmID> ids, int* state_change);
+  // PCP's -Dfetch trace of a fetch's outcome (context_trace.cc).
+  void TraceFetch(const absl::StatusOr<Result>& r);
 
   std::unique_ptr<Source> source_;
   std::unique_ptr<Profile> profile_;

@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "context_derived.h"
+#include "pcp/pmapi.h"
+#include "trace.h"
 #include "messages.h"
 #include "pmapi/errors.h"
 #include "pmapi/profile.h"
@@ -70,7 +72,25 @@ Context& Context::operator=(Context&&) noexcept = default;
 Context::~Context() = default;
 
 int Context::kind() const { return source_->kind(); }
-std::string Context::HostName() { return source_->HostName(); }
+// A host's name is pmcd.hostname, fetched through the context as PCP's
+// pmGetContextHostName fetches it each time (so -Dfetch shows the fetch);
+// the source's own answer when that fails.
+std::string Context::HostName() {
+  if (kind() == kContextHost) {
+    absl::StatusOr<PmID> id = LookupName("pmcd.hostname");
+    if (id.ok()) {
+      const PmID ids[1] = {*id};
+      absl::StatusOr<Result> r = Fetch(ids);
+      if (r.ok() && !r->sets().empty() && r->sets()[0].numval > 0 &&
+          r->sets()[0].valfmt != kValInsitu) {
+        ValueView v = r->value(r->sets()[0], 0);
+        std::string name(v.payload.begin(), v.payload.end());
+        return name.substr(0, name.find('\0'));
+      }
+    }
+  }
+  return source_->HostName();
+}
 
 // The names of the context before derived metrics: a name space loaded
 // with UseNameSpace (maybe trimmed) replaces the source's.
@@ -93,10 +113,20 @@ absl::Status Context::BaseTraverse(std::string_view name,
   return absl::OkStatus();
 }
 
+// PCP's trace of a name its name space did not know, looked up among the
+// derived metrics.
+static void TraceDerivedLookup(std::string_view name, const std::optional<PmID>& d) {
+  if (!derive::trace::On()) return;
+  derive::trace::Say("__dmgetpmid: metric \"" + std::string(name) + "\" -> " +
+                     (d.has_value() ? "PMID " + derive::trace::PmidText(*d) : ErrStr(kErrName)));
+}
+
 absl::StatusOr<PmID> Context::LookupName(std::string_view name) {
   absl::StatusOr<PmID> id = BaseLookupName(name);
   if (id.ok()) return id;
-  if (std::optional<PmID> d = derived_->LookupName(name)) return *d;
+  std::optional<PmID> d = derived_->LookupName(name);
+  TraceDerivedLookup(name, d);
+  if (d.has_value()) return *d;
   return id;
 }
 
@@ -110,7 +140,9 @@ std::vector<absl::StatusOr<PmID>> Context::LookupNames(std::span<const std::stri
   }
   for (size_t i = 0; i < out.size() && i < names.size(); i++) {
     if (out[i].ok()) continue;
-    if (std::optional<PmID> d = derived_->LookupName(names[i])) out[i] = *d;
+    std::optional<PmID> d = derived_->LookupName(names[i]);
+    TraceDerivedLookup(names[i], d);
+    if (d.has_value()) out[i] = *d;
   }
   return out;
 }
@@ -127,9 +159,31 @@ absl::StatusOr<std::vector<std::string>> Context::NameAll(PmID id) {
 
 // The context's children, then those only derived metrics add; a derived
 // metric's own name is a leaf.
+// PCP's trace of a children lookup: the name space's answer and the
+// derived metrics'.
+static void TraceChildren(std::string_view name, const absl::StatusOr<std::vector<PmnsChild>>& real,
+                          const std::optional<std::vector<PmnsChild>>& more) {
+  if (!derive::trace::On()) return;
+  std::string line = "pmGetChildren(name=\"" + std::string(name) + "\") ";
+  if (real.ok()) {
+    line += std::to_string(real->size()) + " regular children";
+  } else {
+    line += "no regular children (" + ErrStr(PcpCode(real.status())) + ")";
+  }
+  if (!more.has_value()) {
+    line += ", no derived children (" + ErrStr(kErrName) + ")";
+  } else if (more->empty()) {
+    line += ", derived leaf";
+  } else {
+    line += ", " + std::to_string(more->size()) + " derived children";
+  }
+  derive::trace::Say(line);
+}
+
 absl::StatusOr<std::vector<PmnsChild>> Context::Children(std::string_view name) {
   absl::StatusOr<std::vector<PmnsChild>> real = BaseChildren(name);
   std::optional<std::vector<PmnsChild>> more = derived_->Children(name);
+  TraceChildren(name, real, more);
   if (!more.has_value()) return real;
   if (more->empty()) return real.ok() ? real : std::vector<PmnsChild>{};
   if (!real.ok()) return *more;
@@ -153,7 +207,10 @@ absl::Status Context::Traverse(std::string_view name,
     for (const std::string& n : more) visit(n);
     return more.empty() ? s : absl::OkStatus();
   }
-  if (derived_->Names(name, nullptr).empty()) return BaseTraverse(name, visit);
+  // PCP walks a name space child by child (which its trace shows).
+  if (!derive::trace::On() && derived_->Names(name, nullptr).empty()) {
+    return BaseTraverse(name, visit);
+  }
   return TraverseMerged(std::string(name), visit);
 }
 
@@ -296,6 +353,12 @@ absl::Status Context::SetMode(int mode, absl::Time when, absl::Duration delta) {
 }
 
 absl::StatusOr<Result> Context::Fetch(std::span<const PmID> ids, int* state_change) {
+  absl::StatusOr<Result> r = FetchUntraced(ids, state_change);
+  if (pmDebugOptions.fetch) TraceFetch(r);
+  return r;
+}
+
+absl::StatusOr<Result> Context::FetchUntraced(std::span<const PmID> ids, int* state_change) {
   if (state_change) *state_change = 0;
   if (ids.empty()) return PcpError(kErrToosmall);
   for (PmID id : ids) {
