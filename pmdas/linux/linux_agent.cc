@@ -58,7 +58,7 @@ uint32_t SourcesOf(const MetricRow& row) {
       if (row.item == 19) return kSrcNodes;
       return kSrcStat;
     case 1: return kSrcMeminfo;
-    case 2: return kSrcLoadavg;
+    case 2: return row.item == 0 ? kSrcLoadAverages : kSrcLoadavg;
     case 3: return row.item >= 21 && row.item <= 30 && row.item != 27 ? kSrcNetDev | kSrcNetSettings : kSrcNetDev;
     case 90: return kSrcNetDev;
     case 5: return kSrcMounts;
@@ -99,7 +99,7 @@ uint32_t SourceOfIndom(unsigned serial) {
 namespace {
 
 void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<unsigned>& clusters = {}) {
-  if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcUname | kSrcSysKernel | kSrcNodes | kSrcHinv))
+  if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcLoadAverages | kSrcUname | kSrcSysKernel | kSrcNodes | kSrcHinv))
     RefreshCpu(st, sources, pmda);
   if (sources & (kSrcMeminfo | kSrcVmstat | kSrcNuma)) RefreshMem(st, sources, pmda);
   if (sources & kSrcDiskstats) RefreshDisk(st, sources, pmda);

@@ -47,6 +47,9 @@ enum Source : uint32_t {
   // sockets (net_sock.cc)
   kSrcTcp = 1u << 19, kSrcTcp6 = 1u << 20, kSrcUdp = 1u << 21, kSrcRaw = 1u << 22, kSrcUnix = 1u << 23,
   kSrcSoftnet = 1u << 24, kSrcZoneinfo = 1u << 25, kSrcPressure = 1u << 26, kSrcKsm = 1u << 27,
+  // the three load averages alone (kernel.all.load), without the rest of
+  // /proc/loadavg
+  kSrcLoadAverages = 1u << 28,
 };
 
 // Instance numbers handed out in order of first sight and kept for the
@@ -125,6 +128,10 @@ struct LinuxState {
   ls::StatInfo stat;
   absl::flat_hash_map<std::string, uint64_t> meminfo, vmstat;
   std::optional<ls::LoadAvg> load;
+  // Whether /proc/loadavg is the kernel's own (procfs, not a file mounted
+  // over it), so its load averages can be had from sysinfo(2); -1 until
+  // looked at.
+  int kernel_loadavg = -1;
   std::vector<Disk> disks, partitions, dms, mds;
   absl::flat_hash_map<std::string, uint64_t> sizes;  // /proc/partitions, kilobytes
   std::vector<NetIf> nets;
