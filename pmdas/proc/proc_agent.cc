@@ -24,6 +24,7 @@ constexpr unsigned kProcIndom = 9;  // PCP's process instance domain serial
 struct ProcState {
   ProcConfig cfg;
   std::map<int32_t, Pid> pids;  // by process id, kept while the process lives
+  std::map<int32_t, Pid>::iterator cursor = pids.end();  // the last process a value came from
   // proc.runq: runnable blocked sleeping stopped swapped defunct unknown kernel
   int32_t runq[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   // Whether /proc shows this process's own pid name space (then its
@@ -101,6 +102,7 @@ std::vector<int32_t> ListPids(const ProcConfig& cfg) {
 // processes of a fetch still have names), and every process's files
 // marked unread for this round.
 void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
+  st.cursor = st.pids.end();
   std::string mark = TaskMark(st);
   if (!keep_gone && !mark.empty() && mark == st.listed_at) {
     for (auto& [pid, p] : st.pids) p.have = 0;
@@ -216,7 +218,13 @@ void ProcAgentInit(Pmda& dp) {
       if (r.item == 3) return (atom->bytes.clear(), 1);
       return static_cast<int>(kErrPmid);
     }
-    auto it = state->pids.find(static_cast<int32_t>(inst));
+    // values are asked for in instance order: the process after the last
+    // one is tried before a search
+    auto it = state->cursor;
+    const int32_t pid = static_cast<int32_t>(inst);
+    if (it != state->pids.end() && it->first != pid && ++it != state->pids.end() && it->first != pid) it = state->pids.end();
+    if (it == state->pids.end()) it = state->pids.find(pid);
+    state->cursor = it;
     if (it == state->pids.end()) return static_cast<int>(kErrInst);
     ReadPidFiles(state->cfg, state->cfg.files, it->second);
     return PidValue(state->cfg, r, it->second, atom);

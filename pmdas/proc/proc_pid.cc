@@ -28,8 +28,10 @@ using agent_tables::MetricRow;
 }  // namespace
 
 bool ReadFd(int fd, bool at0, bool seq, std::string* text) {
+  // *text is grown (zero-filled) only when it was too small; its length
+  // is set to what was read at the end
   size_t used = 0;
-  if (text->size() < 4096) text->resize(4096);
+  text->resize(std::max<size_t>(4096, text->capacity()));
   for (;;) {
     if (text->size() - used < 2048) text->resize(text->size() * 2);
     const size_t room = text->size() - used;
