@@ -66,13 +66,15 @@ uint32_t SourcesOf(const MetricRow& row) {
     case 54: case 59: return row.item == 17 ? kSrcDiskstats | kSrcDiskSizes : kSrcDiskstats;
     case 11: case 73: return kSrcSockstat;
     case 12: return row.item == 7 ? kSrcUname | kSrcDistro : kSrcUname;
-    case 18: return row.item == 7 ? kSrcUname : kSrcStat | kSrcNodes;
+    case 18:
+      if (row.item == 7) return kSrcUname;
+      return row.item == 6 || row.item == 8 ? kSrcStat | kSrcNodes : kSrcStat | kSrcCpuinfo;
     case 14: case 53: case 58: return kSrcSnmp;
     case 26: return kSrcUptime;
     case 28: return kSrcVmstat;
     case 33: return kSrcNetAddr;
     case 36: return kSrcNuma | kSrcNodes;
-    case 55: return kSrcNodes;
+    case 55: return row.item == 1 ? kSrcNodes : kSrcStat;
     case 71: case 91: return kSrcHinv;
     case 72: return kSrcSysKernel;
     case 68: case 70: return kSrcZoneinfo;
@@ -101,6 +103,7 @@ namespace {
 void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<unsigned>& clusters = {}) {
   if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcLoadAverages | kSrcUname | kSrcSysKernel | kSrcNodes | kSrcHinv))
     RefreshCpu(st, sources, pmda);
+  if (sources & kSrcCpuinfo) RefreshCpuinfo(st);
   if (sources & (kSrcMeminfo | kSrcVmstat | kSrcNuma)) RefreshMem(st, sources, pmda);
   if (sources & kSrcDiskstats) RefreshDisk(st, sources, pmda);
   if (sources & (kSrcNetDev | kSrcNetAddr)) RefreshNet(st, sources, pmda);
@@ -116,7 +119,13 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 0:
       if (IsDiskItem(r.item)) return FetchDisk(st, r, inst, atom);
       return FetchCpu(st, r, inst, atom);
-    case 2: case 12: case 18: case 26: case 55: case 71: case 72: case 91:
+    case 18:
+      if (r.item == 6 || r.item == 7 || r.item == 8) return FetchCpu(st, r, inst, atom);
+      return FetchCpuinfo(st, r, inst, atom);
+    case 55:
+      if (r.item == 1) return FetchCpu(st, r, inst, atom);
+      return FetchCpuinfo(st, r, inst, atom);
+    case 2: case 12: case 26: case 71: case 72: case 91:
       return FetchCpu(st, r, inst, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);

@@ -50,6 +50,7 @@ enum Source : uint32_t {
   // the three load averages alone (kernel.all.load), without the rest of
   // /proc/loadavg
   kSrcLoadAverages = 1u << 28,
+  kSrcCpuinfo = 1u << 29,
 };
 
 // Instance numbers handed out in order of first sight and kept for the
@@ -121,6 +122,14 @@ struct Node {
   bool have_huge = false;
 };
 
+// One processor's lines of /proc/cpuinfo (cpuinfo.cc).
+struct CpuInfo {
+  std::optional<std::string> vendor, model, model_name, stepping, flags;
+  bool sapic = false;
+  uint32_t cache = 0, cache_align = 0;  // kilobytes, bytes
+  float bogomips = 0, clock = 0;         // clock in MHz
+};
+
 struct LinuxState {
   std::string root;  // LINUX_STATSPATH
   uint64_t hz = 100;
@@ -156,6 +165,7 @@ struct LinuxState {
   std::vector<std::pair<int, std::array<uint64_t, 6>>> softnet;  // cpu, columns
   std::optional<uint32_t> entropy_avail, poolsize, pid_max, nptys;
   uint32_t ntape = 0, nfchost = 0;
+  std::vector<CpuInfo> cpuinfo;  // by processor number
   InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, net_ids, addr_ids, fs_ids, zone_ids, prot_ids;
 };
 
@@ -186,6 +196,9 @@ uint32_t SockSourceOf(unsigned cluster);
 void RefreshSock(LinuxState& st, uint32_t sources);              // sockets, softnet
 
 int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+void RefreshCpuinfo(LinuxState& st);                              // cpuinfo (after stat)
+// hinv.cpu: cluster 18 (but hinv.machine and hinv.map) and 55 (but hinv.node.online)
+int FetchCpuinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchMem(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchNet(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);

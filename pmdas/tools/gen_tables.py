@@ -37,7 +37,6 @@ LEFT_OUT = [
     "disk.wwid.",
     "disk.md.status",               # runs mdadm
     "hinv.map.scsi",                # SCSI device map
-    "hinv.cpu.",
     "kernel.all.interrupts.",       # /proc/interrupts and /proc/softirqs
     "kernel.percpu.interrupts",
     "kernel.percpu.intr",

@@ -227,6 +227,83 @@ TEST_F(FakeProcTest, EmptyAndGarbageFilesGiveNoValues) {
   for (const ValueSet& vs : r->sets()) EXPECT_LE(vs.numval, 1) << vs.pmid;
 }
 
+// A string value's text (without the payload's closing NUL).
+std::string Text(const ValueView& v) {
+  std::string s(v.payload.begin(), v.payload.end());
+  if (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+float Float(const ValueView& v) {
+  float f = 0;
+  if (v.payload.size() == sizeof f) std::memcpy(&f, v.payload.data(), sizeof f);
+  return f;
+}
+
+TEST_F(FakeProcTest, CpuinfoPerProcessor) {
+  WriteFile(root_ + "/proc/stat", "cpu  1 1 1 1 0 0 0 0 0 0\ncpu0 1 1 1 1 0 0 0 0 0 0\ncpu1 1 1 1 1 0 0 0 0 0 0\n");
+  WriteFile(root_ + "/proc/cpuinfo",
+            "processor\t: 0\nvendor_id\t: GenuineTest\nmodel\t\t: 85\nmodel name\t: Test CPU @ 2.00GHz\n"
+            "stepping\t: 7\ncpu MHz\t\t: 1999.998\ncache size\t: 16384 KB\nflags\t\t: fpu  vme\n"
+            "bogomips\t: 3999.99\ncache_alignment\t: 64\npower management:\n\n"
+            "processor\t: 1\nvendor_id\t: OtherTest\nmodel name\t: Second\ncpu MHz\t\t: 1200.5\n\n"
+            "processor\t: 2\nvendor_id\t: NotInStat\n");
+  for (const char* d : {"/sys/devices", "/sys/devices/system", "/sys/devices/system/cpu", "/sys/devices/system/cpu/cpu1",
+                        "/sys/devices/system/cpu/cpu1/cpufreq", "/sys/devices/system/cpu/cpu1/cpufreq/stats",
+                        "/sys/devices/system/cpu/cpu1/thermal_throttle"})
+    mkdir((root_ + d).c_str(), 0755);
+  WriteFile(root_ + "/sys/devices/system/cpu/cpu1/online", "0\n");
+  WriteFile(root_ + "/sys/devices/system/cpu/cpu1/thermal_throttle/core_throttle_count", "42\n");
+  WriteFile(root_ + "/sys/devices/system/cpu/cpu1/cpufreq/stats/time_in_state", "2000000 10\n1000000 30\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  std::map<int32_t, ValueView> vendor = Values(ctx, "hinv.cpu.vendor", &keep);
+  ASSERT_EQ(vendor.size(), 2u);
+  EXPECT_EQ(Text(vendor.at(0)), "GenuineTest");
+  EXPECT_EQ(Text(vendor.at(1)), "OtherTest");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(0)), "85");
+  // cpu1 has no "model" line: its model is its model name
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(1)), "Second");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model_name", &keep).at(0)), "Test CPU @ 2.00GHz");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.stepping", &keep).at(1)), "unknown");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.flags", &keep).at(0)), "fpu  vme");
+  EXPECT_EQ(Float(Values(ctx, "hinv.cpu.clock", &keep).at(1)), 1200.5f);
+  EXPECT_EQ(Float(Values(ctx, "hinv.cpu.bogomips", &keep).at(0)), 3999.99f);
+  std::map<int32_t, ValueView> cache = Values(ctx, "hinv.cpu.cache", &keep);
+  EXPECT_EQ(cache.size(), 1u);  // none for cpu1, which has no "cache size" line
+  EXPECT_EQ(cache.at(0).lval, 16384);
+  EXPECT_EQ(Values(ctx, "hinv.cpu.cache_alignment", &keep).at(0).lval, 64);
+  std::map<int32_t, ValueView> online = Values(ctx, "hinv.cpu.online", &keep);
+  EXPECT_EQ(online.at(0).lval, 1);  // no file: online
+  EXPECT_EQ(online.at(1).lval, 0);
+  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.thermal_throttle.core.count", &keep).at(1)), 42u);
+  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.thermal_throttle.core.count", &keep).at(0)), 0u);
+  std::map<int32_t, ValueView> count = Values(ctx, "hinv.cpu.frequency_scaling.count", &keep);
+  ASSERT_EQ(count.size(), 1u);
+  EXPECT_EQ(U64(count.at(1)), 2000u * 10 + 1000u * 30);
+  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.frequency_scaling.time", &keep).at(1)), 40u);
+  EXPECT_EQ(Values(ctx, "hinv.cpu.frequency_scaling.max", &keep).at(1).lval, 2000);
+  EXPECT_EQ(Values(ctx, "hinv.cpu.frequency_scaling.min", &keep).at(1).lval, 1000);
+}
+
+TEST_F(FakeProcTest, CpuinfoDescriptionAfterTheProcessorLines) {
+  // arm64 kernels list the processors first and one description after
+  WriteFile(root_ + "/proc/stat", "cpu  1 1 1 1 0 0 0 0 0 0\ncpu0 1 1 1 1 0 0 0 0 0 0\ncpu1 1 1 1 1 0 0 0 0 0 0\n");
+  WriteFile(root_ + "/proc/cpuinfo",
+            "processor\t: 0\nprocessor\t: 1\nFeatures\t: fp asimd  \nCPU implementer\t: 0x41\n"
+            "CPU variant\t: 0x3\nCPU revision\t: 1\nBogoMIPS\t: 50.00\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  for (int cpu : {0, 1}) {
+    EXPECT_EQ(Text(Values(ctx, "hinv.cpu.vendor", &keep).at(cpu)), "0x41");
+    EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(cpu)), "0x3");
+    EXPECT_EQ(Text(Values(ctx, "hinv.cpu.stepping", &keep).at(cpu)), "1");
+    EXPECT_EQ(Text(Values(ctx, "hinv.cpu.flags", &keep).at(cpu)), "fp asimd");
+    EXPECT_EQ(Float(Values(ctx, "hinv.cpu.bogomips", &keep).at(cpu)), 50.0f);
+  }
+  EXPECT_TRUE(Values(ctx, "hinv.cpu.clock", &keep).empty());
+}
+
 TEST(ProcStatsTest, ParsersTolerateOddInput) {
   EXPECT_FALSE(linux_stats::ParseLoadavg("").has_value());
   EXPECT_TRUE(linux_stats::ParseDiskstats("1 2 sda 1 2").empty());
