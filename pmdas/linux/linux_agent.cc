@@ -75,6 +75,7 @@ uint32_t SourcesOf(const MetricRow& row) {
     case 33: return kSrcNetAddr;
     case 36: return kSrcNuma | kSrcNodes;
     case 55: return row.item == 1 ? kSrcNodes : kSrcStat;
+    case 25: return kSrcLogin;
     case 71: case 91: return kSrcHinv;
     case 72: return kSrcSysKernel;
     case 68: case 70: return kSrcZoneinfo;
@@ -104,6 +105,7 @@ void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<uns
   if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcLoadAverages | kSrcUname | kSrcSysKernel | kSrcNodes | kSrcHinv))
     RefreshCpu(st, sources, pmda);
   if (sources & kSrcCpuinfo) RefreshCpuinfo(st);
+  if (sources & kSrcLogin) RefreshLogin(st);
   if (sources & (kSrcMeminfo | kSrcVmstat | kSrcNuma)) RefreshMem(st, sources, pmda);
   if (sources & kSrcDiskstats) RefreshDisk(st, sources, pmda);
   if (sources & (kSrcNetDev | kSrcNetAddr)) RefreshNet(st, sources, pmda);
@@ -127,6 +129,7 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
       return FetchCpuinfo(st, r, inst, atom);
     case 2: case 12: case 26: case 71: case 72: case 91:
       return FetchCpu(st, r, inst, atom);
+    case 25: return FetchLogin(st, r, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
     case 69: case 83: case 84: case 85: case 93: return FetchPressureKsm(st, r, inst, atom);

@@ -50,7 +50,7 @@ enum Source : uint32_t {
   // the three load averages alone (kernel.all.load), without the rest of
   // /proc/loadavg
   kSrcLoadAverages = 1u << 28,
-  kSrcCpuinfo = 1u << 29,
+  kSrcCpuinfo = 1u << 29, kSrcLogin = 1u << 30,
 };
 
 // Instance numbers handed out in order of first sight and kept for the
@@ -166,6 +166,9 @@ struct LinuxState {
   std::optional<uint32_t> entropy_avail, poolsize, pid_max, nptys;
   uint32_t ntape = 0, nfchost = 0;
   std::vector<CpuInfo> cpuinfo;  // by processor number
+  struct {
+    uint32_t nusers = 0, nroots = 0, nsessions = 0;
+  } login;
   InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, net_ids, addr_ids, fs_ids, zone_ids, prot_ids;
 };
 
@@ -196,6 +199,8 @@ uint32_t SockSourceOf(unsigned cluster);
 void RefreshSock(LinuxState& st, uint32_t sources);              // sockets, softnet
 
 int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+void RefreshLogin(LinuxState& st);                                // utmp
+int FetchLogin(const LinuxState& st, const MetricRow& r, AtomValue* atom);
 void RefreshCpuinfo(LinuxState& st);                              // cpuinfo (after stat)
 // hinv.cpu: cluster 18 (but hinv.machine and hinv.map) and 55 (but hinv.node.online)
 int FetchCpuinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);

@@ -43,9 +43,6 @@ LEFT_OUT = [
     "kernel.all.softirqs.",
     "kernel.percpu.softirqs",
     "kernel.percpu.sirq",
-    "kernel.all.nusers",            # login records
-    "kernel.all.nroots",
-    "kernel.all.nsessions",
     "network.interface.inet_addr",  # addresses
     "network.interface.ipv6_addr",
     "network.interface.ipv6_scope",

@@ -4,6 +4,7 @@
 // on this machine are sane; and it reads a made-up /proc tree (PCP's
 // LINUX_STATSPATH) with odd contents without failing.
 #include <sys/stat.h>
+#include <utmp.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -302,6 +303,29 @@ TEST_F(FakeProcTest, CpuinfoDescriptionAfterTheProcessorLines) {
     EXPECT_EQ(Float(Values(ctx, "hinv.cpu.bogomips", &keep).at(cpu)), 50.0f);
   }
   EXPECT_TRUE(Values(ctx, "hinv.cpu.clock", &keep).empty());
+}
+
+TEST_F(FakeProcTest, LoginRecords) {
+  std::string records;
+  auto add = [&records](short type, const char* user) {
+    struct utmp ut {};
+    ut.ut_type = type;
+    std::strncpy(ut.ut_user, user, sizeof ut.ut_user);
+    records.append(reinterpret_cast<const char*>(&ut), sizeof ut);
+  };
+  add(BOOT_TIME, "reboot");
+  add(USER_PROCESS, "root");
+  add(USER_PROCESS, "alice");
+  add(USER_PROCESS, "");  // no user: neither a user nor a session
+  add(LOGIN_PROCESS, "LOGIN");
+  records += "partial";   // a record cut short is not read
+  for (const char* d : {"/var", "/var/run"}) mkdir((root_ + d).c_str(), 0755);
+  WriteFile(root_ + "/var/run/utmp", records);
+  Context ctx = OpenOrDie();
+  Result keep;
+  EXPECT_EQ(Values(ctx, "kernel.all.nusers", &keep).at(kInNull).lval, 2);
+  EXPECT_EQ(Values(ctx, "kernel.all.nroots", &keep).at(kInNull).lval, 1);
+  EXPECT_EQ(Values(ctx, "kernel.all.nsessions", &keep).at(kInNull).lval, 4);
 }
 
 TEST(ProcStatsTest, ParsersTolerateOddInput) {

@@ -4,8 +4,8 @@
 // partitions, net/dev, vmstat, net/snmp, net/netstat, net/snmp6,
 // net/sockstat, zoneinfo, net/softnet_stat, net/tcp, net/unix, uptime,
 // mounts, the stat, status, statm, io, cmdline, smaps_rollup and cgroup of
-// process 1, node0's meminfo, /proc/pressure/io, /proc/cpuinfo and cpu0's
-// cpufreq/stats/time_in_state; then a local context with both agents
+// process 1, node0's meminfo, /proc/pressure/io, /proc/cpuinfo, cpu0's
+// cpufreq/stats/time_in_state and /var/run/utmp; then a local context with both agents
 // lists every instance domain and fetches every metric.
 #include <sys/stat.h>
 
@@ -27,6 +27,7 @@ constexpr const char* kFiles[] = {
     "/proc/uptime", "/proc/mounts", "/proc/1/stat", "/proc/1/status", "/proc/1/statm", "/proc/1/io",
     "/proc/1/cmdline", "/proc/1/smaps_rollup", "/proc/1/cgroup", "/sys/devices/system/node/node0/meminfo",
     "/proc/pressure/io", "/proc/cpuinfo", "/sys/devices/system/cpu/cpu0/cpufreq/stats/time_in_state",
+    "/var/run/utmp",
 };
 
 const std::string& Root() {
@@ -35,7 +36,8 @@ const std::string& Root() {
     for (const char* d : {"", "/proc", "/proc/net", "/proc/1", "/proc/pressure", "/sys", "/sys/devices", "/sys/devices/system",
                           "/sys/devices/system/node", "/sys/devices/system/node/node0", "/etc",
                           "/sys/devices/system/cpu", "/sys/devices/system/cpu/cpu0",
-                          "/sys/devices/system/cpu/cpu0/cpufreq", "/sys/devices/system/cpu/cpu0/cpufreq/stats"})
+                          "/sys/devices/system/cpu/cpu0/cpufreq", "/sys/devices/system/cpu/cpu0/cpufreq/stats",
+                          "/var", "/var/run"})
       mkdir((r + d).c_str(), 0755);
     const std::string src = PMAPI_SOURCE_DIR;
     const std::string conf = "linux 60 builtin linux_init " + src + "/pmdas/linux pmns=" + src +
