@@ -76,6 +76,7 @@ uint32_t SourcesOf(const MetricRow& row) {
     case 36: return kSrcNuma | kSrcNodes;
     case 55: return row.item == 1 ? kSrcNodes : kSrcStat;
     case 25: return kSrcLogin;
+    case 4: case 82: case 63: return kSrcInterrupts | kSrcStat;
     case 71: case 91: return kSrcHinv;
     case 72: return kSrcSysKernel;
     case 68: case 70: return kSrcZoneinfo;
@@ -95,6 +96,7 @@ uint32_t SourceOfIndom(unsigned serial) {
     case kNodeIndom: return kSrcNodes;
     case kIcmpMsgIndom: return kSrcSnmp;
     case kZoneIndom: case kZoneProtectionIndom: return kSrcZoneinfo;
+    case kInterruptIndom: case kSoftirqIndom: case kInterruptCpuIndom: case kSoftirqCpuIndom: return kSrcInterrupts;
   }
   return 0;
 }
@@ -106,6 +108,7 @@ void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<uns
     RefreshCpu(st, sources, pmda);
   if (sources & kSrcCpuinfo) RefreshCpuinfo(st);
   if (sources & kSrcLogin) RefreshLogin(st);
+  if (sources & kSrcInterrupts) RefreshInterrupts(st, pmda);
   if (sources & (kSrcMeminfo | kSrcVmstat | kSrcNuma)) RefreshMem(st, sources, pmda);
   if (sources & kSrcDiskstats) RefreshDisk(st, sources, pmda);
   if (sources & (kSrcNetDev | kSrcNetAddr)) RefreshNet(st, sources, pmda);
@@ -130,6 +133,7 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 2: case 12: case 26: case 71: case 72: case 91:
       return FetchCpu(st, r, inst, atom);
     case 25: return FetchLogin(st, r, atom);
+    case 4: case 63: case 82: return FetchInterrupts(st, r, inst, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
     case 69: case 83: case 84: case 85: case 93: return FetchPressureKsm(st, r, inst, atom);
@@ -157,7 +161,8 @@ std::vector<PmdaIndom> Indoms() {
   std::vector<PmdaIndom> v;
   for (unsigned serial : {kCpuIndom, kDiskIndom, kLoadIndom, kNetIndom, kFilesysIndom, kPartitionsIndom,
                           kNetAddrIndom, kNodeIndom, kIcmpMsgIndom, kDmIndom, kMdIndom, kZoneIndom,
-                          kZoneProtectionIndom}) {
+                          kZoneProtectionIndom, kInterruptIndom, kSoftirqIndom, kInterruptCpuIndom,
+                          kSoftirqCpuIndom}) {
     v.push_back(PmdaIndom{serial, {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};

@@ -37,12 +37,6 @@ LEFT_OUT = [
     "disk.wwid.",
     "disk.md.status",               # runs mdadm
     "hinv.map.scsi",                # SCSI device map
-    "kernel.all.interrupts.",       # /proc/interrupts and /proc/softirqs
-    "kernel.percpu.interrupts",
-    "kernel.percpu.intr",
-    "kernel.all.softirqs.",
-    "kernel.percpu.softirqs",
-    "kernel.percpu.sirq",
     "network.interface.inet_addr",  # addresses
     "network.interface.ipv6_addr",
     "network.interface.ipv6_scope",

@@ -328,6 +328,41 @@ TEST_F(FakeProcTest, LoginRecords) {
   EXPECT_EQ(Values(ctx, "kernel.all.nsessions", &keep).at(kInNull).lval, 4);
 }
 
+TEST_F(FakeProcTest, InterruptsAndSoftirqs) {
+  WriteFile(root_ + "/proc/stat", "cpu  1 1 1 1 0 0 0 0 0 0\ncpu0 1 1 1 1 0 0 0 0 0 0\ncpu1 1 1 1 1 0 0 0 0 0 0\n");
+  WriteFile(root_ + "/proc/interrupts",
+            "           CPU0       CPU1\n  0:         10          5   IO-APIC   2-edge      timer\n"
+            "LOC:       100        200   Local timer interrupts\nERR:          3\nMIS:          4\n");
+  WriteFile(root_ + "/proc/softirqs", "                    CPU0       CPU1\n          HI:          1          2\n"
+                                      "       TIMER:         30         40\n");
+  setenv("LINUX_NCPUS", "2", 1);  // the files' two processors, whatever this machine has
+  Context ctx = OpenOrDie();
+  Result keep;
+  std::map<int32_t, ValueView> total = Values(ctx, "kernel.all.interrupts.total", &keep);
+  ASSERT_EQ(total.size(), 2u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 4), 0), "0");
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 4), 1), "LOC");
+  EXPECT_EQ(U64(total.at(0)), 15u);
+  EXPECT_EQ(U64(total.at(1)), 300u);
+  std::map<int32_t, ValueView> percpu = Values(ctx, "kernel.percpu.interrupts", &keep);
+  ASSERT_EQ(percpu.size(), 4u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 40), 3), "LOC::cpu1");
+  EXPECT_EQ(percpu.at(3).lval, 200);
+  std::map<int32_t, ValueView> intr = Values(ctx, "kernel.percpu.intr", &keep);
+  EXPECT_EQ(U64(intr.at(0)), 110u);
+  EXPECT_EQ(U64(intr.at(1)), 205u);
+  EXPECT_EQ(Values(ctx, "kernel.all.interrupts.errors", &keep).at(kInNull).lval, 3);
+  EXPECT_EQ(Values(ctx, "kernel.all.interrupts.missed", &keep).at(kInNull).lval, 4);
+  std::map<int32_t, ValueView> soft = Values(ctx, "kernel.all.softirqs.total", &keep);
+  ASSERT_EQ(soft.size(), 2u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 36), 1), "TIMER");
+  EXPECT_EQ(U64(soft.at(1)), 70u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 41), 0), "HI::cpu0");
+  EXPECT_EQ(Values(ctx, "kernel.percpu.softirqs", &keep).at(1).lval, 2);
+  EXPECT_EQ(U64(Values(ctx, "kernel.percpu.sirq", &keep).at(1)), 42u);
+  unsetenv("LINUX_NCPUS");
+}
+
 TEST(ProcStatsTest, ParsersTolerateOddInput) {
   EXPECT_FALSE(linux_stats::ParseLoadavg("").has_value());
   EXPECT_TRUE(linux_stats::ParseDiskstats("1 2 sda 1 2").empty());

@@ -5,7 +5,8 @@
 // net/sockstat, zoneinfo, net/softnet_stat, net/tcp, net/unix, uptime,
 // mounts, the stat, status, statm, io, cmdline, smaps_rollup and cgroup of
 // process 1, node0's meminfo, /proc/pressure/io, /proc/cpuinfo, cpu0's
-// cpufreq/stats/time_in_state and /var/run/utmp; then a local context with both agents
+// cpufreq/stats/time_in_state, /var/run/utmp, /proc/interrupts and
+// /proc/softirqs; then a local context with both agents
 // lists every instance domain and fetches every metric.
 #include <sys/stat.h>
 
@@ -27,7 +28,7 @@ constexpr const char* kFiles[] = {
     "/proc/uptime", "/proc/mounts", "/proc/1/stat", "/proc/1/status", "/proc/1/statm", "/proc/1/io",
     "/proc/1/cmdline", "/proc/1/smaps_rollup", "/proc/1/cgroup", "/sys/devices/system/node/node0/meminfo",
     "/proc/pressure/io", "/proc/cpuinfo", "/sys/devices/system/cpu/cpu0/cpufreq/stats/time_in_state",
-    "/var/run/utmp",
+    "/var/run/utmp", "/proc/interrupts", "/proc/softirqs",
 };
 
 const std::string& Root() {
