@@ -60,9 +60,10 @@ void TakeLine(absl::string_view key, absl::string_view val, CpuInfo& c) {
   }
 }
 
-const std::string& Or(const std::optional<std::string>& a, const std::optional<std::string>& b) {
+// The first of `a` and `b` present, else "unknown".
+const std::string& Or(const std::optional<std::string>& a, const std::optional<std::string>* b = nullptr) {
   static const std::string unknown = "unknown";
-  return a ? *a : b ? *b : unknown;
+  return a ? *a : (b != nullptr && *b) ? **b : unknown;
 }
 
 std::string CpuDir(unsigned inst) { return absl::StrCat("/sys/devices/system/cpu/cpu", inst); }
@@ -189,13 +190,13 @@ int FetchCpuinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomVa
       if (c.clock != 0) return (atom->f = c.clock, 1);
       if (const uint64_t khz = CurrentKhz(st, inst)) return (atom->f = static_cast<float>(khz) / 1000.0f, 1);
       return 0;
-    case 1: atom->bytes = Or(c.vendor, std::nullopt); return 1;
-    case 2: atom->bytes = Or(c.model, c.model_name); return 1;
-    case 3: atom->bytes = Or(c.stepping, std::nullopt); return 1;
+    case 1: atom->bytes = Or(c.vendor); return 1;
+    case 2: atom->bytes = Or(c.model, &c.model_name); return 1;
+    case 3: atom->bytes = Or(c.stepping); return 1;
     case 4: return c.cache != 0 ? (atom->ul = c.cache, 1) : 0;
     case 5: return c.bogomips != 0 ? (atom->f = c.bogomips, 1) : 0;
-    case 9: atom->bytes = Or(c.model_name, c.model); return 1;
-    case 10: atom->bytes = Or(c.flags, std::nullopt); return 1;
+    case 9: atom->bytes = Or(c.model_name, &c.model); return 1;
+    case 10: atom->bytes = Or(c.flags); return 1;
     case 11: return c.cache_align != 0 ? (atom->ul = c.cache_align, 1) : 0;
   }
   return kErrPmid;
