@@ -2,8 +2,11 @@
 // metrics of the Linux agent: /proc/stat, /proc/loadavg, /proc/uptime,
 // uname(2), /proc/sys/kernel and /sys/devices/system/node.
 #include <dirent.h>
+#include <sys/statfs.h>
+#include <sys/sysinfo.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include "absl/strings/ascii.h"
@@ -233,12 +236,50 @@ int UnameValue(const LinuxState& st, unsigned cluster, unsigned item, AtomValue*
   return kErrPmid;
 }
 
+// The load averages as /proc/loadavg prints them, from sysinfo(2): one
+// system call where the file takes three (the kept descriptor's check and
+// two reads). sysinfo gives the kernel's fixed-point averages (11 bits of
+// fraction) shifted left by 5; the file adds 1/200 and prints two decimals
+// of each, and the same text is made here and parsed as the file's is.
+std::optional<ls::LoadAvg> LoadFromSysinfo() {
+  struct sysinfo si {};
+  if (sysinfo(&si) != 0) return std::nullopt;
+  char text[128];
+  char* p = text;
+  char* const end = text + sizeof(text);
+  for (unsigned long load : si.loads) {
+    const unsigned long a = (load >> 5) + 2048 / 200;
+    const unsigned long frac = ((a & 2047) * 100) >> 11;
+    p = std::to_chars(p, end, a >> 11).ptr;
+    *p++ = '.';
+    *p++ = static_cast<char>('0' + frac / 10);
+    *p++ = static_cast<char>('0' + frac % 10);
+    *p++ = ' ';
+  }
+  return ls::ParseLoadavg(std::string_view(text, static_cast<size_t>(p - text)));
+}
+
+// Whether sysinfo(2) gives what /proc/loadavg would: no made-up tree, and
+// the file is procfs's own (a container's file system in user space may
+// put its own load over it).
+bool KernelLoadavg(LinuxState& st) {
+  if (st.kernel_loadavg < 0) {
+    struct statfs fs {};
+    st.kernel_loadavg = st.root.empty() && statfs("/proc/loadavg", &fs) == 0 && fs.f_type == 0x9fa0;  // PROC_SUPER_MAGIC
+  }
+  return st.kernel_loadavg == 1;
+}
+
 }  // namespace
 
 void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda) {
   if (sources & kSrcStat) RefreshStat(st, pmda);
   if (sources & kSrcNodes) RefreshNodes(st, pmda);
-  if (sources & kSrcLoadavg) st.load = ls::ParseLoadavg(ReadText(st, "/proc/loadavg"));
+  if (sources & kSrcLoadavg) {
+    st.load = ls::ParseLoadavg(ReadText(st, "/proc/loadavg"));
+  } else if (sources & kSrcLoadAverages) {
+    st.load = KernelLoadavg(st) ? LoadFromSysinfo() : ls::ParseLoadavg(ReadText(st, "/proc/loadavg"));
+  }
   if (sources & kSrcUptime) RefreshUptime(st);
   if (sources & kSrcUname) {
     st.have_uts = uname(&st.uts) == 0;

@@ -58,7 +58,7 @@ uint32_t SourcesOf(const MetricRow& row) {
       if (row.item == 19) return kSrcNodes;
       return kSrcStat;
     case 1: return kSrcMeminfo;
-    case 2: return kSrcLoadavg;
+    case 2: return row.item == 0 ? kSrcLoadAverages : kSrcLoadavg;
     case 3: return row.item >= 21 && row.item <= 30 && row.item != 27 ? kSrcNetDev | kSrcNetSettings : kSrcNetDev;
     case 90: return kSrcNetDev;
     case 5: return kSrcMounts;
@@ -66,13 +66,17 @@ uint32_t SourcesOf(const MetricRow& row) {
     case 54: case 59: return row.item == 17 ? kSrcDiskstats | kSrcDiskSizes : kSrcDiskstats;
     case 11: case 73: return kSrcSockstat;
     case 12: return row.item == 7 ? kSrcUname | kSrcDistro : kSrcUname;
-    case 18: return row.item == 7 ? kSrcUname : kSrcStat | kSrcNodes;
+    case 18:
+      if (row.item == 7) return kSrcUname;
+      return row.item == 6 || row.item == 8 ? kSrcStat | kSrcNodes : kSrcStat | kSrcCpuinfo;
     case 14: case 53: case 58: return kSrcSnmp;
     case 26: return kSrcUptime;
     case 28: return kSrcVmstat;
     case 33: return kSrcNetAddr;
     case 36: return kSrcNuma | kSrcNodes;
-    case 55: return kSrcNodes;
+    case 55: return row.item == 1 ? kSrcNodes : kSrcStat;
+    case 25: return kSrcLogin;
+    case 4: case 82: case 63: return kSrcInterrupts | kSrcStat;
     case 71: case 91: return kSrcHinv;
     case 72: return kSrcSysKernel;
     case 68: case 70: return kSrcZoneinfo;
@@ -92,6 +96,7 @@ uint32_t SourceOfIndom(unsigned serial) {
     case kNodeIndom: return kSrcNodes;
     case kIcmpMsgIndom: return kSrcSnmp;
     case kZoneIndom: case kZoneProtectionIndom: return kSrcZoneinfo;
+    case kInterruptIndom: case kSoftirqIndom: case kInterruptCpuIndom: case kSoftirqCpuIndom: return kSrcInterrupts;
   }
   return 0;
 }
@@ -99,8 +104,11 @@ uint32_t SourceOfIndom(unsigned serial) {
 namespace {
 
 void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<unsigned>& clusters = {}) {
-  if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcUname | kSrcSysKernel | kSrcNodes | kSrcHinv))
+  if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcLoadAverages | kSrcUname | kSrcSysKernel | kSrcNodes | kSrcHinv))
     RefreshCpu(st, sources, pmda);
+  if (sources & kSrcCpuinfo) RefreshCpuinfo(st);
+  if (sources & kSrcLogin) RefreshLogin(st);
+  if (sources & kSrcInterrupts) RefreshInterrupts(st, pmda);
   if (sources & (kSrcMeminfo | kSrcVmstat | kSrcNuma)) RefreshMem(st, sources, pmda);
   if (sources & kSrcDiskstats) RefreshDisk(st, sources, pmda);
   if (sources & (kSrcNetDev | kSrcNetAddr)) RefreshNet(st, sources, pmda);
@@ -116,8 +124,16 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 0:
       if (IsDiskItem(r.item)) return FetchDisk(st, r, inst, atom);
       return FetchCpu(st, r, inst, atom);
-    case 2: case 12: case 18: case 26: case 55: case 71: case 72: case 91:
+    case 18:
+      if (r.item == 6 || r.item == 7 || r.item == 8) return FetchCpu(st, r, inst, atom);
+      return FetchCpuinfo(st, r, inst, atom);
+    case 55:
+      if (r.item == 1) return FetchCpu(st, r, inst, atom);
+      return FetchCpuinfo(st, r, inst, atom);
+    case 2: case 12: case 26: case 71: case 72: case 91:
       return FetchCpu(st, r, inst, atom);
+    case 25: return FetchLogin(st, r, atom);
+    case 4: case 63: case 82: return FetchInterrupts(st, r, inst, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
     case 69: case 83: case 84: case 85: case 93: return FetchPressureKsm(st, r, inst, atom);
@@ -145,7 +161,8 @@ std::vector<PmdaIndom> Indoms() {
   std::vector<PmdaIndom> v;
   for (unsigned serial : {kCpuIndom, kDiskIndom, kLoadIndom, kNetIndom, kFilesysIndom, kPartitionsIndom,
                           kNetAddrIndom, kNodeIndom, kIcmpMsgIndom, kDmIndom, kMdIndom, kZoneIndom,
-                          kZoneProtectionIndom}) {
+                          kZoneProtectionIndom, kInterruptIndom, kSoftirqIndom, kInterruptCpuIndom,
+                          kSoftirqCpuIndom}) {
     v.push_back(PmdaIndom{serial, {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};

@@ -34,6 +34,7 @@ enum Indom : unsigned {
   kCpuIndom = 0, kDiskIndom = 1, kLoadIndom = 2, kNetIndom = 3, kFilesysIndom = 5,
   kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23, kDmIndom = 24,
   kMdIndom = 25, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
+  kInterruptIndom = 4, kSoftirqIndom = 36, kInterruptCpuIndom = 40, kSoftirqCpuIndom = 41,
 };
 
 // Sources, one bit each.
@@ -47,6 +48,11 @@ enum Source : uint32_t {
   // sockets (net_sock.cc)
   kSrcTcp = 1u << 19, kSrcTcp6 = 1u << 20, kSrcUdp = 1u << 21, kSrcRaw = 1u << 22, kSrcUnix = 1u << 23,
   kSrcSoftnet = 1u << 24, kSrcZoneinfo = 1u << 25, kSrcPressure = 1u << 26, kSrcKsm = 1u << 27,
+  // the three load averages alone (kernel.all.load), without the rest of
+  // /proc/loadavg
+  kSrcLoadAverages = 1u << 28,
+  kSrcCpuinfo = 1u << 29, kSrcLogin = 1u << 30,
+  kSrcInterrupts = 1u << 31,  // /proc/interrupts and /proc/softirqs
 };
 
 // Instance numbers handed out in order of first sight and kept for the
@@ -118,6 +124,33 @@ struct Node {
   bool have_huge = false;
 };
 
+// /proc/interrupts or /proc/softirqs as last read (interrupts.cc).
+struct IrqTable {
+  struct Line {
+    int32_t inst = 0;
+    uint64_t total = 0;  // over the processors
+    std::string name;
+  };
+  struct Cell {  // one line's count on one processor ("NAME::cpuN")
+    int32_t inst = 0;
+    uint32_t value = 0;
+    std::string name;
+  };
+  std::vector<Line> lines;
+  std::vector<Cell> percpu;
+  std::vector<int32_t> line_at, cell_at;  // positions in lines and percpu by instance number
+  std::vector<unsigned> cpus;             // the processor of each header column
+  std::vector<uint64_t> sums;             // by processor, over the lines
+};
+
+// One processor's lines of /proc/cpuinfo (cpuinfo.cc).
+struct CpuInfo {
+  std::optional<std::string> vendor, model, model_name, stepping, flags;
+  bool sapic = false;
+  uint32_t cache = 0, cache_align = 0;  // kilobytes, bytes
+  float bogomips = 0, clock = 0;         // clock in MHz
+};
+
 struct LinuxState {
   std::string root;  // LINUX_STATSPATH
   uint64_t hz = 100;
@@ -125,6 +158,10 @@ struct LinuxState {
   ls::StatInfo stat;
   absl::flat_hash_map<std::string, uint64_t> meminfo, vmstat;
   std::optional<ls::LoadAvg> load;
+  // Whether /proc/loadavg is the kernel's own (procfs, not a file mounted
+  // over it), so its load averages can be had from sysinfo(2); -1 until
+  // looked at.
+  int kernel_loadavg = -1;
   std::vector<Disk> disks, partitions, dms, mds;
   absl::flat_hash_map<std::string, uint64_t> sizes;  // /proc/partitions, kilobytes
   std::vector<NetIf> nets;
@@ -149,6 +186,13 @@ struct LinuxState {
   std::vector<std::pair<int, std::array<uint64_t, 6>>> softnet;  // cpu, columns
   std::optional<uint32_t> entropy_avail, poolsize, pid_max, nptys;
   uint32_t ntape = 0, nfchost = 0;
+  std::vector<CpuInfo> cpuinfo;  // by processor number
+  IrqTable irq, sirq;
+  uint32_t irq_errors = 0, irq_missed = 0;  // the ERR and MIS lines last seen
+  struct {
+    uint32_t nusers = 0, nroots = 0, nsessions = 0;
+  } login;
+  InstanceNumbers irq_ids, irq_cpu_ids, sirq_ids, sirq_cpu_ids;
   InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, net_ids, addr_ids, fs_ids, zone_ids, prot_ids;
 };
 
@@ -179,6 +223,13 @@ uint32_t SockSourceOf(unsigned cluster);
 void RefreshSock(LinuxState& st, uint32_t sources);              // sockets, softnet
 
 int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+void RefreshInterrupts(LinuxState& st, Pmda& pmda);              // interrupts softirqs
+int FetchInterrupts(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+void RefreshLogin(LinuxState& st);                                // utmp
+int FetchLogin(const LinuxState& st, const MetricRow& r, AtomValue* atom);
+void RefreshCpuinfo(LinuxState& st);                              // cpuinfo (after stat)
+// hinv.cpu: cluster 18 (but hinv.machine and hinv.map) and 55 (but hinv.node.online)
+int FetchCpuinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchMem(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchNet(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);

@@ -24,9 +24,42 @@ constexpr unsigned kProcIndom = 9;  // PCP's process instance domain serial
 struct ProcState {
   ProcConfig cfg;
   std::map<int32_t, Pid> pids;  // by process id, kept while the process lives
+  std::map<int32_t, Pid>::iterator cursor = pids.end();  // the last process a value came from
   // proc.runq: runnable blocked sleeping stopped swapped defunct unknown kernel
   int32_t runq[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  // Whether /proc shows this process's own pid name space (then its
+  // loadavg's last pid moves with every process created that /proc lists).
+  bool own_ns = false;
+  KeptFd loadavg;
+  // The task count and last pid of /proc/loadavg read before the last
+  // full listing of /proc by a fetch ("" when there is none to trust).
+  std::string listed_at;
 };
+
+// The "TOTAL LASTPID" part of /proc/loadavg ("0.52 0.58 0.59 2/371
+// 12345"), "" when it cannot be read. While it stays the same, no task has
+// been created (the last pid would move) nor has any ended (the total would
+// fall, as no task was created), so the processes are the same.
+std::string TaskMark(ProcState& st) {
+  if (!st.own_ns) return "";
+  thread_local std::string text;
+  if (!st.loadavg.Read("/proc", "/loadavg", &text)) return "";
+  const size_t slash = text.find('/');
+  if (slash == std::string::npos) return "";
+  std::string mark = text.substr(slash + 1);
+  while (!mark.empty() && (mark.back() == '\n' || mark.back() == ' ')) mark.pop_back();
+  return mark;
+}
+
+bool ProcSeesOwnPids(const ProcConfig& cfg) {
+  if (!cfg.root.empty()) return false;
+  char buf[32];
+  const ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+  if (n <= 0) return false;
+  buf[n] = '\0';
+  int32_t pid = 0;
+  return absl::SimpleAtoi(buf, &pid) && pid == getpid();
+}
 
 // Counts the processes by state as PCP's agent does: defunct first, then
 // those without memory (kernel threads) as "swapped", then by state letter.
@@ -69,13 +102,29 @@ std::vector<int32_t> ListPids(const ProcConfig& cfg) {
 // processes of a fetch still have names), and every process's files
 // marked unread for this round.
 void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
+  st.cursor = st.pids.end();
+  std::string mark = TaskMark(st);
+  if (!keep_gone && !mark.empty() && mark == st.listed_at) {
+    for (auto& [pid, p] : st.pids) p.have = 0;
+    return;
+  }
+  // an instance request keeps the processes gone, so the next fetch lists
+  st.listed_at = keep_gone ? "" : std::move(mark);
   std::vector<int32_t> now = ListPids(st.cfg);
   std::sort(now.begin(), now.end());
   // processes kept from the last round keep their names and buffers, with
   // their files marked unread
+  bool changed = false;
   auto it = st.pids.begin();
   for (int32_t pid : now) {
-    while (it != st.pids.end() && it->first < pid) it = keep_gone ? std::next(it) : st.pids.erase(it);
+    while (it != st.pids.end() && it->first < pid) {
+      if (keep_gone) {
+        ++it;
+      } else {
+        it = st.pids.erase(it);
+        changed = true;
+      }
+    }
     if (it != st.pids.end() && it->first == pid) {
       it->second.have = 0;
       ++it;
@@ -85,9 +134,15 @@ void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
     p.pid = pid;
     NamePid(st.cfg, p);
     it = std::next(st.pids.emplace_hint(it, pid, std::move(p)));
+    changed = true;
   }
-  while (!keep_gone && it != st.pids.end()) it = st.pids.erase(it);
-  if (PmdaIndom* indom = pmda.FindIndom(MakeInDom(pmda.domain(), kProcIndom))) {
+  while (!keep_gone && it != st.pids.end()) {
+    it = st.pids.erase(it);
+    changed = true;
+  }
+  // the instance table is made again only when the processes changed
+  PmdaIndom* indom = pmda.FindIndom(MakeInDom(pmda.domain(), kProcIndom));
+  if (indom != nullptr && (changed || indom->set.size() != st.pids.size())) {
     indom->set.clear();
     indom->set.reserve(st.pids.size());
     for (const auto& [pid, p] : st.pids) indom->set.push_back({pid, p.name});
@@ -95,8 +150,11 @@ void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
 }
 
 bool AutogroupEnabled(const ProcConfig& cfg) {
-  std::optional<std::string> t = ReadPidFile(cfg.root + "/proc/sys/kernel/sched_autogroup_enabled");
-  return t && !t->empty() && (*t)[0] == '1';
+  if (cfg.autogroup < 0) {
+    std::optional<std::string> t = ReadPidFile(cfg.root + "/proc/sys/kernel/sched_autogroup_enabled");
+    cfg.autogroup = t && !t->empty() && (*t)[0] == '1' ? 1 : 0;
+  }
+  return cfg.autogroup == 1;
 }
 
 std::vector<PmdaMetric> Metrics() {
@@ -118,6 +176,7 @@ void ProcAgentInit(Pmda& dp) {
   state->cfg.hz = hz > 0 ? static_cast<uint64_t>(hz) : 100;
   const long page = sysconf(_SC_PAGESIZE);
   state->cfg.pagesize = page > 0 ? static_cast<uint32_t>(page) : 4096;
+  state->own_ns = ProcSeesOwnPids(state->cfg);
   dp.SetData(state.get());
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
@@ -129,6 +188,9 @@ void ProcAgentInit(Pmda& dp) {
         runq = runq || agent_tables::RowOf(*m).cluster == 13;
       }
     }
+    state->cfg.users.clear();
+    state->cfg.groups.clear();
+    state->cfg.autogroup = -1;
     RefreshPids(*state, pmda, false);
     if (runq) CountRunq(*state);
     // files are read for the processes the profile admits, on first use
@@ -156,7 +218,13 @@ void ProcAgentInit(Pmda& dp) {
       if (r.item == 3) return (atom->bytes.clear(), 1);
       return static_cast<int>(kErrPmid);
     }
-    auto it = state->pids.find(static_cast<int32_t>(inst));
+    // values are asked for in instance order: the process after the last
+    // one is tried before a search
+    auto it = state->cursor;
+    const int32_t pid = static_cast<int32_t>(inst);
+    if (it != state->pids.end() && it->first != pid && ++it != state->pids.end() && it->first != pid) it = state->pids.end();
+    if (it == state->pids.end()) it = state->pids.find(pid);
+    state->cursor = it;
     if (it == state->pids.end()) return static_cast<int>(kErrInst);
     ReadPidFiles(state->cfg, state->cfg.files, it->second);
     return PidValue(state->cfg, r, it->second, atom);

@@ -3,9 +3,12 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <iterator>
 #include <charconv>
@@ -24,23 +27,96 @@ using agent_tables::MetricRow;
 
 }  // namespace
 
+bool ReadFd(int fd, bool at0, bool seq, std::string* text) {
+  // *text is grown (zero-filled) only when it was too small; its length
+  // is set to what was read at the end
+  size_t used = 0;
+  text->resize(std::max<size_t>(4096, text->capacity()));
+  for (;;) {
+    if (text->size() - used < 2048) text->resize(text->size() * 2);
+    const size_t room = text->size() - used;
+    const ssize_t n = at0 ? pread(fd, text->data() + used, room, static_cast<off_t>(used))
+                          : read(fd, text->data() + used, room);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      text->clear();
+      return false;
+    }
+    if (n == 0) break;
+    used += static_cast<size_t>(n);
+    if ((seq && static_cast<size_t>(n) < room) || used > (1 << 20)) break;
+  }
+  text->resize(used);
+  return true;
+}
+
 std::optional<std::string> ReadPidFile(const std::string& path, bool seq) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   std::string out;
-  size_t used = 0;
-  for (;;) {
-    if (out.size() - used < 2048) out.resize(std::max<size_t>(4096, out.size() * 2));
-    const size_t room = out.size() - used;
-    const ssize_t n = read(fd, out.data() + used, room);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    used += static_cast<size_t>(n);
-    if ((seq && static_cast<size_t>(n) < room) || used > (1 << 20)) break;
-  }
+  (void)ReadFd(fd, false, seq, &out);
   close(fd);
-  out.resize(used);
   return out;
+}
+
+namespace {
+
+// Descriptors kept open by every KeptFd of the process, and the most allowed.
+std::atomic<int> kept_fds{0};
+
+int KeptBudget() {
+  static const int budget = [] {
+    struct rlimit rl {};
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return 4096;
+    return static_cast<int>(std::min<rlim_t>(rl.rlim_cur / 4, 4096));
+  }();
+  return budget;
+}
+
+}  // namespace
+
+KeptFd& KeptFd::operator=(KeptFd&& o) noexcept {
+  if (this != &o) {
+    Close();
+    fd_ = std::exchange(o.fd_, -1);
+    dev_ = o.dev_;
+    ino_ = o.ino_;
+  }
+  return *this;
+}
+
+void KeptFd::Close() {
+  if (fd_ < 0) return;
+  close(fd_);
+  fd_ = -1;
+  kept_fds.fetch_sub(1, std::memory_order_relaxed);
+}
+
+bool KeptFd::Read(const std::string& dir, const char* file, std::string* text) {
+  if (fd_ >= 0) {
+    struct stat now {};
+    if (fstat(fd_, &now) == 0 && now.st_dev == dev_ && now.st_ino == ino_) {
+      if (ReadFd(fd_, true, true, text)) return true;
+      Close();  // the process is gone; its number may name a new one
+    } else {
+      fd_ = -1;  // the number is not ours any more: forgotten, not closed
+      kept_fds.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+  const std::string path = dir + file;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  if (kept_fds.fetch_add(1, std::memory_order_relaxed) < KeptBudget() && fstat(fd, &st) == 0) {
+    fd_ = fd;
+    dev_ = st.st_dev;
+    ino_ = st.st_ino;
+    return ReadFd(fd, true, true, text);
+  }
+  kept_fds.fetch_sub(1, std::memory_order_relaxed);
+  const bool ok = ReadFd(fd, false, true, text);
+  close(fd);
+  return ok;
 }
 
 namespace {
@@ -136,18 +212,27 @@ uint64_t StatusNumber(const Pid& p, const char* key, size_t word = 0) {
   return v;
 }
 
-std::string UserName(uint32_t uid) {
-  struct passwd pw {}, *res = nullptr;
-  char buf[1024];
-  if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res != nullptr) return res->pw_name;
-  return absl::StrCat(uid);
+// User and group names, looked up once per id per fetch.
+const std::string& UserName(const ProcConfig& cfg, uint32_t uid) {
+  auto [it, added] = cfg.users.try_emplace(uid);
+  if (added) {
+    struct passwd pw {}, *res = nullptr;
+    char buf[1024];
+    const bool found = getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res != nullptr;
+    it->second = found ? std::string(res->pw_name) : absl::StrCat(uid);
+  }
+  return it->second;
 }
 
-std::string GroupName(uint32_t gid) {
-  struct group gr {}, *res = nullptr;
-  char buf[4096];
-  if (getgrgid_r(gid, &gr, buf, sizeof(buf), &res) == 0 && res != nullptr) return res->gr_name;
-  return absl::StrCat(gid);
+const std::string& GroupName(const ProcConfig& cfg, uint32_t gid) {
+  auto [it, added] = cfg.groups.try_emplace(gid);
+  if (added) {
+    struct group gr {}, *res = nullptr;
+    char buf[4096];
+    const bool found = getgrgid_r(gid, &gr, buf, sizeof(buf), &res) == 0 && res != nullptr;
+    it->second = found ? std::string(res->gr_name) : absl::StrCat(gid);
+  }
+  return it->second;
 }
 
 int Put(const MetricRow& r, int64_t v, AtomValue* atom) {
@@ -187,7 +272,7 @@ int StatValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomValue
   return Put(r, v, atom);
 }
 
-int StatusValue(const MetricRow& r, const Pid& p, AtomValue* atom) {
+int StatusValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomValue* atom) {
   if (!(p.have & kFileStatus) || p.status.empty()) return 0;
   const unsigned i = r.item;
   if (i <= 7) {
@@ -195,8 +280,8 @@ int StatusValue(const MetricRow& r, const Pid& p, AtomValue* atom) {
     const char* key = (i <= 4) ? "Uid" : "Gid";
     return Put(r, static_cast<int64_t>(StatusNumber(p, key, i == 4 ? 0 : i % 4)), atom);
   }
-  if (i <= 11) return (atom->bytes = UserName(static_cast<uint32_t>(StatusNumber(p, "Uid", i - 8))), 1);
-  if (i <= 15) return (atom->bytes = GroupName(static_cast<uint32_t>(StatusNumber(p, "Gid", i - 12))), 1);
+  if (i <= 11) return (atom->bytes = UserName(cfg, static_cast<uint32_t>(StatusNumber(p, "Uid", i - 8))), 1);
+  if (i <= 15) return (atom->bytes = GroupName(cfg, static_cast<uint32_t>(StatusNumber(p, "Gid", i - 12))), 1);
   if (i <= 19) {
     static constexpr const char* kSig[] = {"SigPnd", "SigBlk", "SigIgn", "SigCgt"};
     auto it = p.status.find(kSig[i - 16]);
@@ -257,11 +342,17 @@ uint32_t FilesOf(const MetricRow& row) {
 
 void ReadPidFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
   const uint32_t need = files & ~p.have;
+  if (need == 0) return;
   const std::string dir = Dir(cfg, p);
   if (need & kFileStat) {
     p.stat.clear();
     p.state.clear();
-    if (auto t = ReadFile(dir + "/stat")) ParseStat(*t, p);
+    thread_local std::string text;
+    if (cfg.root.empty()) {
+      if (p.stat_fd.Read(dir, "/stat", &text)) ParseStat(text, p);
+    } else if (auto t = ReadFile(dir + "/stat")) {
+      ParseStat(*t, p);
+    }
   }
   if (need & kFileStatm) {
     std::fill(std::begin(p.statm), std::end(p.statm), 0);
@@ -321,7 +412,7 @@ int PidValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomValue*
       if (!(p.have & kFileStatm) || r.item > 6) return r.item > 6 ? kErrPmid : 0;
       atom->ul = static_cast<uint32_t>(p.statm[r.item] * cfg.pagesize / 1024);
       return 1;
-    case 24: return StatusValue(r, p, atom);
+    case 24: return StatusValue(cfg, r, p, atom);
     case 32: return IoValue(r, p, atom);
     case 69: atom->bytes = p.exe; return 1;
     case 72: atom->bytes = p.cwd; return 1;

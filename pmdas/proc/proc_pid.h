@@ -3,9 +3,12 @@
 #ifndef PMAPI_PMDAS_PROC_PROC_PID_H_
 #define PMAPI_PMDAS_PROC_PROC_PID_H_
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -20,6 +23,33 @@ enum PidFile : uint32_t {
   kFileExe = 1u << 4, kFileCwd = 1u << 5, kFileOom = 1u << 6, kFileSmaps = 1u << 7,
   kFileSchedstat = 1u << 8, kFileFd = 1u << 9, kFileAutogroup = 1u << 10, kFileCgroup = 1u << 11,
   kFileMaps = 1u << 12, kFileWchan = 1u << 13,
+};
+
+// A descriptor of a process's /proc/PID/stat kept open between fetches and
+// read again with pread from offset 0 (procfs makes the text afresh): one
+// open and one close fewer per process per fetch. Each use checks (fstat)
+// that the number still names the file opened, in case the program closed
+// it behind our back. The descriptors of all contexts together stay within
+// a quarter of the process's descriptor limit (at most 4,096); processes
+// beyond that have their file opened and closed at each fetch.
+class KeptFd {
+ public:
+  KeptFd() = default;
+  KeptFd(KeptFd&& o) noexcept : fd_(std::exchange(o.fd_, -1)), dev_(o.dev_), ino_(o.ino_) {}
+  KeptFd& operator=(KeptFd&& o) noexcept;
+  KeptFd(const KeptFd&) = delete;
+  KeptFd& operator=(const KeptFd&) = delete;
+  ~KeptFd() { Close(); }
+  // Reads the whole file into *text: with the kept descriptor when it is
+  // still ours, else opening `path` (and keeping it if the budget allows).
+  // Returns false when the file cannot be read (the process is gone).
+  bool Read(const std::string& dir, const char* file, std::string* text);
+  void Close();
+
+ private:
+  int fd_ = -1;
+  dev_t dev_ = 0;
+  ino_t ino_ = 0;
 };
 
 struct Pid {
@@ -45,6 +75,7 @@ struct Pid {
   int32_t autogroup_nice = 0;
   std::string cgroups, maps, wchan;
   uint32_t ok = 0;  // files read successfully
+  KeptFd stat_fd;   // /proc/PID/stat (not below LINUX_STATSPATH)
 };
 
 struct ProcConfig {
@@ -52,6 +83,10 @@ struct ProcConfig {
   uint64_t hz = 100;
   uint32_t pagesize = 4096;
   uint32_t files = 0;  // files the metrics of the current fetch need
+  // Looked up once per fetch (cleared as each fetch starts): user and
+  // group names by id, and whether autogroups are enabled (-1: not read).
+  mutable absl::flat_hash_map<uint32_t, std::string> users, groups;
+  mutable int autogroup = -1;
 };
 
 // Files a metric's value comes from.
@@ -71,6 +106,10 @@ bool ExtraValue(const ProcConfig& cfg, const agent_tables::MetricRow& r, const P
 // short read ends the file, as it does for the kernel's sequence files
 // (stat, status and the like), saving the read that would return nothing.
 std::optional<std::string> ReadPidFile(const std::string& path, bool seq = false);
+// Reads `fd` into *text (from offset 0 with pread when `at0`, else from
+// where it stands), ending at a short read when `seq`, as ReadPidFile
+// does; false on a read error (ESRCH: the process is gone).
+bool ReadFd(int fd, bool at0, bool seq, std::string* text);
 
 // The instance name and command line of a process first seen.
 void NamePid(const ProcConfig& cfg, Pid& p);

@@ -37,16 +37,6 @@ LEFT_OUT = [
     "disk.wwid.",
     "disk.md.status",               # runs mdadm
     "hinv.map.scsi",                # SCSI device map
-    "hinv.cpu.",
-    "kernel.all.interrupts.",       # /proc/interrupts and /proc/softirqs
-    "kernel.percpu.interrupts",
-    "kernel.percpu.intr",
-    "kernel.all.softirqs.",
-    "kernel.percpu.softirqs",
-    "kernel.percpu.sirq",
-    "kernel.all.nusers",            # login records
-    "kernel.all.nroots",
-    "kernel.all.nsessions",
     "network.interface.inet_addr",  # addresses
     "network.interface.ipv6_addr",
     "network.interface.ipv6_scope",

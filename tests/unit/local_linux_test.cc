@@ -4,6 +4,7 @@
 // on this machine are sane; and it reads a made-up /proc tree (PCP's
 // LINUX_STATSPATH) with odd contents without failing.
 #include <sys/stat.h>
+#include <utmp.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -225,6 +226,141 @@ TEST_F(FakeProcTest, EmptyAndGarbageFilesGiveNoValues) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->sets()[0].pmid, ids[0]);
   for (const ValueSet& vs : r->sets()) EXPECT_LE(vs.numval, 1) << vs.pmid;
+}
+
+// A string value's text (without the payload's closing NUL).
+std::string Text(const ValueView& v) {
+  std::string s(v.payload.begin(), v.payload.end());
+  if (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+float Float(const ValueView& v) {
+  float f = 0;
+  if (v.payload.size() == sizeof f) std::memcpy(&f, v.payload.data(), sizeof f);
+  return f;
+}
+
+TEST_F(FakeProcTest, CpuinfoPerProcessor) {
+  WriteFile(root_ + "/proc/stat", "cpu  1 1 1 1 0 0 0 0 0 0\ncpu0 1 1 1 1 0 0 0 0 0 0\ncpu1 1 1 1 1 0 0 0 0 0 0\n");
+  WriteFile(root_ + "/proc/cpuinfo",
+            "processor\t: 0\nvendor_id\t: GenuineTest\nmodel\t\t: 85\nmodel name\t: Test CPU @ 2.00GHz\n"
+            "stepping\t: 7\ncpu MHz\t\t: 1999.998\ncache size\t: 16384 KB\nflags\t\t: fpu  vme\n"
+            "bogomips\t: 3999.99\ncache_alignment\t: 64\npower management:\n\n"
+            "processor\t: 1\nvendor_id\t: OtherTest\nmodel name\t: Second\ncpu MHz\t\t: 1200.5\n\n"
+            "processor\t: 2\nvendor_id\t: NotInStat\n");
+  for (const char* d : {"/sys/devices", "/sys/devices/system", "/sys/devices/system/cpu", "/sys/devices/system/cpu/cpu1",
+                        "/sys/devices/system/cpu/cpu1/cpufreq", "/sys/devices/system/cpu/cpu1/cpufreq/stats",
+                        "/sys/devices/system/cpu/cpu1/thermal_throttle"})
+    mkdir((root_ + d).c_str(), 0755);
+  WriteFile(root_ + "/sys/devices/system/cpu/cpu1/online", "0\n");
+  WriteFile(root_ + "/sys/devices/system/cpu/cpu1/thermal_throttle/core_throttle_count", "42\n");
+  WriteFile(root_ + "/sys/devices/system/cpu/cpu1/cpufreq/stats/time_in_state", "2000000 10\n1000000 30\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  std::map<int32_t, ValueView> vendor = Values(ctx, "hinv.cpu.vendor", &keep);
+  ASSERT_EQ(vendor.size(), 2u);
+  EXPECT_EQ(Text(vendor.at(0)), "GenuineTest");
+  EXPECT_EQ(Text(vendor.at(1)), "OtherTest");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(0)), "85");
+  // cpu1 has no "model" line: its model is its model name
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(1)), "Second");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model_name", &keep).at(0)), "Test CPU @ 2.00GHz");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.stepping", &keep).at(1)), "unknown");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.flags", &keep).at(0)), "fpu  vme");
+  EXPECT_EQ(Float(Values(ctx, "hinv.cpu.clock", &keep).at(1)), 1200.5f);
+  EXPECT_EQ(Float(Values(ctx, "hinv.cpu.bogomips", &keep).at(0)), 3999.99f);
+  std::map<int32_t, ValueView> cache = Values(ctx, "hinv.cpu.cache", &keep);
+  EXPECT_EQ(cache.size(), 1u);  // none for cpu1, which has no "cache size" line
+  EXPECT_EQ(cache.at(0).lval, 16384);
+  EXPECT_EQ(Values(ctx, "hinv.cpu.cache_alignment", &keep).at(0).lval, 64);
+  std::map<int32_t, ValueView> online = Values(ctx, "hinv.cpu.online", &keep);
+  EXPECT_EQ(online.at(0).lval, 1);  // no file: online
+  EXPECT_EQ(online.at(1).lval, 0);
+  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.thermal_throttle.core.count", &keep).at(1)), 42u);
+  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.thermal_throttle.core.count", &keep).at(0)), 0u);
+  std::map<int32_t, ValueView> count = Values(ctx, "hinv.cpu.frequency_scaling.count", &keep);
+  ASSERT_EQ(count.size(), 1u);
+  EXPECT_EQ(U64(count.at(1)), 2000u * 10 + 1000u * 30);
+  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.frequency_scaling.time", &keep).at(1)), 40u);
+  EXPECT_EQ(Values(ctx, "hinv.cpu.frequency_scaling.max", &keep).at(1).lval, 2000);
+  EXPECT_EQ(Values(ctx, "hinv.cpu.frequency_scaling.min", &keep).at(1).lval, 1000);
+}
+
+TEST_F(FakeProcTest, CpuinfoDescriptionAfterTheProcessorLines) {
+  // arm64 kernels list the processors first and one description after
+  WriteFile(root_ + "/proc/stat", "cpu  1 1 1 1 0 0 0 0 0 0\ncpu0 1 1 1 1 0 0 0 0 0 0\ncpu1 1 1 1 1 0 0 0 0 0 0\n");
+  WriteFile(root_ + "/proc/cpuinfo",
+            "processor\t: 0\nprocessor\t: 1\nFeatures\t: fp asimd  \nCPU implementer\t: 0x41\n"
+            "CPU variant\t: 0x3\nCPU revision\t: 1\nBogoMIPS\t: 50.00\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  for (int cpu : {0, 1}) {
+    EXPECT_EQ(Text(Values(ctx, "hinv.cpu.vendor", &keep).at(cpu)), "0x41");
+    EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(cpu)), "0x3");
+    EXPECT_EQ(Text(Values(ctx, "hinv.cpu.stepping", &keep).at(cpu)), "1");
+    EXPECT_EQ(Text(Values(ctx, "hinv.cpu.flags", &keep).at(cpu)), "fp asimd");
+    EXPECT_EQ(Float(Values(ctx, "hinv.cpu.bogomips", &keep).at(cpu)), 50.0f);
+  }
+  EXPECT_TRUE(Values(ctx, "hinv.cpu.clock", &keep).empty());
+}
+
+TEST_F(FakeProcTest, LoginRecords) {
+  std::string records;
+  auto add = [&records](short type, const char* user) {
+    struct utmp ut {};
+    ut.ut_type = type;
+    std::strncpy(ut.ut_user, user, sizeof ut.ut_user);
+    records.append(reinterpret_cast<const char*>(&ut), sizeof ut);
+  };
+  add(BOOT_TIME, "reboot");
+  add(USER_PROCESS, "root");
+  add(USER_PROCESS, "alice");
+  add(USER_PROCESS, "");  // no user: neither a user nor a session
+  add(LOGIN_PROCESS, "LOGIN");
+  records += "partial";   // a record cut short is not read
+  for (const char* d : {"/var", "/var/run"}) mkdir((root_ + d).c_str(), 0755);
+  WriteFile(root_ + "/var/run/utmp", records);
+  Context ctx = OpenOrDie();
+  Result keep;
+  EXPECT_EQ(Values(ctx, "kernel.all.nusers", &keep).at(kInNull).lval, 2);
+  EXPECT_EQ(Values(ctx, "kernel.all.nroots", &keep).at(kInNull).lval, 1);
+  EXPECT_EQ(Values(ctx, "kernel.all.nsessions", &keep).at(kInNull).lval, 4);
+}
+
+TEST_F(FakeProcTest, InterruptsAndSoftirqs) {
+  WriteFile(root_ + "/proc/stat", "cpu  1 1 1 1 0 0 0 0 0 0\ncpu0 1 1 1 1 0 0 0 0 0 0\ncpu1 1 1 1 1 0 0 0 0 0 0\n");
+  WriteFile(root_ + "/proc/interrupts",
+            "           CPU0       CPU1\n  0:         10          5   IO-APIC   2-edge      timer\n"
+            "LOC:       100        200   Local timer interrupts\nERR:          3\nMIS:          4\n");
+  WriteFile(root_ + "/proc/softirqs", "                    CPU0       CPU1\n          HI:          1          2\n"
+                                      "       TIMER:         30         40\n");
+  setenv("LINUX_NCPUS", "2", 1);  // the files' two processors, whatever this machine has
+  Context ctx = OpenOrDie();
+  Result keep;
+  std::map<int32_t, ValueView> total = Values(ctx, "kernel.all.interrupts.total", &keep);
+  ASSERT_EQ(total.size(), 2u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 4), 0), "0");
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 4), 1), "LOC");
+  EXPECT_EQ(U64(total.at(0)), 15u);
+  EXPECT_EQ(U64(total.at(1)), 300u);
+  std::map<int32_t, ValueView> percpu = Values(ctx, "kernel.percpu.interrupts", &keep);
+  ASSERT_EQ(percpu.size(), 4u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 40), 3), "LOC::cpu1");
+  EXPECT_EQ(percpu.at(3).lval, 200);
+  std::map<int32_t, ValueView> intr = Values(ctx, "kernel.percpu.intr", &keep);
+  EXPECT_EQ(U64(intr.at(0)), 110u);
+  EXPECT_EQ(U64(intr.at(1)), 205u);
+  EXPECT_EQ(Values(ctx, "kernel.all.interrupts.errors", &keep).at(kInNull).lval, 3);
+  EXPECT_EQ(Values(ctx, "kernel.all.interrupts.missed", &keep).at(kInNull).lval, 4);
+  std::map<int32_t, ValueView> soft = Values(ctx, "kernel.all.softirqs.total", &keep);
+  ASSERT_EQ(soft.size(), 2u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 36), 1), "TIMER");
+  EXPECT_EQ(U64(soft.at(1)), 70u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 41), 0), "HI::cpu0");
+  EXPECT_EQ(Values(ctx, "kernel.percpu.softirqs", &keep).at(1).lval, 2);
+  EXPECT_EQ(U64(Values(ctx, "kernel.percpu.sirq", &keep).at(1)), 42u);
+  unsetenv("LINUX_NCPUS");
 }
 
 TEST(ProcStatsTest, ParsersTolerateOddInput) {

@@ -38,9 +38,9 @@ class Reporter {
   Reporter(const Settings& s, Context* ctx, std::optional<absl::Time> origin, pmapi::TimeZone zone)
       : s_(s), ctx_(ctx), origin_(origin), zone_(std::move(zone)) {}
 
-  // Reports a metric: at once for archives and local contexts; for a host
-  // context once -b names have gathered (see Batch), which may span the
-  // names of several arguments, as in PCP's pminfo.
+  // Reports a metric: at once for archives; for host and local contexts
+  // once -b names have gathered (see Batch), which may span the names of
+  // several arguments, as in PCP's pminfo.
   void Add(const std::string& name);
   // Reports the names still gathered.
   void Flush();
@@ -55,7 +55,7 @@ class Reporter {
     int index = 0;
   };
 
-  // A host context's batch, asked for as PCP's pminfo asks: the names that
+  // A host or local context's batch, asked for as PCP's pminfo asks: the names that
   // cannot be looked up are reported first, then the values of the rest
   // come in one fetch (a failed fetch is reported for each name) and their
   // descriptors in one DESC_IDS request, then each metric is reported.
@@ -361,7 +361,7 @@ void Reporter::PrintParameter(const pmapi::Result& record, int index, int* flags
 }
 
 void Reporter::Add(const std::string& name) {
-  if (ctx_->kind() != pmapi::kContextHost) {
+  if (ctx_->kind() == pmapi::kContextArchive) {
     Metric(name, ctx_->LookupName(name), nullptr);
     return;
   }

@@ -4,7 +4,9 @@
 // partitions, net/dev, vmstat, net/snmp, net/netstat, net/snmp6,
 // net/sockstat, zoneinfo, net/softnet_stat, net/tcp, net/unix, uptime,
 // mounts, the stat, status, statm, io, cmdline, smaps_rollup and cgroup of
-// process 1, node0's meminfo and /proc/pressure/io; then a local context with both agents
+// process 1, node0's meminfo, /proc/pressure/io, /proc/cpuinfo, cpu0's
+// cpufreq/stats/time_in_state, /var/run/utmp, /proc/interrupts and
+// /proc/softirqs; then a local context with both agents
 // lists every instance domain and fetches every metric.
 #include <sys/stat.h>
 
@@ -25,14 +27,18 @@ constexpr const char* kFiles[] = {
     "/proc/net/sockstat", "/proc/zoneinfo", "/proc/net/softnet_stat", "/proc/net/tcp", "/proc/net/unix",
     "/proc/uptime", "/proc/mounts", "/proc/1/stat", "/proc/1/status", "/proc/1/statm", "/proc/1/io",
     "/proc/1/cmdline", "/proc/1/smaps_rollup", "/proc/1/cgroup", "/sys/devices/system/node/node0/meminfo",
-    "/proc/pressure/io",
+    "/proc/pressure/io", "/proc/cpuinfo", "/sys/devices/system/cpu/cpu0/cpufreq/stats/time_in_state",
+    "/var/run/utmp", "/proc/interrupts", "/proc/softirqs",
 };
 
 const std::string& Root() {
   static const std::string root = [] {
     const std::string r = fuzz::ScratchDir() + "/root";
     for (const char* d : {"", "/proc", "/proc/net", "/proc/1", "/proc/pressure", "/sys", "/sys/devices", "/sys/devices/system",
-                          "/sys/devices/system/node", "/sys/devices/system/node/node0", "/etc"})
+                          "/sys/devices/system/node", "/sys/devices/system/node/node0", "/etc",
+                          "/sys/devices/system/cpu", "/sys/devices/system/cpu/cpu0",
+                          "/sys/devices/system/cpu/cpu0/cpufreq", "/sys/devices/system/cpu/cpu0/cpufreq/stats",
+                          "/var", "/var/run"})
       mkdir((r + d).c_str(), 0755);
     const std::string src = PMAPI_SOURCE_DIR;
     const std::string conf = "linux 60 builtin linux_init " + src + "/pmdas/linux pmns=" + src +
