@@ -59,7 +59,7 @@ build() {
   for a in simple trivial sample; do
     d="$work/$1/$a"
     mkdir -p "$d"
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086,SC2046
     cc -O2 -fPIC -shared -D_GNU_SOURCE -Wno-unused-result $flags -o "$d/pmda_$a.so" $(sources "$a") $libs -lm
     # the sample agent as a shared object reads its help from dsohelp
     help=help

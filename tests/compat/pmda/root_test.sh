@@ -42,6 +42,7 @@ run() {
   total=$((total + 1))
   for side in pcp ours; do
     cp "$work/$side/$name" "$work/run/$name"
+    # shellcheck disable=SC2086 # $runenv is zero or more NAME=VALUE words
     { env $runenv timeout 20 "$work/run/$name" "$@" 2>&1 </dev/null; echo "exit status $?"; } |
       sed -E 's/^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8}\] ([^(]+)\([0-9]+\)/[DATE] \1(PID)/' \
       >"$work/out.$total.$side"

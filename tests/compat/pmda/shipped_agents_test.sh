@@ -61,7 +61,7 @@ build() {
   for a in simple trivial txmon sample; do
     d="$2/pmdas/$a"
     mkdir -p "$d"
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086,SC2046
     cc -O2 -D_GNU_SOURCE -Wno-unused-result $flags -o "$d/pmda$a" $(sources "$a") $libs
     cp "$sys/$a/help" "$d/help"
     [ "$a" != simple ] || cp "$sys/simple/simple.conf" "$d/simple.conf"
