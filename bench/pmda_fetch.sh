@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Fetch rate through a daemon agent, and the agent's CPU per fetch: PCP's
 # shipped simple agent (/var/lib/pcp/pmdas/simple/simple.c) built
 # unchanged against PCP's libpcp_pmda and against this library, each run
@@ -6,7 +6,8 @@
 # the two side by side.
 # The same libpcp client (bench/pmda_fetch/client.c) fetches
 # simple.numfetch and simple.color (three instances) over pmcd's unix
-# socket; the agent's CPU comes from /proc/PID/schedstat.
+# socket; the agent's CPU comes from /proc/PID/schedstat (total)
+# and /proc/PID/stat (user and system).
 #
 #   bench/pmda_fetch.sh [BUILD_DIR] [FETCHES] [ROUNDS]
 #
@@ -19,8 +20,8 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
-n=${2:-2000}
-rounds=${3:-15}
+n=${2:-3000}
+rounds=${3:-11}
 out="$build/bench-pmda-fetch"
 sys=/var/lib/pcp/pmdas
 script="$top/scripts/pmcd-private.sh"
@@ -58,11 +59,24 @@ for lib in pcp ours; do
   } >"$out/$lib.conf"
 done
 
-# cpu_ns PID: the CPU time the process has used, in nanoseconds.
-cpu_ns() { cut -d' ' -f1 "/proc/$1/schedstat"; }
+# cpu PID: the CPU time the process has used, in nanoseconds: user,
+# system (from /proc/PID/stat, in clock ticks converted) and their sum as
+# the scheduler counts it (/proc/PID/schedstat, to the nanosecond).
+hz=$(getconf CLK_TCK)
+cpu() {
+  # the fields after the command name (which may hold spaces): utime is
+  # the 12th and stime the 13th of them
+  ticks=$(sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12, $13}')
+  echo "$ticks $(cut -d' ' -f1 "/proc/$1/schedstat")" |
+    awk -v hz="$hz" '{printf "%.0f %.0f %s", $1 * 1e9 / hz, $2 * 1e9 / hz, $3}'
+}
 
 # Both pmcds run side by side and the client alternates between them, so
-# that both builds see the same load on a shared machine.
+# that both builds see the same load on a shared machine. Each round runs
+# the two in turn (which goes first alternates from round to round) and
+# yields one paired ratio; the medians of the rates, of the CPU per fetch
+# and of the ratios are the result, the CPU split into user and system
+# time being summed over all rounds (a clock tick is 10 ms).
 declare_agent() {
   env=$(PMCD_PRIVATE_CONF="$out/$1.conf" PMCD_PRIVATE_PMNS="$out/root" "$script" start "$out/$1")
   eval "sock_$1=$(echo "$env" | sed -n 's/^PMCD_SOCKET=//p')"
@@ -72,27 +86,44 @@ declare_agent() {
 declare_agent pcp
 declare_agent ours
 trap '"$script" stop "$out/pcp"; "$script" stop "$out/ours"' EXIT
+for lib in pcp ours; do
+  eval "sock=\$sock_$lib"
+  "$out/client" "unix:$sock" 200 >/dev/null # warm up
+done
+
+# measure LIB: one run; appends "LIB RATE CPU_US USER_NS SYS_NS" to the log.
+measure() {
+  eval "sock=\$sock_$1 agent=\$agent_$1"
+  before=$(cpu "$agent")
+  line=$("$out/client" "unix:$sock" "$n")
+  after=$(cpu "$agent")
+  echo "$1 $(echo "$line" | awk '{print $2}') $before $after $n" |
+    awk '{printf "%s %s %.2f %d %d\n", $1, $2, ($8 - $5) / $9 / 1000, $6 - $3, $7 - $4}' >>"$log"
+  tail -1 "$log" | awk '{printf "%s %s fetches/s %s us agent CPU/fetch\n", $1, $2, $3}'
+}
 
 log="$out/rounds.txt"
 : >"$log"
 round=0
 while [ "$round" -lt "$rounds" ]; do
-  for lib in pcp ours; do
-    eval "sock=\$sock_$lib agent=\$agent_$lib"
-    [ "$round" -gt 0 ] || "$out/client" "unix:$sock" 100 >/dev/null # warm up
-    before=$(cpu_ns "$agent")
-    line=$("$out/client" "unix:$sock" "$n")
-    after=$(cpu_ns "$agent")
-    rate=$(echo "$line" | awk '{print $2}')
-    echo "$lib $rate fetches/s $(echo "$before $after $n" | awk '{printf "%.2f", ($2 - $1) / $3 / 1000}') us agent CPU/fetch" |
-      tee -a "$log"
-  done
+  if [ $((round % 2)) -eq 0 ]; then order="pcp ours"; else order="ours pcp"; fi
+  for lib in $order; do measure "$lib"; done
   round=$((round + 1))
 done
 
-median() {
-  grep "^$1 " "$log" | awk -v f="$2" '{print $f}' | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
-}
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# the lower and upper quartiles: the rounds least disturbed by other load
+low_quartile() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 3) / 4)]}'; }
+high_quartile() { sort -n | awk '{v[NR] = $1} END {print v[NR - int((NR + 3) / 4) + 1]}'; }
+column() { grep "^$1 " "$log" | awk -v f="$2" '{print $f}'; }
+# paired ratios, round by round: ours / pcp
+ratios() { paste -d' ' <(column pcp "$1") <(column ours "$1") | awk '{printf "%.3f\n", $2 / $1}'; }
 for lib in pcp ours; do
-  echo "median $lib: $(median "$lib" 2) fetches/s, $(median "$lib" 4) us agent CPU/fetch"
+  u=$(column "$lib" 4 | awk -v n="$n" -v r="$rounds" '{s += $1} END {printf "%.1f", s / n / r / 1000}')
+  y=$(column "$lib" 5 | awk -v n="$n" -v r="$rounds" '{s += $1} END {printf "%.1f", s / n / r / 1000}')
+  echo "median $lib: $(column "$lib" 2 | median) fetches/s, $(column "$lib" 3 | median) us agent CPU/fetch" \
+    "(all rounds: $u us user + $y us system per fetch)"
+  echo "quartile $lib: $(column "$lib" 2 | high_quartile) fetches/s (upper)," \
+    "$(column "$lib" 3 | low_quartile) us agent CPU/fetch (lower)"
 done
+echo "median of paired ratios, ours/pcp: rate $(ratios 2 | median), agent CPU per fetch $(ratios 3 | median)"

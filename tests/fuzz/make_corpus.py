@@ -234,6 +234,22 @@ def localspec_seeds():
         s.add("localspec-%d" % n, spec)
 
 
+def pmda_root_seeds():
+    """Replies of pmdaroot (pmda_root_fuzz.cc): host-order 32-bit words."""
+    s = Seeds("pmda_root")
+    words = lambda *w: struct.pack("=%di" % len(w), *w)
+    s.add("info", words(0x9000, 24, 0, 2, 7, 0))
+    s.add("info-newer", words(0x9000, 24, 0, 3, 7, 0))
+    s.add("hostname", words(0x9002, 28, 0, 2, 42, 4) + b"box1")
+    s.add("hostname-long", words(0x9002, 24 + 200, 0, 2, 42, 200) + b"h" * 200)
+    s.add("processid", words(0x9004, 24, 0, 2, 99, 0))
+    s.add("cgroup-missing", words(0x9006, 24, -12383, 2, 0, 0))
+    s.add("cgroup-short", words(0x9006, 24, 0, 2, 0, 50) + b"abc")
+    s.add("start", words(0x9008, 104, 0, 2, 1234) + bytes(84))
+    s.add("stop", words(0x900A, 32, 0, 2, 5, 256, 0, 0))
+    s.add("stop-error", words(0x900A, 32, -3, 2, 5, 0, 0, 0))
+
+
 def main():
     pdu_seeds()
     pmda_pdu_seeds()
@@ -248,6 +264,7 @@ def main():
     events_seeds()
     labels_seeds()
     localspec_seeds()
+    pmda_root_seeds()
     for target in sorted(os.listdir(OUT)):
         print("%-16s %d seeds" % (target, len(os.listdir(os.path.join(OUT, target)))))
     return 0

@@ -68,6 +68,7 @@ typedef int __psint_t;
 #define HAVE_BASENAME 1
 #define HAVE_BITS_WORDSIZE_H 1
 #define HAVE_CONST_DIRENT 1
+#define HAVE_CONST_LONGLONG 1
 #define HAVE_DIRNAME 1
 #define HAVE_ENDIAN_H 1
 #define HAVE_FNDELAY 1
@@ -81,14 +82,18 @@ typedef int __psint_t;
 #define HAVE_PRINTF_P_PFX 1
 #define HAVE_PTHREAD_BARRIER_T 1
 #define HAVE_PTHREAD_H 1
+#define HAVE_PTHREAD_MUTEX_T 1
 #define HAVE_PTRDIFF_T 1
 #define HAVE_SCANDIR 1
+#define HAVE_SIGHUP 1
 #define HAVE_SOCKLEN_T 1
 #define HAVE_STDDEF_H 1
 #define HAVE_STDINT_H 1
 #define HAVE_STRCHRNUL 1
 #define HAVE_STRNDUP 1
+#define HAVE_STAT_TIMESPEC 1
 #define HAVE_STRUCT_TIMESPEC 1
+#define HAVE_SYSINFO 1
 #define HAVE_SYSLOG_H 1
 #define HAVE_SYS_MOUNT_H 1
 #define HAVE_SYS_SELECT_H 1

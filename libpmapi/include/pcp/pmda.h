@@ -529,6 +529,23 @@ PMDA_CALL extern int pmdaDynamicLookupText(pmID, int, char **, pmdaExt *);
  * part every template metric present in its tree, once per tree. */
 PMDA_CALL extern void pmdaDynamicMetricTable(pmdaExt *);
 
+/*
+ * The client of PCP's pmdaroot (privileged services for agents): a
+ * connection to its unix socket (the path given, or
+ * $PCP_VAR_DIR/pmcd/root.socket), container lookups by name (or, with a
+ * null name, by the process ID given as the length), and agent processes
+ * started, waited for and terminated on the caller's behalf.
+ */
+PMDA_CALL extern int pmdaRootConnect(const char *);
+PMDA_CALL extern void pmdaRootShutdown(int);
+PMDA_CALL extern int pmdaRootContainerHostName(int, const char *, int, char *, int);
+PMDA_CALL extern int pmdaRootContainerProcessID(int, const char *, int);
+PMDA_CALL extern int pmdaRootContainerCGroupName(int, const char *, int, char *, int);
+PMDA_CALL extern int pmdaRootProcessStart(int, int, const char *, int labellen,
+                                          const char *, int, int *, int *, int *);
+PMDA_CALL extern int pmdaRootProcessWait(int, int, int *);
+PMDA_CALL extern int pmdaRootProcessTerminate(int, int);
+
 #ifdef __cplusplus
 }
 #endif

@@ -584,6 +584,8 @@ int pmgetopt_r(int argc, char* const* argv, pmOptions* opts) {
   if (!(opts->flags & PM_OPTFLAG_INIT)) {
     opts->flags |= PM_OPTFLAG_INIT;
     ::optind = 0;  // makes glibc's getopt start afresh
+    // As PCP's: the first call names the program after argv[0].
+    if (argc > 0 && argv[0] != nullptr) pmSetProgname(argv[0]);
   }
   std::string shortopts = opts->short_options != nullptr ? opts->short_options : "";
   if (opts->flags & PM_OPTFLAG_POSIX) shortopts = "+" + shortopts;

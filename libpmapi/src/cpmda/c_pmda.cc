@@ -2,10 +2,13 @@
 // pmdaRehash, flags, private data and callbacks, and the table lookups the
 // default handlers share.
 #include <cstdlib>
+#include <mutex>
+#include <set>
 #include <cstring>
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "pcp_internal.h"
 #include "c_pmda_internal.h"
 #include "pmapi/errors.h"
 #include "pmapi/strings.h"
@@ -27,9 +30,15 @@ pmInDom IndomWithDomain(pmInDom indom, int domain) {
   return MakeInDom(static_cast<unsigned>(domain), InDomSerial(indom));
 }
 
-// The default result callback: frees the value blocks a fetch allocated.
+// The default result callback: frees the value blocks a fetch allocated;
+// a result an agent's own fetch handler built (not pmdaFetch's) loses its
+// value sets too, as libpcp_pmda's __pmFreeResultValues frees them.
 void FreeResultValues(pmResult* res) {
   if (res == nullptr) return;
+  if (!IsPmdaFetchResult(res)) {
+    __pmFreeResultValues(res);
+    return;
+  }
   for (int i = 0; i < res->numpmid; ++i) {
     pmValueSet* vs = res->vset[i];
     if (vs == nullptr || vs->valfmt != PM_VAL_DPTR) continue;
@@ -116,6 +125,7 @@ void FreeCPmdaFetchResult(CPmdaState* st) {
   if (st->res != nullptr) FreeResultValues(st->res);
   for (pmValueSet* vs : st->sets) std::free(vs);
   st->sets.clear();
+  NotePmdaFetchResult(st->res, nullptr);
   std::free(st->res);
   st->res = nullptr;
   st->res_capacity = 0;
@@ -203,6 +213,27 @@ std::vector<CInstance> CIndomInstances(pmdaExt* ext, pmInDom indom, bool* found,
   for (int i = 0; i < idp->it_numinst; ++i)
     out.push_back(CInstance{idp->it_set[i].i_inst, idp->it_set[i].i_name ? idp->it_set[i].i_name : ""});
   return out;
+}
+
+std::mutex& FetchResultsLock() {
+  static auto* mu = new std::mutex;
+  return *mu;
+}
+
+std::set<const pmResult*>& FetchResults() {
+  static auto* results = new std::set<const pmResult*>;
+  return *results;
+}
+
+void NotePmdaFetchResult(const pmResult* old_res, const pmResult* new_res) {
+  std::lock_guard<std::mutex> hold(FetchResultsLock());
+  if (old_res != nullptr) FetchResults().erase(old_res);
+  if (new_res != nullptr) FetchResults().insert(new_res);
+}
+
+bool IsPmdaFetchResult(const pmResult* res) {
+  std::lock_guard<std::mutex> hold(FetchResultsLock());
+  return FetchResults().count(res) != 0;
 }
 
 }  // namespace pmapi

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_format.h"
 #include "c_pmda_internal.h"
+#include "pcp_internal.h"
 #include "pmapi/strings.h"
 
 namespace pmapi {
@@ -186,8 +187,10 @@ int pmdaFetch(int numpmid, pmID* pmidlist, pmResult** resp, pmdaExt* ext) {
   st->sets.clear();
   if (numpmid > st->res_capacity || st->res == nullptr) {
     const size_t size = sizeof(pmResult) + static_cast<size_t>(numpmid > 1 ? numpmid - 1 : 0) * sizeof(pmValueSet*);
-    auto* res = static_cast<pmResult*>(std::realloc(st->res, size));
+    auto* res = static_cast<pmResult*>(std::malloc(size));
     if (res == nullptr) return -ENOMEM;
+    pmapi::NotePmdaFetchResult(st->res, res);
+    std::free(st->res);
     st->res = res;
     st->res_capacity = numpmid > 1 ? numpmid : 1;
   }
@@ -336,5 +339,15 @@ int pmdaChildren(const char*, int, char***, int**, pmdaExt*) { return PM_ERR_NAM
 // Every client attribute is accepted; an agent that restricts clients
 // replaces this handler.
 int pmdaAttribute(int, int, const char*, int, pmdaExt*) { return 0; }
+
+// Two of libpcp's internal calls that agents written against PCP's own
+// headers (its sample agent) make: a value stored in a pmValue, and an
+// instance result freed with the names and identifiers it holds.
+int __pmStuffValue(const pmAtomValue* atom, pmValue* v, int type) {
+  if (atom == nullptr || v == nullptr) return PM_ERR_GENERIC;
+  return pmapi::StuffValue(*atom, v, type);
+}
+
+void __pmFreeInResult(pmInResult* r) { pmapi::FreeInResult(r); }
 
 }  // extern "C"

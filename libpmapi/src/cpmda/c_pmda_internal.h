@@ -100,6 +100,12 @@ pmdaIndom* FindCIndom(pmdaExt* ext, pmInDom indom);
 // Returns true if `prof` (null: everything) admits instance `inst`.
 bool CProfileAdmits(const pmProfile* prof, pmInDom indom, int inst);
 
+// pmdaFetch's results (one per agent, reused from fetch to fetch): each
+// is noted when allocated and forgotten when replaced, so the default
+// result callback tells them from results an agent's own handler built.
+void NotePmdaFetchResult(const pmResult* old_res, const pmResult* new_res);
+bool IsPmdaFetchResult(const pmResult* res);
+
 // One instance of an instance domain, as the defaults walk them.
 struct CInstance {
   int inst;

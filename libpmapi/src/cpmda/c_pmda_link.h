@@ -15,6 +15,7 @@
 #include <pcp/pmapi.h>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -46,10 +47,15 @@ class AgentLink {
   // What the request loop reuses.
   std::vector<PmID> pmids;
   Result result;
-  // The profile the agent was last given (its pmdaExt points at it).
-  pmProfile profile{};
-  std::vector<pmInDomProfile> profile_entries;
-  std::vector<std::vector<int>> profile_insts;
+  // The profile the agent was last given. It stays where it is until the
+  // agent accepts another (its pmdaExt, and an agent that keeps the
+  // pointer its profile handler was given, point at it).
+  struct HeldProfile {
+    pmProfile prof{};
+    std::vector<pmInDomProfile> entries;
+    std::vector<std::vector<int>> insts;
+  };
+  std::unique_ptr<HeldProfile> profile;
 
  private:
   // Reads until at least `want` bytes are buffered; false at end of file.

@@ -52,28 +52,23 @@ void OnError(pmdaInterface* dp, std::span<const uint8_t> pdu) {
 void OnProfile(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {
   absl::StatusOr<ProfileRequest> req = DecodeProfileReq(pdu);
   if (!req.ok()) return;  // no reply for a profile
-  std::vector<std::vector<int>> insts;
-  std::vector<pmInDomProfile> entries;
-  for (const InDomProfile& p : req->profile.indoms) insts.emplace_back(p.insts.begin(), p.insts.end());
-  for (size_t i = 0; i < insts.size(); ++i) {
+  auto held = std::make_unique<AgentLink::HeldProfile>();
+  for (const InDomProfile& p : req->profile.indoms) held->insts.emplace_back(p.insts.begin(), p.insts.end());
+  for (size_t i = 0; i < held->insts.size(); ++i) {
     pmInDomProfile e{};
     e.indom = req->profile.indoms[i].indom;
     e.state = req->profile.indoms[i].state;
-    e.instances_len = static_cast<int>(insts[i].size());
-    e.instances = insts[i].empty() ? nullptr : insts[i].data();
-    entries.push_back(e);
+    e.instances_len = static_cast<int>(held->insts[i].size());
+    e.instances = held->insts[i].empty() ? nullptr : held->insts[i].data();
+    held->entries.push_back(e);
   }
-  pmProfile prof{};
-  prof.state = req->profile.state;
-  prof.profile_len = static_cast<int>(entries.size());
-  prof.profile = entries.empty() ? nullptr : entries.data();
-  if (dp->version.any.profile(&prof, dp->version.any.ext) < 0) return;
-  // keep the accepted profile alive: the agent keeps pointing at it
-  link.profile_insts = std::move(insts);
-  link.profile_entries = std::move(entries);
-  link.profile = prof;
-  link.profile.profile = link.profile_entries.empty() ? nullptr : link.profile_entries.data();
-  dp->version.any.ext->e_prof = &link.profile;
+  held->prof.state = req->profile.state;
+  held->prof.profile_len = static_cast<int>(held->entries.size());
+  held->prof.profile = held->entries.empty() ? nullptr : held->entries.data();
+  // As PCP's: a refused profile is dropped and the last one kept.
+  if (dp->version.any.profile(&held->prof, dp->version.any.ext) < 0) return;
+  link.profile = std::move(held);
+  dp->version.any.ext->e_prof = &link.profile->prof;
 }
 
 void OnFetch(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {

@@ -36,6 +36,10 @@ struct DsoLibrary {
 
 namespace {
 
+// How deep a walk goes into a subtree an agent serves (an agent that keeps
+// answering with inner nodes cannot make it recurse without end).
+constexpr int kMaxDynamicDepth = 64;
+
 // Shared objects are opened once per process and shared by the contexts
 // that use them, so calls into one are serialised by its mutex.
 std::mutex dso_registry_mu;
@@ -279,17 +283,33 @@ absl::StatusOr<std::vector<PmnsChild>> LocalSource::Children(std::string_view na
 
 absl::Status LocalSource::Traverse(std::string_view name,
                                    const std::function<void(const std::string&)>& visit) {
-  auto dynamic = [&](const std::string& path, int domain) -> absl::Status {
+  // A subtree the agent serves is walked depth first, one level of
+  // children at a time in the agent's order, as libpcp walks it; a node
+  // with no children counts as a leaf. Returns how many names it visited.
+  std::function<absl::StatusOr<int>(const std::string&, int, int)> dynamic_level;
+  dynamic_level = [&](const std::string& path, int domain, int depth) -> absl::StatusOr<int> {
     Agent* a = AgentFor(domain);
     if (a == nullptr) return PcpError(kErrNoagent);
-    absl::StatusOr<std::vector<PmnsChild>> leaves;
+    absl::StatusOr<std::vector<PmnsChild>> kids;
     {
       auto lock = a->Lock();
-      leaves = a->pmda->dispatch().children(path, true, *a->pmda);
+      kids = a->pmda->dispatch().children(path, false, *a->pmda);
     }
-    if (!leaves.ok()) return leaves.status();
-    for (const PmnsChild& c : *leaves) visit(c.name);
-    return absl::OkStatus();
+    if (!kids.ok()) return kids.status();
+    int visited = 0;
+    for (const PmnsChild& c : *kids) {
+      std::string child = absl::StrCat(path, ".", c.name);
+      absl::StatusOr<int> below = 0;
+      if (c.status != kPmnsLeafStatus && depth < kMaxDynamicDepth) below = dynamic_level(child, domain, depth + 1);
+      if (!below.ok()) return below.status();
+      if (*below == 0) visit(child);
+      visited += *below == 0 ? 1 : *below;
+    }
+    return visited;
+  };
+  auto dynamic = [&](const std::string& path, int domain) -> absl::Status {
+    absl::StatusOr<int> n = dynamic_level(path, domain, 0);
+    return n.ok() ? absl::OkStatus() : n.status();
   };
   NameTree::Match m = names_.Find(name);
   switch (m.kind) {

@@ -149,7 +149,10 @@ absl::StatusOr<std::string> DefaultPmnsSubtree(int domain) {
   };
   for (const std::string& leaf : *leaves) {
     absl::StatusOr<PmID> id = pmns->LookupName(leaf);
-    if (!id.ok() || PmIDDomain(*id) != static_cast<unsigned>(domain)) continue;
+    if (!id.ok()) continue;
+    // the root of a subtree the agent serves itself: 511.DOMAIN.0
+    const bool dynamic = IsDynamicRoot(*id) && PmIDCluster(*id) == static_cast<unsigned>(domain);
+    if (!dynamic && PmIDDomain(*id) != static_cast<unsigned>(domain)) continue;
     std::string parent = "root";
     size_t start = 0;
     for (size_t dot = leaf.find('.'); dot != std::string::npos; dot = leaf.find('.', start)) {
@@ -157,6 +160,10 @@ absl::StatusOr<std::string> DefaultPmnsSubtree(int domain) {
       add_child(parent, name);
       parent = leaf.substr(0, dot);
       start = dot + 1;
+    }
+    if (dynamic) {
+      add_child(parent, absl::StrCat(leaf.substr(start), " ", domain, ":*:*"));
+      continue;
     }
     add_child(parent, absl::StrCat(leaf.substr(start), " ", PmIDDomain(*id), ":", PmIDCluster(*id), ":",
                                    PmIDItem(*id)));

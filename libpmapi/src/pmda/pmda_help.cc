@@ -112,7 +112,8 @@ absl::StatusOr<HelpFile> HelpFile::Parse(std::string_view source, int domain,
       }
       skipping = false;
       current = id.is_indom ? &help.indoms_[id.value] : &help.pmids_[id.value];
-      current->oneline = std::string(absl::StripAsciiWhitespace(oneline));
+      // newhelp keeps what follows the leading blanks, trailing ones too
+      current->oneline = std::string(absl::StripLeadingAsciiWhitespace(oneline));
       continue;
     }
     if (current) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The shared-object agents PCP ships as C source (simple, trivial), built
+# The shared-object agents PCP ships as C source (simple, trivial, sample), built
 # unchanged against PCP's libpcp_pmda and against this library, hosted in
 # a local context named on the command line (-K add,DOMAIN,PATH,INIT):
 # PCP's pminfo, pmval and pmstore with PCP's build must print what ours
@@ -25,17 +25,28 @@ export TZ=UTC LC_ALL=C
 rm -rf "$work"
 mkdir -p "$work/var/config/pmda"
 # The names the agents' domains have, as PCP's local context finds them.
-for a in simple:SIMPLE:253 trivial:TRIVIAL:250; do
+for a in simple:SIMPLE:253 trivial:TRIVIAL:250 sample:SAMPLE:29; do
   n=${a%%:*} r=${a#*:}
   { echo "root { $n }"; sed "s/${r%%:*}:/${r#*:}:/" "$sys/$n/pmns"; } >"$work/ns_$n"
 done
-/usr/lib/pcp/bin/pmnsmerge -a "$work/ns_simple" "$work/ns_trivial" "$work/root" >/dev/null
+/usr/lib/pcp/bin/pmnsmerge -a "$work/ns_simple" "$work/ns_trivial" "$work/ns_sample" "$work/root" >/dev/null
 PMNS_DEFAULT="$work/root"
 PCP_VAR_DIR="$work/var"
 # no agents but those named with -K
 printf 'pmcd\t2\tdso\tpmcd_init\t/nonexistent/pmda_pmcd.so\n' >"$work/pmcd.conf"
 PCP_PMCDCONF_PATH="$work/pmcd.conf"
 export PMNS_DEFAULT PCP_VAR_DIR PCP_PMCDCONF_PATH
+
+# sources AGENT: the agent's C files (sample's are five, built as its
+# Makefile builds them).
+sources() {
+  case "$1" in
+    sample) for f in pmda sample percontext events proc; do echo "$sys/sample/$f.c"; done ;;
+    *) echo "$sys/$1/$1.c" ;;
+  esac
+}
+
+. "$(dirname "$0")/sample_questions.sh"
 
 build() {
   # a sanitized library (and tools) need the sanitizer in our build only:
@@ -45,17 +56,20 @@ build() {
   else
     libs="-I$inc -L$lib -Wl,-rpath,$lib -lpmapi" flags=$extra
   fi
-  for a in simple trivial; do
+  for a in simple trivial sample; do
     d="$work/$1/$a"
     mkdir -p "$d"
-    # shellcheck disable=SC2086
-    cc -O2 -fPIC -shared $flags -o "$d/pmda_$a.so" "$sys/$a/$a.c" $libs -lm
-    cp "$sys/$a/help" "$d/help"
+    # shellcheck disable=SC2086,SC2046
+    cc -O2 -fPIC -shared -D_GNU_SOURCE -Wno-unused-result $flags -o "$d/pmda_$a.so" $(sources "$a") $libs -lm
+    # the sample agent as a shared object reads its help from dsohelp
+    help=help
+    [ "$a" != sample ] || help=dsohelp
+    cp "$sys/$a/help" "$d/$help"
     [ "$a" != simple ] || cp "$sys/simple/simple.conf" "$d/simple.conf"
     if [ "$1" = pcp ]; then
       sym=$(echo "$a" | tr a-z A-Z)
       dom=$(sed -n "s/^#define $sym //p" "$sys/$a/domain.h")
-      sed "/^@ $sym\\./s/$sym\\./$dom./" "$d/help" | /usr/lib/pcp/bin/newhelp -n "$work/root" -v 2 -o "$d/help"
+      sed "/^@ $sym\\./s/$sym\\./$dom./" "$d/$help" | /usr/lib/pcp/bin/newhelp -n "$work/root" -v 2 -o "$d/$help"
     fi
   done
 }
@@ -73,10 +87,17 @@ mask() {
 ask() {
   t=$1
   case "$3" in simple) k="add,253,$work/$2/simple/pmda_simple.so,simple_init" ;;
-    trivial) k="add,250,$work/$2/trivial/pmda_trivial.so,trivial_init" ;; esac
+    trivial) k="add,250,$work/$2/trivial/pmda_trivial.so,trivial_init" ;;
+    sample) k="add,29,$work/$2/sample/pmda_sample.so,sample_init" ;; esac
   export PCP_PMDAS_DIR="$work/$2"
   # our installed tools find the installed library
   if [ "$2" = ours ]; then export LD_LIBRARY_PATH="$lib"; else unset LD_LIBRARY_PATH; fi
+  if [ "$3" = sample ]; then
+    P=$t ctx="-L -K clear -K $k"
+    sample_extra_varying='sample.pdu|sample.recv_pdu|sample.xmit_pdu|sample.percontext.pdu|sample.percontext.recv_pdu|sample.percontext.xmit_pdu|sample.percontext.control.ctx' 
+    sample_questions
+    return
+  fi
   "$t/pminfo" -L -K clear -K "$k" -dmtTl "$3" 2>&1
   "$t/pminfo" -L -K clear -K "$k" -f "$3" 2>&1
   case "$3" in
@@ -103,7 +124,7 @@ build pcp
 build ours
 same=0
 total=0
-for a in simple trivial; do
+for a in simple trivial sample; do
   total=$((total + 1))
   ask /usr/bin pcp "$a" | mask >"$work/out.pcp.$a"
   ask "$bin" ours "$a" | mask >"$work/out.ours.$a"

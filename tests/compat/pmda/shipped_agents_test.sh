@@ -40,6 +40,15 @@ export PCP_USER PCP_VAR_DIR
 mkdir -p "$PCP_VAR_DIR/config/pmda"
 
 
+# sources AGENT: the agent's C files (sample's are five, built as its
+# Makefile builds them).
+sources() {
+  case "$1" in
+    sample) for f in pmda sample percontext events proc; do echo "$sys/sample/$f.c"; done ;;
+    *) echo "$sys/$1/$1.c" ;;
+  esac
+}
+
 # build LIBRARY DIR: the agents as daemons and their help text, as each
 # library reads it.
 build() {
@@ -49,11 +58,11 @@ build() {
   else
     libs="-I$inc -L$lib -Wl,-rpath,$lib -lpmapi -lm -lpthread" flags=$extra
   fi
-  for a in simple trivial txmon; do
+  for a in simple trivial txmon sample; do
     d="$2/pmdas/$a"
     mkdir -p "$d"
-    # shellcheck disable=SC2086
-    cc -O2 -Wno-unused-result $flags -o "$d/pmda$a" "$sys/$a/$a.c" $libs
+    # shellcheck disable=SC2086,SC2046
+    cc -O2 -D_GNU_SOURCE -Wno-unused-result $flags -o "$d/pmda$a" $(sources "$a") $libs
     cp "$sys/$a/help" "$d/help"
     [ "$a" != simple ] || cp "$sys/simple/simple.conf" "$d/simple.conf"
     if [ "$1" = pcp ]; then
@@ -68,13 +77,13 @@ build() {
 
 # The name space: pmcd's names and the three agents' at their domains.
 names() {
-  for a in simple:SIMPLE:253 trivial:TRIVIAL:250 txmon:TXMON:248; do
+  for a in simple:SIMPLE:253 trivial:TRIVIAL:250 txmon:TXMON:248 sample:SAMPLE:29; do
     n=${a%%:*} r=${a#*:}
     sym=${r%%:*} dom=${r#*:}
     { echo "root { $n }"; sed "s/$sym:/$dom:/" "$sys/$n/pmns"; } >"$work/ns_$n"
   done
   /usr/lib/pcp/bin/pmnsmerge -a -f /var/lib/pcp/pmns/root_pmcd "$work/ns_simple" \
-    "$work/ns_trivial" "$work/ns_txmon" "$work/root" >/dev/null
+    "$work/ns_trivial" "$work/ns_txmon" "$work/ns_sample" "$work/root" >/dev/null
 }
 
 # conf FORM DIR: a pmcd.conf running the agents below DIR in FORM (pipe,
@@ -87,6 +96,7 @@ conf() {
       echo "simple	253	pipe	binary	$p/simple/pmdasimple -d 253"
       echo "trivial	250	pipe	binary	$p/trivial/pmdatrivial -d 250"
       echo "txmon	248	pipe	binary	$p/txmon/pmdatxmon -d 248 tx1 tx2"
+      echo "sample	29	pipe	binary	$p/sample/pmdasample -d 29"
       ;;
     unix)
       echo "simple	253	socket	unix $2/simple.sock	$p/simple/pmdasimple -d 253 -u $2/simple.sock"
@@ -97,6 +107,8 @@ conf() {
   esac
   printf '\n[access]\nallow "local:*" : all;\ndisallow ".*" : store;\n'
 }
+
+. "$src/tests/compat/pmda/sample_questions.sh"
 
 # Masks what changes from one run to the next: clock readings and the
 # agents' own CPU times.
@@ -110,6 +122,12 @@ mask() {
 # counters in simple advance with every fetch).
 ask() {
   P=/usr/bin
+  if [ "$1" = sample ]; then
+    ctx="-h unix:$sock"
+    sample_questions
+    "$P/pminfo" -h "unix:$sock" -M sample 2>&1
+    return
+  fi
   "$P/pminfo" -h "unix:$sock" -dmtTl "$1" 2>&1
   "$P/pminfo" -h "unix:$sock" -f "$1" 2>&1
   case "$1" in
@@ -141,7 +159,7 @@ ask() {
 
 # agents FORM: the agents run in FORM (only simple takes -u and -i).
 agents() {
-  if [ "$1" = pipe ]; then echo simple trivial txmon; else echo simple; fi
+  if [ "$1" = pipe ]; then echo simple trivial txmon sample; else echo simple; fi
 }
 
 # run LIBRARY FORM: starts pmcd on LIBRARY's agents in FORM and records
@@ -167,7 +185,7 @@ while ss -Htln "sport = :$inet_port" 2>/dev/null | grep -q .; do inet_port=$((in
 total=0
 same=0
 # The command line: a bad option, clashing connections, a bad domain.
-for a in simple trivial txmon; do
+for a in simple trivial txmon sample; do
   for lib in pcp ours; do
     for args in "-Q" "-p -u $work/x -d abc" "-i 1 -6 2"; do
       # shellcheck disable=SC2086
@@ -200,5 +218,5 @@ for form in pipe unix inet; do
     fi
   done
 done
-echo "$same of $total agent x form runs identical (3 of them the command line)"
+echo "$same of $total agent x form runs identical (4 of them the command line)"
 [ "$same" -eq "$total" ]
