@@ -317,9 +317,13 @@ static pmLongOptions longopts[] = {
     {"value", 1, 'v', "N", "an option of the program"},
     PMAPI_OPTIONS_END};
 
+static int report_opts(pmOptions *o);
+
+/* Parses the arguments, reports what pmGetOptions made of them, and frees
+ * the options as a program is expected to. */
 static int run_opts(int argc, char **argv, int flags) {
     pmOptions opts;
-    int c, i, ctx, sts;
+    int c, sts;
 
     memset(&opts, 0, sizeof(opts));
     opts.short_options = "a:D:h:K:LS:T:O:A:t:s:Z:zv:?";
@@ -329,29 +333,37 @@ static int run_opts(int argc, char **argv, int flags) {
         printf("option %d (%c) index %d arg %s\n", c, c > 32 ? c : '.', opts.index,
                opts.optarg ? opts.optarg : "-");
     }
-    printf("version %d errors %d flags 0x%x context %d Lflag %d\n", opts.version, opts.errors,
-           opts.flags, opts.context, opts.Lflag);
-    for (i = 0; i < opts.narchives; i++)
-        printf("archive[%d] %s\n", i, opts.archives[i]);
-    for (i = 0; i < opts.nhosts; i++)
-        printf("host[%d] %s\n", i, opts.hosts[i]);
-    printf("samples %d interval %ld.%06ld\n", opts.samples, (long)opts.interval.tv_sec,
-           (long)opts.interval.tv_usec);
-    if (opts.errors) {
+    sts = report_opts(&opts);
+    pmFreeOptions(&opts);
+    return sts;
+}
+
+static int report_opts(pmOptions *o) {
+    int i, ctx, sts;
+
+    printf("version %d errors %d flags 0x%x context %d Lflag %d\n", o->version, o->errors,
+           o->flags, o->context, o->Lflag);
+    for (i = 0; i < o->narchives; i++)
+        printf("archive[%d] %s\n", i, o->archives[i]);
+    for (i = 0; i < o->nhosts; i++)
+        printf("host[%d] %s\n", i, o->hosts[i]);
+    printf("samples %d interval %ld.%06ld\n", o->samples, (long)o->interval.tv_sec,
+           (long)o->interval.tv_usec);
+    if (o->errors) {
         fflush(stdout);
-        pmUsageMessage(&opts);
+        pmUsageMessage(o);
         return 1;
     }
-    if (opts.narchives == 1) {
-        if ((ctx = pmNewContext(PM_CONTEXT_ARCHIVE, opts.archives[0])) < 0) {
-            printf("pmNewContext(%s): %s\n", opts.archives[0], pmErrStr(ctx));
+    if (o->narchives == 1) {
+        if ((ctx = pmNewContext(PM_CONTEXT_ARCHIVE, o->archives[0])) < 0) {
+            printf("pmNewContext(%s): %s\n", o->archives[0], pmErrStr(ctx));
             return 1;
         }
-        sts = pmGetContextOptions(ctx, &opts);
-        printf("pmGetContextOptions -> %d errors %d flags 0x%x\n", sts, opts.errors, opts.flags);
-        printf("window %ld.%06ld .. %ld.%06ld origin %ld.%06ld\n", (long)opts.start.tv_sec,
-               (long)opts.start.tv_usec, (long)opts.finish.tv_sec, (long)opts.finish.tv_usec,
-               (long)opts.origin.tv_sec, (long)opts.origin.tv_usec);
+        sts = pmGetContextOptions(ctx, o);
+        printf("pmGetContextOptions -> %d errors %d flags 0x%x\n", sts, o->errors, o->flags);
+        printf("window %ld.%06ld .. %ld.%06ld origin %ld.%06ld\n", (long)o->start.tv_sec,
+               (long)o->start.tv_usec, (long)o->finish.tv_sec, (long)o->finish.tv_usec,
+               (long)o->origin.tv_sec, (long)o->origin.tv_usec);
         fflush(stdout);
         pmflush();
     }

@@ -38,19 +38,22 @@ libdir=$(dirname "$(find "$prefix" -name 'libpmapi.so' | head -1)")
 # PCP's build: its header and library only, without the sanitizer flags.
 "$cc" -O1 -Wall -Wextra -Werror -o "$work/replay-pcp" "$here/replay.c" -lpcp
 
-# The archives: NAME<TAB>ARCHIVE, one a line.
+# The archives: NAME<TAB>ARCHIVE, one a line. A name is the path below the
+# archive directory given, or below $REPLAY_NAME_ROOT when that is set (a
+# run over a subdirectory names its cases as the whole run does).
 list_archives() {
-  local dir meta base
+  local dir root meta base
   for dir in "$@"; do
+    root=${REPLAY_NAME_ROOT:-$dir}
     find "$dir" \( -name '*.meta' -o -name '*.meta.xz' \) | sort | while read -r meta; do
       base=${meta%.xz}
       base=${base%.meta}
-      printf '%s\t%s\n' "${base#"$dir"/}" "$base"
+      printf '%s\t%s\n' "${base#"$root"/}" "$base"
     done
     # Directories holding two or more archives: multi-archive sets.
     find "$dir" -type d | sort | while read -r d; do
       n=$(find "$d" -maxdepth 1 \( -name '*.meta' -o -name '*.meta.xz' \) | wc -l)
-      if [ "$n" -ge 2 ]; then printf '%s\t%s\n' "${d#"$dir"/}/ (set)" "$d"; fi
+      if [ "$n" -ge 2 ]; then printf '%s\t%s\n' "${d#"$root"/}/ (set)" "$d"; fi
     done
   done
 }
