@@ -103,6 +103,17 @@ std::string PcpProcLocalDir(const std::string& name) {
   return std::system(setup.c_str()) == 0 ? dir : "";
 }
 
+// At most one instant in this many may fall outside the band. Under
+// AddressSanitizer our pminfo holds several times the memory PCP's does
+// (shadow memory, quarantine), and the machine's memory levels it reports
+// (anonymous, mapped and committed pages, per zone and node) move with it,
+// so a dozen such levels fall outside.
+#ifdef __SANITIZE_ADDRESS__
+constexpr int kOffBandRatio = 10;
+#else
+constexpr int kOffBandRatio = 50;
+#endif
+
 struct Tally {
   int compared = 0, instants = 0, off_band = 0, strings = 0, strings_differ = 0;
   std::string off;  // the instants out of band, for the message
@@ -188,7 +199,7 @@ TEST(LinuxAgentValues, AgreeWithPcpsLinuxAgent) {
   EXPECT_GE(t.compared, 800);
   // instants that swing by more than the band between two moments (dirty
   // pages, run queue) are few
-  EXPECT_LE(t.off_band * 50, t.instants) << t.off;
+  EXPECT_LE(t.off_band * kOffBandRatio, t.instants) << t.off;
 }
 
 TEST(LinuxAgentValues, AgreeWithPcpsProcAgent) {
