@@ -32,6 +32,9 @@ if [ -z "${PMAPI_SKIP_SANITIZE:-}" ]; then
   # normal pass only: it compares output, which the sanitizers do not change.
   # So does realclients: PCP's own programs, which are not ours to
   # instrument (built plain, they cannot load an instrumented library).
-  run_suite "$root/build-asan" "-LE package|pcpqa|realclients -E ReferenceCorpus" -DCMAKE_BUILD_TYPE=Debug \
+  # The shipped agents run as daemons under pmcd are left out too: built
+  # with the sanitizers, PCP's sample agent answers some requests after
+  # pmcd has stopped waiting. Their shared-object forms (-K) stay.
+  run_suite "$root/build-asan" "-LE package|pcpqa|realclients -E ReferenceCorpus|compat_pmda_shipped_daemons" -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DCMAKE_C_FLAGS_DEBUG="-g1" -DPMAPI_SANITIZE=ON
 fi
