@@ -184,6 +184,7 @@ int pmReconnectContext(int handle) {
   std::shared_ptr<CContext> entry = FindHandle(handle);
   if (entry == nullptr) return PM_ERR_NOCONTEXT;
   if (entry->type != PM_CONTEXT_HOST || entry->owned == nullptr) return handle;
+  std::lock_guard<std::recursive_mutex> lock(entry->mu);
   absl::StatusOr<std::unique_ptr<Context>> ctx = OpenContext(entry->type, entry->name.c_str());
   if (!ctx.ok()) return Code(ctx.status());
   CopyProfile(entry->ctx->profile(), **ctx);
@@ -194,7 +195,9 @@ int pmReconnectContext(int handle) {
 
 char* pmGetContextHostName_r(int handle, char* buf, int buflen) {
   std::shared_ptr<CContext> entry = FindHandle(handle);
-  return CopyOut(entry == nullptr ? "" : entry->ctx->HostName(), buf, buflen);
+  if (entry == nullptr) return CopyOut("", buf, buflen);
+  std::lock_guard<std::recursive_mutex> lock(entry->mu);
+  return CopyOut(entry->ctx->HostName(), buf, buflen);
 }
 
 const char* pmGetContextHostName(int handle) {

@@ -29,6 +29,7 @@ pmapi::derive::AddOutcome AddToCurrent(const char* name, const char* expr) {
     pmapi::derive::SetLastError("Attempt to use an illegal context");
     return {pmapi::derive::AddOutcome::kPmapi, PM_ERR_NOCONTEXT, 0};
   }
+  std::lock_guard<std::recursive_mutex> lock(e->mu);
   return e->ctx->derived().Add(name, expr, e->ctx->BindEnvironment());
 }
 

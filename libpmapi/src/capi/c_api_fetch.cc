@@ -15,6 +15,7 @@ template <typename F>
 int WithContext(F body) {
   std::shared_ptr<CContext> entry = Current();
   if (entry == nullptr) return PM_ERR_NOCONTEXT;
+  std::lock_guard<std::recursive_mutex> lock(entry->mu);
   return body(*entry);
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,6 +53,10 @@ struct CContext {
   // The generation of the loaded name space (pmLoadNameSpace) this
   // context's Context was last given; see SyncNames.
   uint64_t names_generation = 0;
+  // Held by every call that uses the context, as libpcp locks each of its
+  // contexts: threads sharing one context take turns. Recursive, since a
+  // call may use its context again (a callback, a helper taking the lock).
+  std::recursive_mutex mu;
 };
 
 // Opens a context of `type` (flags in the upper bits are ignored) on

@@ -18,6 +18,7 @@ template <typename F>
 int WithContext(F body) {
   std::shared_ptr<CContext> entry = Current();
   if (entry == nullptr) return PM_ERR_NOCONTEXT;
+  std::lock_guard<std::recursive_mutex> lock(entry->mu);
   return body(*entry);
 }
 
@@ -117,6 +118,7 @@ struct Names {
 template <typename F>
 int WithNames(F body) {
   if (std::shared_ptr<CContext> entry = Current()) {
+    std::lock_guard<std::recursive_mutex> lock(entry->mu);
     SyncNames(*entry);
     return body(Names{entry->ctx, nullptr});
   }

@@ -81,6 +81,7 @@ void pmUnloadNameSpace(void) {
 int pmTrimNameSpace(void) {
   std::shared_ptr<CContext> entry = Current();
   if (entry == nullptr) return PM_ERR_NOCONTEXT;
+  std::lock_guard<std::recursive_mutex> lock(entry->mu);
   SyncNames(*entry);
   entry->ctx->TrimNameSpace();
   return 0;

@@ -237,6 +237,7 @@ int pmNewZone(const char* tz) {
 int pmNewContextZone(void) {
   std::shared_ptr<CContext> e = Current();
   if (e == nullptr) return PM_ERR_NOCONTEXT;
+  std::lock_guard<std::recursive_mutex> lock(e->mu);
   std::string tz;
   if (e->type == PM_CONTEXT_ARCHIVE) {
     absl::StatusOr<ArchiveLabel> label = e->ctx->GetArchiveLabel();
