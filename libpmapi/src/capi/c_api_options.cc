@@ -3,6 +3,7 @@
 // pmprintf buffer, the program name, debug switches and small helpers.
 #include <getopt.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
@@ -29,8 +30,6 @@ pmdebugoptions_t pmDebugOptions;
 
 namespace {
 
-std::mutex print_mu;
-std::string* print_buffer = new std::string;
 std::mutex name_mu;
 std::string* progname = new std::string("pcp");
 
@@ -202,6 +201,53 @@ void AddHostsFile(pmOptions* opts, const char* path) {
     for (const std::string& w : words) AddHost(opts, w, true);
   }
   std::fclose(f);
+}
+
+// --host-list: every comma-separated host (more than one is an error
+// without PM_OPTFLAG_MULTI).
+void AddHostList(pmOptions* opts, const char* value) {
+  if (opts->narchives > 0 && !(opts->flags & PM_OPTFLAG_MIXED)) {
+    pmprintf("%s: only one of hosts or archives allowed\n", pmGetProgname());
+    UsageError(opts);
+    return;
+  }
+  std::vector<std::string> hosts = absl::StrSplit(value, ',', absl::SkipEmpty());
+  for (const std::string& h : hosts) AddTo(&opts->hosts, &opts->nhosts, h);
+  if (!hosts.empty()) opts->context = PM_CONTEXT_HOST;
+  if (opts->nhosts > 1 && !(opts->flags & PM_OPTFLAG_MULTI)) {
+    pmprintf("%s: too many hosts requested: %s\n", pmGetProgname(), value);
+    UsageError(opts);
+  }
+}
+
+void Standard(int c, pmOptions* opts);
+
+// A standard option given by its long name only (getopt's 0): handled as
+// PCP's pmGetOptions handles it. False: the caller's own option.
+bool LongOnly(pmOptions* opts) {
+  static constexpr std::pair<const char*, int> kLetters[] = {
+      {"align", 'A'},     {"archive", 'a'},  {"debug", 'D'},      {"guimode", 'g'},
+      {"host", 'h'},      {"hostsfile", 'H'}, {"spec-local", 'K'}, {"local-PMDA", 'L'},
+      {"namespace", 'n'}, {"uniqnames", 'N'}, {"guiport", 'p'},    {"interval", 't'},
+      {"origin", 'O'},    {"samples", 's'},  {"start", 'S'},      {"finish", 'T'},
+      {"timezone", 'Z'},  {"hostzone", 'z'}, {"version", 'V'}};
+  if (opts->long_options == nullptr || opts->index < 0) return false;
+  const char* name = opts->long_options[opts->index].long_opt;
+  if (name == nullptr) return false;
+  if (std::strcmp(name, PMLONGOPT_ARCHIVE_LIST) == 0) {
+    AddArchiveList(opts, opts->optarg);
+    return true;
+  }
+  if (std::strcmp(name, PMLONGOPT_HOST_LIST) == 0) {
+    AddHostList(opts, opts->optarg);
+    return true;
+  }
+  for (const auto& [long_name, letter] : kLetters) {
+    if (std::strcmp(name, long_name) != 0) continue;
+    Standard(letter, opts);
+    return true;
+  }
+  return false;
 }
 
 // The times of a pmOptions: this library is built with the version 2
@@ -387,7 +433,15 @@ void Finish(pmOptions* opts) {
   if (opts->version != PMAPI_VERSION_2 && opts->version != PMAPI_VERSION_3) {
     opts->version = PMAPI_VERSION_2;
   }
-  if (opts->Lflag) opts->context = PM_CONTEXT_LOCAL;
+  if (opts->Lflag) {
+    opts->context = PM_CONTEXT_LOCAL;
+  } else if (opts->context == 0 && opts->origin_optarg != nullptr) {
+    // As PCP: -O alone means this host's archives in $PCP_ARCHIVE_DIR.
+    const char* dir = pmGetOptionalConfig("PCP_ARCHIVE_DIR");
+    char host[HOST_NAME_MAX + 1] = "localhost";
+    if (gethostname(host, sizeof host) < 0) std::strcpy(host, "localhost");
+    AddArchive(opts, absl::StrCat(dir != nullptr ? dir : "/var/log/pcp/pmlogger", "/", host));
+  }
   if (opts->context != PM_CONTEXT_ARCHIVE &&
       (opts->start_optarg != nullptr || opts->align_optarg != nullptr ||
        opts->origin_optarg != nullptr)) {
@@ -498,55 +552,6 @@ void Diagnose(int c, char* const* argv, const pmLongOptions* longopts) {
 
 extern "C" {
 
-// ---- pmprintf ----
-
-int pmprintf(const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char small[512];
-  va_list copy;
-  va_copy(copy, ap);
-  int n = std::vsnprintf(small, sizeof small, fmt, copy);
-  va_end(copy);
-  std::string text;
-  if (n >= 0 && static_cast<size_t>(n) < sizeof small) {
-    text = small;
-  } else if (n >= 0) {
-    text.resize(static_cast<size_t>(n) + 1);
-    std::vsnprintf(text.data(), text.size(), fmt, ap);
-    text.resize(static_cast<size_t>(n));
-  }
-  va_end(ap);
-  std::lock_guard<std::mutex> lock(print_mu);
-  print_buffer->append(text);
-  return n;
-}
-
-int pmflush(void) {
-  std::string text;
-  {
-    std::lock_guard<std::mutex> lock(print_mu);
-    text.swap(*print_buffer);
-  }
-  if (text.empty()) return 0;
-  std::fputs(text.c_str(), stderr);
-  std::fflush(stderr);
-  return static_cast<int>(text.size());
-}
-
-int pmsprintf(char* buf, size_t size, const char* fmt, ...) {
-  if (buf == nullptr || size == 0) return 0;
-  va_list ap;
-  va_start(ap, fmt);
-  int n = std::vsnprintf(buf, size, fmt, ap);
-  va_end(ap);
-  if (n < 0) {
-    buf[0] = '\0';
-    return 0;
-  }
-  return static_cast<size_t>(n) >= size ? static_cast<int>(size - 1) : n;
-}
-
 // ---- Program name, version, debug ----
 
 void pmSetProgname(const char* name) {
@@ -629,6 +634,7 @@ int pmGetOptions(int argc, char* const* argv, pmOptions* opts) {
     int c = pmgetopt_r(argc, argv, opts);
     if (c == -1) break;
     if (opts->override != nullptr && opts->override(c, opts) != 0) return c;
+    if (c == 0 && LongOnly(opts)) continue;
     if (!IsStandard(c)) return c;
     Standard(c, opts);
   }

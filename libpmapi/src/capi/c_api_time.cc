@@ -178,6 +178,9 @@ int pmParseHighResTimeWindow(const char* start, const char* finish, const char* 
 
 int pmParseUnitsStr(const char* spec, pmUnits* units, double* multiplier, char** errmsg) {
   if (errmsg != nullptr) *errmsg = nullptr;
+  // As libpcp: the units are cleared first, the multiplier is only set on
+  // success.
+  *units = pmUnits{};
   absl::StatusOr<ParsedUnits> p = ParseUnitsStr(spec == nullptr ? "" : spec);
   if (!p.ok()) return ParseError(p.status(), errmsg);
   *units = ToC(p->units);

@@ -490,6 +490,11 @@ char* pmUnitsStr_r(const pmUnits* units, char* buf, int buflen) {
 }
 const char* pmUnitsStr(const pmUnits* units) { return pmUnitsStr_r(units, Buffer(4), kBufLen); }
 char* pmAtomStr_r(const pmAtomValue* atom, int type, char* buf, int buflen) {
+  // A string or block atom with no value behind it, as libpcp shows it.
+  bool is_block = type == PM_TYPE_AGGREGATE || type == PM_TYPE_AGGREGATE_STATIC;
+  if ((type == PM_TYPE_STRING && atom->cp == nullptr) || (is_block && atom->vbp == nullptr)) {
+    return CopyOut("<null>", buf, buflen);
+  }
   int block_vtype;
   AtomValue v = FromCAtom(atom, type, &block_vtype);
   return CopyOut(AtomStr(v, type, block_vtype), buf, buflen);
