@@ -8,13 +8,27 @@
 # <pcp/pmapi.h> and <pcp/pmda.h> (none of libpcp.h or impl.h, nor the
 # headers of libraries this project does not provide: mmv, trace, import,
 # archive, deprecated, fault, json, http, pmdaroot) and that call no
-# internal __pm function, and the pmclient demos Debian's pcp ships. They are built where they are, never copied into this project.
-# Every program that builds with libpcp must build with ours. The runs are
-# the archive invocations PCP's QA scripts use (extracted from the scripts,
-# run in the testsuite directory); stdout, stderr and exit status of each
-# are compared and the identical count is printed. The test fails if a
-# program builds with libpcp and not with ours, or if fewer runs are
-# identical than the floor recorded below (it only moves up).
+# internal __pm function, and the pmclient demos Debian's pcp ships. They
+# are built where they are, never copied into this project. Every program
+# that builds with libpcp must build with ours (known_gaps.txt lists the
+# exceptions, with their reasons).
+#
+# The runs are the invocations PCP's QA scripts use for these programs,
+# extracted from the scripts, in four kinds:
+#   archive  the QA archives (archives/...)
+#   local    a local context (-L): the Linux agent and the sample agent as
+#            a shared object (sampledso), PCP's build of it for libpcp and
+#            the same source built against this library for ours
+#   host     a host context (-h localhost, -h local:, or the program's
+#            default host) on a private pmcd started here
+#            (scripts/pmcd-private.sh, with the pmcd, Linux, sample and
+#            sampledso agents); the system pmcd is never contacted
+#   none     programs that open no context (conversions, parsers, ...)
+# Each run gets a fresh working directory; stdout, stderr and exit status
+# are compared, after varying.txt's masks for what changes from run to
+# run (times, process ids, live values). The test fails if a program
+# builds with libpcp and not with ours, or if fewer runs of a kind are
+# identical than that kind's floor below (floors only move up).
 #
 # Usage: realclients_test.sh SOURCE_DIR BUILD_DIR WORK_DIR CMAKE CC
 # Exits 77 (skipped) when pcp-testsuite or libpcp3-dev is not installed.
@@ -23,7 +37,8 @@ set -uo pipefail
 src=$1 build=$2 work=$3 cmake=$4 cc=$5
 qa=/var/lib/pcp/testsuite
 demos=/usr/share/pcp/demos/pmclient
-identical_floor=${REALCLIENTS_FLOOR:-9}
+here=$(cd "$(dirname "$0")" && pwd)
+declare -A floor=([archive]=9 [local]=0 [host]=0 [none]=0)
 if [ ! -d "$qa/src" ] || [ ! -f /usr/include/pcp/pmapi.h ]; then
   echo "skipped: pcp-testsuite or libpcp3-dev not installed"
   exit 77
@@ -31,9 +46,13 @@ fi
 
 rm -rf "$work"
 mkdir -p "$work/pcp" "$work/ours" "$work/inc" "$work/out" "$work/run"
-prefix=$work/prefix
-"$cmake" --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
-  { cat "$work/install.log" >&2; echo "FAIL: install" >&2; exit 1; }
+# $REALCLIENTS_PREFIX: an installed prefix to use instead of installing
+# BUILD_DIR (to try the programs against another build).
+prefix=${REALCLIENTS_PREFIX:-$work/prefix}
+if [ -z "${REALCLIENTS_PREFIX:-}" ]; then
+  "$cmake" --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
+    { cat "$work/install.log" >&2; echo "FAIL: install" >&2; exit 1; }
+fi
 libdir=$(dirname "$(find "$prefix" -name 'libpmapi.so' | head -1)")
 
 # The QA build's generated header (what mk.localconfig writes).
@@ -60,7 +79,7 @@ build_one() {
   "$cc" "${flags[@]}" -o "$work/pcp/$name" "$f" -lpcp_pmda -lpcp -lpthread -lm \
     > "$work/pcp/$name.log" 2>&1 || return 0
   # Our prefix comes first, so <pcp/pmapi.h> and <pcp/pmda.h> are ours.
-  "$cc" "${flags[@]}" -I"$prefix/include" -o "$work/ours/$name" "$f" \
+  "$cc" "${flags[@]}" -I"$prefix/include/pmapi-compat" -o "$work/ours/$name" "$f" \
     -L"$libdir" -lpmapi -Wl,-rpath,"$libdir" -lpthread -lm > "$work/ours/$name.log" 2>&1 || true
 }
 export -f build_one
@@ -81,7 +100,7 @@ echo "programs: ${#programs[@]}; built with libpcp: $built_pcp; built with ours:
 # Programs known not to build with ours yet, each with its reason
 # (known_gaps.txt: "NAME<TAB>reason"); a listed program that builds fails
 # the test too, so the list only shrinks.
-known="$src/tests/realclients/known_gaps.txt"
+known="$here/known_gaps.txt"
 status=0
 for m in "${missing[@]}"; do
   if grep -q "^$m	" "$known"; then
@@ -100,32 +119,19 @@ while IFS=$'\t' read -r m _; do
   fi
 done < "$known"
 
-# The runs: the QA scripts' archive invocations of these programs.
-grep -hoE '(\$here/)?src/[a-z_0-9-]+ [^|;>&`$"]*archives/[A-Za-z0-9_.-]+[^|;>&`$"\\]*' \
-    "$qa"/[0-9][0-9][0-9] "$qa"/[0-9][0-9][0-9][0-9] 2>/dev/null |
-  sed -e 's/^\$here\///' -e 's/ 2 *$//' -e 's/ *$//' | sort -u > "$work/runs.txt"
-total=0 same=0
-: > "$work/differ.txt"
-while read -r prog args; do
-  name=$(basename "$prog")
-  [ -x "$work/pcp/$name" ] && [ -x "$work/ours/$name" ] || continue
-  total=$((total + 1))
-  for side in pcp ours; do
-    # Both builds run under one path, so messages naming the program match.
-    cp "$work/$side/$name" "$work/run/$name"
-    # shellcheck disable=SC2086
-    (cd "$qa" && env TZ=UTC LC_ALL=C PCP_DERIVED_CONFIG= timeout 20 "$work/run/$name" $args \
-      > "$work/out/$total.$side" 2>&1 < /dev/null; echo "exit status $?" >> "$work/out/$total.$side")
-  done
-  if cmp -s "$work/out/$total.pcp" "$work/out/$total.ours"; then
-    same=$((same + 1))
-  else
-    echo "$name $args" >> "$work/differ.txt"
-  fi
-done < "$work/runs.txt"
-echo "runs (archive contexts): $same identical of $total"
-if [ -s "$work/differ.txt" ]; then
-  echo "different:"; sed 's/^/  /' "$work/differ.txt"
-fi
-[ "$same" -ge "$identical_floor" ] || { echo "FAIL: $same identical runs, floor $identical_floor" >&2; status=1; }
+# ---- The private pmcd (host contexts) and the local contexts' agents.
+# shellcheck source=tests/realclients/contexts.sh
+. "$here/contexts.sh"
+pmcd_dir=$work/pmcd
+trap 'stop_pmcd' EXIT
+start_pmcd || { echo "FAIL: the private pmcd did not start" >&2; exit 1; }
+setup_local || { echo "FAIL: the local contexts' agents could not be built" >&2; exit 1; }
+
+# ---- The runs.
+# shellcheck source=tests/realclients/runs.sh
+. "$here/runs.sh"
+list_runs > "$work/runs.txt"
+echo "built in ${SECONDS}s"
+run_all < "$work/runs.txt"
+echo "done in ${SECONDS}s"
 exit $status

@@ -114,7 +114,7 @@ struct Names {
   }
 };
 
-// Runs `body` on the current name space, or returns PM_ERR_NOCONTEXT.
+// Runs `body` on the current name space, or returns PM_ERR_NOPMNS.
 template <typename F>
 int WithNames(F body) {
   if (std::shared_ptr<CContext> entry = Current()) {
@@ -123,7 +123,8 @@ int WithNames(F body) {
     return body(Names{entry->ctx, nullptr});
   }
   std::shared_ptr<const Pmns> ns = LoadedNames(nullptr);
-  if (ns == nullptr) return PM_ERR_NOCONTEXT;
+  // As libpcp: without a context or a loaded name space there is none.
+  if (ns == nullptr) return PM_ERR_NOPMNS;
   return body(Names{nullptr, ns.get()});
 }
 

@@ -80,7 +80,8 @@ void pmUnloadNameSpace(void) {
 
 int pmTrimNameSpace(void) {
   std::shared_ptr<CContext> entry = Current();
-  if (entry == nullptr) return PM_ERR_NOCONTEXT;
+  // As libpcp: no name space at all is reported before no context.
+  if (entry == nullptr) return LoadedNames(nullptr) == nullptr ? PM_ERR_NOPMNS : PM_ERR_NOCONTEXT;
   std::lock_guard<std::recursive_mutex> lock(entry->mu);
   SyncNames(*entry);
   entry->ctx->TrimNameSpace();
