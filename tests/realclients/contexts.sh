@@ -58,12 +58,13 @@ setup_local() {
 }
 
 # context_env KIND SIDE: the environment of one run. Every kind but
-# archive names the private pmcd (so "local:" and "localhost" reach it)
-# and its name space.
+# archive names the private pmcd (so "local:" and "localhost" reach it),
+# its name space, and a PCP_VAR_DIR of the run's own (agents' instance
+# caches are written below it).
 context_env() {
   echo TZ=UTC LC_ALL=C PCP_DERIVED_CONFIG=
   [ "$1" = archive ] && return
-  echo "PMCD_PORT=$pmcd_port PMCD_SOCKET=$pmcd_sock PMNS_DEFAULT=$work/pmns"
+  echo "PMCD_PORT=$pmcd_port PMCD_SOCKET=$pmcd_sock PMNS_DEFAULT=$work/pmns PCP_VAR_DIR=$work/var"
   [ "$1" = local ] || return 0
   if [ "$2" = pcp ]; then
     echo "PCP_PMCDCONF_PATH=$work/local-pcp.conf PCP_PMDAS_DIR=$pmcd_dir/pmdas"

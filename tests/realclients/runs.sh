@@ -58,6 +58,13 @@ make_cwd_template() {
   find "$qa" -mindepth 1 -maxdepth 1 -type d -exec ln -s {} "$work/cwd-template/" \;
 }
 
+# fresh_var: an empty PCP_VAR_DIR (context_env) for the next run, never
+# the system's.
+fresh_var() {
+  rm -rf "$work/var"
+  mkdir -p "$work/var/config/pmda"
+}
+
 # run_one SIDE KIND NAME ARGS OUT: stdout, stderr and status into OUT.*
 run_one() {
   local side=$1 kind=$2 name=$3 args=$4 out=$5 cwd=$work/cwd.$1
@@ -109,6 +116,7 @@ run_all() {
   declare -A total=() same=()
   for k in "${kinds[@]}"; do total[$k]=0 same[$k]=0; done
   make_cwd_template
+  fresh_var
   : > "$work/differ.txt"
   : > "$work/listed.txt"
   while IFS=$'\t' read -r kind prog; do
@@ -124,9 +132,12 @@ run_all() {
     total[$kind]=$((total[$kind] + 1))
     local t0=$SECONDS
     # the two builds side by side, at the same moment, but one after the
-    # other where the program writes fixed files of its own in /tmp
-    if grep -q '"/tmp/' "$qa/src/$name.c" 2> /dev/null; then
+    # other where the program writes fixed files of its own in /tmp, or
+    # an agent's instance cache (below $PCP_VAR_DIR)
+    if grep -qE '"/tmp/|pmdaCache' "$qa/src/$name.c" 2> /dev/null; then
+      fresh_var
       run_one pcp "$kind" "$name" "$args" "$work/out/$n.pcp"
+      fresh_var
     else
       run_one pcp "$kind" "$name" "$args" "$work/out/$n.pcp" &
     fi

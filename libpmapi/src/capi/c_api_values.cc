@@ -1,12 +1,15 @@
 // c_api_values.cc: the C layer's value functions (pmExtractValue,
 // pmConvScale, the *Str formatters, pmPrintValue, event unpacking) and the
 // conversions between C results and the core's.
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 #include "c_api_internal.h"
 #include "pmapi/events.h"
@@ -444,7 +447,8 @@ char* pmErrStr(int code) {
   return pmErrStr_r(code, buf, sizeof buf);
 }
 
-int pmExtractValue(int valfmt, const pmValue* ival, int itype, pmAtomValue* oval, int otype) {
+static int ExtractChecked(int valfmt, const pmValue* ival, int itype, pmAtomValue* oval,
+                          int otype) {
   if (ival == nullptr || oval == nullptr) return PM_ERR_CONV;
   ValueView v;
   if (!ViewOf(valfmt, *ival, &v)) return PM_ERR_CONV;
@@ -454,14 +458,82 @@ int pmExtractValue(int valfmt, const pmValue* ival, int itype, pmAtomValue* oval
   return ToCAtom(*a, otype, oval);
 }
 
+// The input of a conversion as libpcp's -Dvalue trace shows it.
+static std::string TracedInput(int valfmt, const pmValue* ival, int itype) {
+  pmAtomValue av{};
+  char buf[80];
+  if (valfmt == PM_VAL_INSITU) {
+    if (itype != PM_TYPE_32 && itype != PM_TYPE_U32) return "???";
+    av.l = ival->value.lval;
+    return pmAtomStr_r(&av, itype, buf, sizeof buf);
+  }
+  const pmValueBlock* vb = ival->value.pval;
+  if (vb == nullptr) return "???";
+  switch (itype) {
+    case PM_TYPE_64: case PM_TYPE_U64: case PM_TYPE_DOUBLE: case PM_TYPE_FLOAT:
+      std::memcpy(&av, vb->vbuf, itype == PM_TYPE_FLOAT ? sizeof av.f : sizeof av.ll);
+      return pmAtomStr_r(&av, itype, buf, sizeof buf);
+    case PM_TYPE_STRING:
+      av.cp = const_cast<char*>(vb->vbuf);
+      return vb->vbuf[0] == '\0' ? "<null>" : pmAtomStr_r(&av, itype, buf, sizeof buf);
+    case PM_TYPE_AGGREGATE: {
+      int vlen = static_cast<int>(vb->vlen) - PM_VAL_HDR_SIZE;
+      std::string out = absl::StrCat("[len=", vlen, "]");
+      for (int i = 0; i < vlen && i < 12; ++i) {
+        absl::StrAppendFormat(&out, i % 4 == 0 ? " %02x" : "%02x", vb->vbuf[i] & 0xff);
+      }
+      if (vlen > 12) out += " ...";
+      return out;
+    }
+    default:
+      return "???";
+  }
+}
+
+int pmExtractValue(int valfmt, const pmValue* ival, int itype, pmAtomValue* oval, int otype) {
+  int sts = ExtractChecked(valfmt, ival, itype, oval, otype);
+  if (pmDebugOptions.value && ival != nullptr && oval != nullptr) {
+    char buf[PM_MAXERRMSGLEN];
+    std::string line = absl::StrCat("pmExtractValue:  ", TracedInput(valfmt, ival, itype), " [",
+                                     TypeStr(itype), "] -> ");
+    absl::StrAppend(&line, sts == 0 ? pmAtomStr_r(oval, otype, buf, sizeof buf)
+                                    : absl::StrCat("Error: ", ErrStr(sts)));
+    std::fprintf(stderr, "%s [%s]\n", line.c_str(), TypeStr(otype).c_str());
+  }
+  return sts;
+}
+
+// libpcp's -Dvalue trace of pmConvScale: the value and units in, and out
+// (or the error); dimensionless units are taken as counts.
+static void TraceConvScale(int type, const pmAtomValue* ival, const pmUnits* iunit,
+                           const pmAtomValue* oval, const pmUnits* ounit, int sts) {
+  auto dimensionless = [](const pmUnits* u) {
+    return u->dimSpace == 0 && u->dimTime == 0 && u->dimCount == 0;
+  };
+  auto as_count = [](pmUnits u) {
+    u.dimCount = 1;
+    return UnitsStr(FromC(u));
+  };
+  char buf[80];
+  std::string line = absl::StrCat("pmConvScale: ", pmAtomStr_r(ival, type, buf, sizeof buf), " [",
+                                  UnitsStr(FromC(*iunit)), "]");
+  if (dimensionless(iunit)) absl::StrAppend(&line, " defaults to [", as_count(*iunit), "]");
+  absl::StrAppend(&line, " -> ", sts == 0 ? pmAtomStr_r(oval, type, buf, sizeof buf)
+                                          : absl::StrCat("Error: ", ErrStr(sts)));
+  absl::StrAppend(&line, " [", UnitsStr(FromC(*ounit)), "]");
+  if (dimensionless(ounit)) absl::StrAppend(&line, " defaults to [", as_count(*ounit), "]");
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
 int pmConvScale(int type, const pmAtomValue* ival, const pmUnits* iunit, pmAtomValue* oval,
                 const pmUnits* ounit) {
   if (type < PM_TYPE_32 || type > PM_TYPE_DOUBLE) return PM_ERR_CONV;
   int unused;
   absl::StatusOr<AtomValue> a = ConvScale(type, FromCAtom(ival, type, &unused), FromC(*iunit),
                                           FromC(*ounit));
-  if (!a.ok()) return Code(a.status());
-  return ToCAtom(*a, type, oval);
+  int sts = a.ok() ? ToCAtom(*a, type, oval) : Code(a.status());
+  if (pmDebugOptions.value) TraceConvScale(type, ival, iunit, oval, ounit, sts);
+  return sts;
 }
 
 char* pmIDStr_r(pmID pmid, char* buf, int buflen) { return CopyOut(IDStr(pmid), buf, buflen); }
