@@ -90,6 +90,10 @@ class InDomCaches {
     // Receives warnings and errors PCP would log (bad persistence file
     // records, identifiers exhausted); stderr when unset.
     std::function<void(std::string_view)> log_sink;
+    // When set and true, load and save also write PCP's -Dindom traces
+    // ("After PMDA_CACHE_LOAD", "After cache_save hstate={...}" and a
+    // dump) through dump_sink.
+    std::function<bool()> trace_enabled;
   };
 
   InDomCaches();
@@ -153,6 +157,7 @@ class InDomCaches {
   cache_internal::InDomCache& Find(InDom indom);
   std::string VarDir() const;
   std::string PreparedFilePath(InDom indom) const;
+  void Trace(const cache_internal::InDomCache& cache, int op, int state_before, int sts) const;
 
   Options options_;
   std::unique_ptr<Env> env_;

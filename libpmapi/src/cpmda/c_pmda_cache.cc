@@ -51,7 +51,11 @@ std::recursive_mutex& CCacheLock() {
 }
 
 InDomCaches& CCaches() {
-  static auto* caches = new InDomCaches;
+  static auto* caches = [] {
+    InDomCaches::Options options;
+    options.trace_enabled = [] { return pmDebugOptions.indom != 0; };
+    return new InDomCaches(std::move(options));
+  }();
   return *caches;
 }
 

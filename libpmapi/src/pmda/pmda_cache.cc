@@ -144,10 +144,33 @@ absl::StatusOr<int> InDomCaches::Op(InDom indom, int op) {
     options_.dump_sink(cache.DumpText(op == kCacheDumpAll));
     return 0;
   }
+  int before = cache.state();
   int sts = cache.Op(op);
+  if (options_.trace_enabled && options_.trace_enabled()) Trace(cache, op, before, sts);
   // The end of a walk is -1, a result rather than an error.
   if (op == kCacheWalkNext) return sts;
   return Result(sts);
+}
+
+// PCP's -Dindom traces: after a load, and after a save that wrote the
+// file (one that found the cache dirty).
+void InDomCaches::Trace(const InDomCache& cache, int op, int state_before, int sts) const {
+  using cache_internal::kDirtyInstance;
+  using cache_internal::kDirtyStamp;
+  if (sts < 0) return;
+  std::string head;
+  if (op == kCacheLoad) {
+    head = "After PMDA_CACHE_LOAD\n";
+  } else if (op == kCacheSave || op == kCacheSync) {
+    int mask = op == kCacheSave ? kDirtyInstance : (kDirtyInstance | kDirtyStamp);
+    if ((state_before & mask) == 0) return;
+    // PCP names the bits the operation saves for, not the state found.
+    head = absl::StrCat("After cache_save hstate={", (mask & kDirtyInstance) ? "DIRTY_INSTANCE" : "",
+                        (mask & kDirtyStamp) ? "DIRTY_STAMP" : "", "}\n");
+  } else {
+    return;
+  }
+  options_.dump_sink(head + cache.DumpText(false));
 }
 
 absl::StatusOr<int> InDomCaches::Purge(InDom indom, int64_t recent, const std::function<void(void*)>& release) {

@@ -84,6 +84,8 @@ class InDomCache {
   int Purge(int64_t recent, const std::function<void(void*)>& release);
   int Resize(int maximum);
   std::string DumpText(bool with_hash) const;
+  // The state word (kDirty*, kStringsCache).
+  int state() const { return hstate_; }
 
  private:
   using EntryList = std::list<CacheEntry>;
