@@ -90,10 +90,6 @@ class InDomCaches {
     // Receives warnings and errors PCP would log (bad persistence file
     // records, identifiers exhausted); stderr when unset.
     std::function<void(std::string_view)> log_sink;
-    // When set and true, load and save also write PCP's -Dindom traces
-    // ("After PMDA_CACHE_LOAD", "After cache_save hstate={...}" and a
-    // dump) through dump_sink.
-    std::function<bool()> trace_enabled;
   };
 
   InDomCaches();
@@ -146,6 +142,15 @@ class InDomCaches {
   // Returns the text of PMDA_CACHE_DUMP (with_hash false) or
   // PMDA_CACHE_DUMP_ALL (true) for `indom`, or "" when it has no cache.
   std::string DumpText(InDom indom, bool with_hash) const;
+
+  // Those of the log_sink messages PCP logs as warnings rather than errors
+  // (a load skipping an entry already in the cache) go to `sink` instead.
+  void SetWarningSink(std::function<void(std::string_view)> sink);
+
+  // While `enabled` answers true, load and save also write PCP's -Dindom
+  // traces ("After PMDA_CACHE_LOAD", "After cache_save hstate={...}", each
+  // with a dump) through dump_sink.
+  void SetTrace(std::function<bool()> enabled);
 
   // Returns the persistence file path for `indom` ("" when no PCP_VAR_DIR
   // can be found; load and save then fail with PM_ERR_GENERIC).

@@ -1,6 +1,8 @@
 // c_pmda_cache.cc: pmdaCache* for C agents, over the library's
 // InDomCaches (pmapi/pmda_cache.h). As in PCP the caches are process-wide,
 // keyed by instance domain.
+#include <syslog.h>
+
 #include <cstdio>
 #include <map>
 #include <span>
@@ -53,8 +55,16 @@ std::recursive_mutex& CCacheLock() {
 InDomCaches& CCaches() {
   static auto* caches = [] {
     InDomCaches::Options options;
-    options.trace_enabled = [] { return pmDebugOptions.indom != 0; };
-    return new InDomCaches(std::move(options));
+    // As libpcp_pmda: messages through pmNotifyErr, at its level.
+    options.log_sink = [](std::string_view text) {
+      pmNotifyErr(LOG_ERR, "%.*s", static_cast<int>(text.size()), text.data());
+    };
+    auto* made = new InDomCaches(std::move(options));
+    made->SetWarningSink([](std::string_view text) {
+      pmNotifyErr(LOG_WARNING, "%.*s", static_cast<int>(text.size()), text.data());
+    });
+    made->SetTrace([] { return pmDebugOptions.indom != 0; });
+    return made;
   }();
   return *caches;
 }

@@ -71,6 +71,8 @@ InDomCaches::InDomCaches(Options options) : options_(std::move(options)), env_(s
   if (!options_.log_sink) options_.log_sink = ToStderr;
   env_->now = options_.clock;
   env_->log = options_.log_sink;
+  env_->warn = options_.log_sink;
+  env_->trace = options_.dump_sink;
   env_->file_path = [this](InDom indom) { return PreparedFilePath(indom); };
 }
 
@@ -146,11 +148,17 @@ absl::StatusOr<int> InDomCaches::Op(InDom indom, int op) {
   }
   int before = cache.state();
   int sts = cache.Op(op);
-  if (options_.trace_enabled && options_.trace_enabled()) Trace(cache, op, before, sts);
+  if (env_->trace_enabled && env_->trace_enabled()) Trace(cache, op, before, sts);
   // The end of a walk is -1, a result rather than an error.
   if (op == kCacheWalkNext) return sts;
   return Result(sts);
 }
+
+void InDomCaches::SetWarningSink(std::function<void(std::string_view)> sink) {
+  env_->warn = sink ? std::move(sink) : options_.log_sink;
+}
+
+void InDomCaches::SetTrace(std::function<bool()> enabled) { env_->trace_enabled = std::move(enabled); }
 
 // PCP's -Dindom traces: after a load, and after a save that wrote the
 // file (one that found the cache dirty).

@@ -175,18 +175,31 @@ InDomCache::EntryRef InDomCache::PlaceKnownInst(int inst) {
 // Inserts a new inactive entry. With a known identifier (StoreKey, load)
 // an existing entry with that identifier or name is returned instead, with
 // *sts PM_ERR_INST when the two disagree.
+// Writes one of PCP's -Dindom traces, when they are on.
+void InDomCache::Trace(std::string_view text) const {
+  if (env_->trace_enabled && env_->trace_enabled() && env_->trace) env_->trace(text);
+}
+
 CacheEntry* InDomCache::Insert(std::string_view name, std::optional<int> inst, int* sts) {
   *sts = 0;
   EntryRef before;
   int chosen = 0;
   if (inst) {
     if (CacheEntry* e = FindByInst(*inst)) {
-      if (NameMatch(*e, name, HashLen(name)) != 1) *sts = kErrInst;
+      if (NameMatch(*e, name, HashLen(name)) != 1) {
+        *sts = kErrInst;
+        Trace(absl::StrFormat("pmdaCache: store: indom %u.%u: instance %d  in cache, name \"%s\" does "
+                              "not match new entry \"%s\"\n",
+                              InDomDomain(indom_), InDomSerial(indom_), e->inst, e->name, name));
+      }
       return e;
     }
     int match;
     if (CacheEntry* e = FindByName(name, &match)) {
       *sts = kErrInst;
+      Trace(absl::StrFormat("pmdaCacheStoreKey: indom %u.%u: instance \"%s\" in cache, id %d does not "
+                            "match new entry %d\n",
+                            InDomDomain(indom_), InDomSerial(indom_), e->name, e->inst, *inst));
       return e;
     }
     chosen = *inst;

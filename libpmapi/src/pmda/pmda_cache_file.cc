@@ -164,7 +164,7 @@ int InDomCache::LoadRecord(const std::string& path, std::string_view line) {
   CacheEntry* e = Insert(r.name, r.inst, &sts);
   if (e == nullptr) return sts;
   if (sts != 0) {
-    env_->log(absl::StrFormat(
+    env_->warn(absl::StrFormat(
         "pmdaCacheOp: %s: loading instance %d (\"%s\") ignored, already in cache as %d (\"%s\")", path,
         r.inst, r.name, e->inst, e->name));
   }

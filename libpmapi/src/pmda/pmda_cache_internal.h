@@ -55,6 +55,9 @@ uint32_t HashBytes(std::span<const uint8_t> bytes, uint32_t seed);
 struct CacheEnv {
   std::function<int64_t()> now;
   std::function<void(std::string_view)> log;
+  std::function<void(std::string_view)> warn;
+  std::function<bool()> trace_enabled;
+  std::function<void(std::string_view)> trace;  // where traces go
   std::function<std::string(InDom)> file_path;  // creates the directory
 };
 
@@ -84,6 +87,7 @@ class InDomCache {
   int Purge(int64_t recent, const std::function<void(void*)>& release);
   int Resize(int maximum);
   std::string DumpText(bool with_hash) const;
+  void Trace(std::string_view text) const;
   // The state word (kDirty*, kStringsCache).
   int state() const { return hstate_; }
 
