@@ -17,10 +17,10 @@ list_runs() {
   qa_scripts | xargs grep -hoE '(\$here/)?src/[a-z_0-9-]+ [^|;>&`$"]*archives/[A-Za-z0-9_.-]+[^|;>&`$"\\]*' |
     sed -e 's/^\$here\///' -e 's/ 2 *$//' -e 's/ *$//' | sort -u | sed 's/^/archive\t/'
   # The others: commands (at the start of a line or after ; | & ( or `,
-  # perhaps under $sudo or _run_valgrind) outside comments, with $host (the QA machine's pmcd) as
-  # localhost; an invocation still naming a shell variable, or continued
-  # on the next line, is left out.
-  # Programs started in the background (servers) are left out too.
+  # perhaps under $sudo or _run_valgrind) outside comments, with $host
+  # (the QA machine's pmcd) as localhost. An invocation still naming a
+  # shell variable, continued on the next line, or started in the
+  # background (a server) is left out.
   qa_scripts | xargs grep -hv -e '^[[:space:]]*#' -e '&[[:space:]]*$' |
     grep -oE '(^[[:space:]]*|[;|&(`][[:space:]]*)(\$sudo[a-z_]* |_run_valgrind )?(\$here/|\./)?src/[a-z_0-9-]+( [^|;>&`"]*)?' |
     sed -E -e 's/^[[:space:];|&(`]*//' -e 's/^(\$sudo[a-z_]* |_run_valgrind )//' -e 's/^(\$here\/|\.\/)//' \
