@@ -21,6 +21,7 @@
 #include "pmapi/local.h"
 #include "c_pmda_host.h"
 #include "local_spec.h"
+#include "elf_needed.h"
 #include "pmda_builtin.h"
 
 namespace pmapi {
@@ -48,7 +49,29 @@ std::map<std::string, std::weak_ptr<DsoLibrary>>& DsoRegistry() {
   return *registry;
 }
 
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return PcpError(errno ? -errno : -ENOENT, path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// An agent linked with PCP's libpcp_pmda or libpcp is refused before
+// dlopen, which would load PCP's libraries into this process. (A file that
+// cannot be read or parsed is left to dlopen, which reports it.)
+absl::Status RefusePcpBuiltAgent(const std::string& path) {
+  absl::StatusOr<std::string> image = ReadFile(path);
+  if (!image.ok()) return absl::OkStatus();
+  absl::StatusOr<std::vector<std::string>> needed = ElfNeeded(*image);
+  if (!needed.ok() || !NeedsPcpLibrary(*needed)) return absl::OkStatus();
+  return PcpError(kErrGeneric, absl::StrCat("DSO \"", path,
+                                            "\" is linked with PCP's libpcp; build the agent "
+                                            "against libpmapi to host it here"));
+}
+
 absl::StatusOr<std::shared_ptr<DsoLibrary>> OpenDso(const std::string& path) {
+  if (absl::Status refused = RefusePcpBuiltAgent(path); !refused.ok()) return refused;
   std::lock_guard<std::mutex> lock(dso_registry_mu);
   auto& registry = DsoRegistry();
   if (auto it = registry.find(path); it != registry.end()) {
@@ -63,14 +86,6 @@ absl::StatusOr<std::shared_ptr<DsoLibrary>> OpenDso(const std::string& path) {
   }
   registry[path] = lib;
   return lib;
-}
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return PcpError(errno ? -errno : -ENOENT, path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 std::string DirName(const std::string& path) {
