@@ -9,8 +9,7 @@
 #include "options.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
-#include "pmapi/host.h"
-#include "pmapi/local.h"
+#include "source.h"
 #include "pmapi/metricspec.h"
 #include "pmapi/timezone.h"
 #include "report.h"
@@ -66,27 +65,7 @@ Source ChooseSource(const Settings& s) {
 }
 
 absl::StatusOr<pmapi::Context> OpenSource(const Source& src) {
-  absl::StatusOr<pmapi::Context> ctx;
-  if (src.kind == pmapi::kContextArchive) {
-    ctx = pmapi::Context::OpenArchive(src.name);
-    if (!ctx.ok()) {
-      pmtools::Complain(" Cannot open archive \"%s\": %s\n", src.name.c_str(),
-                   pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
-    }
-  } else if (src.kind == pmapi::kContextLocal) {
-    ctx = pmapi::OpenLocalContext();
-    if (!ctx.ok()) {
-      pmtools::Complain(" Cannot establish local context: %s\n",
-                   pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
-    }
-  } else {
-    ctx = pmapi::OpenHostContext(src.name);
-    if (!ctx.ok()) {
-      pmtools::Complain(" Cannot connect to PMCD on host \"%s\": %s\n",
-                   src.name.c_str(), pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
-    }
-  }
-  return ctx;
+  return pmtools::OpenToolContext(src.kind, src.name, "Cannot establish local context");
 }
 
 // -S -A -O, -U and -d need an archive, and -z a host or an archive; PCP
@@ -130,27 +109,14 @@ int Run(const Settings& given) {
   absl::StatusOr<pmapi::Context> ctx = OpenSource(src);
   if (!ctx.ok()) return 1;
   if (settings.name_space != nullptr) ctx->UseNameSpace(settings.name_space);
-  pmapi::ZoneChoice choice = pmapi::ZoneChoice::kLocal;
-  if (settings.timezone) choice = pmapi::ZoneChoice::kUser;
-  else if (settings.hostzone) choice = pmapi::ZoneChoice::kSource;
-  // The source's zone is asked for only with -z, as PCP's pmval does.
-  pmapi::ZoneSource zs;
-  if (choice == pmapi::ZoneChoice::kSource) zs = pmtools::SourceZone(&*ctx);
-  std::string note;
-  if (choice == pmapi::ZoneChoice::kSource && zs.timezone.empty() && !zs.is_archive) {
-    // A host without pmcd.timezone: take this machine's zone.
-    choice = pmapi::ZoneChoice::kLocal;
-    note = "Note: timezone set to local timezone of host \"" + zs.hostname + "\"\n\n";
-  }
-  std::optional<std::string_view> user_tz;
-  if (settings.timezone) user_tz = *settings.timezone;
-  absl::StatusOr<pmapi::ReportingZone> zone = pmapi::ChooseReportingZone(choice, zs, user_tz);
+  absl::StatusOr<pmtools::ReportingZone> zone =
+      pmtools::ToolZone(&*ctx, settings.hostzone, settings.timezone);
   if (!zone.ok()) {
     pmtools::Complain(" %s\n", std::string(zone.status().message()).c_str());
     return 1;
   }
   std::string hostname = ctx->HostName();
-  std::fputs((note.empty() ? zone->note : note).c_str(), stdout);
+  std::fputs(zone->note.c_str(), stdout);
   Report report(settings, std::move(*ctx), zone->zone, std::move(hostname));
   return report.Execute();
 }
