@@ -1,12 +1,17 @@
 #include "pmval.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "options.h"
+#include "pcp/pmapi.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
 #include "source.h"
@@ -41,27 +46,66 @@ std::vector<std::string> SplitInstances(const std::string& text) {
 
 namespace {
 
-// Where the metrics come from, chosen as PCP's pmval does: -a or -U, else
-// -L, else -h, else the source the metric specification names, else
-// "local:" (pmcd on this machine).
+// Where the metrics come from, chosen as PCP's pmval does: -h, else -a
+// (or -U), else for -O alone the default archive of this host, else -L,
+// else "local:" (pmcd on this machine); then the metric specification may
+// name its own source, which must not contradict -a or -h.
 struct Source {
   int kind = pmapi::kContextHost;
   std::string name;
 };
 
-Source ChooseSource(const Settings& s) {
-  if (!s.archives.empty()) return {pmapi::kContextArchive, s.archives.front()};
-  const std::string host = s.hosts.empty() ? "local:" : s.hosts.front();
-  absl::StatusOr<pmapi::MetricSpec> spec = pmapi::ParseMetricSpec(
-      s.metric, s.local ? pmapi::kSpecLocal : pmapi::kSpecHost, s.local ? "" : host);
-  if (spec.ok() && spec->isarch == pmapi::kSpecArchive) {
-    return {pmapi::kContextArchive, spec->source};
+// PCP's default archive path for -O without a source:
+// $PCP_ARCHIVE_DIR/HOSTNAME.
+std::string DefaultArchivePath() {
+  const char* dir = pmGetOptionalConfig("PCP_ARCHIVE_DIR");
+  char host[256] = "localhost";
+  if (gethostname(host, sizeof(host)) != 0) std::snprintf(host, sizeof(host), "localhost");
+  host[sizeof(host) - 1] = '\0';
+  return absl::StrCat(dir != nullptr ? dir : "/var/log/pcp/pmlogger", "/", host);
+}
+
+// Returns the source, or nullopt once PCP's complaint and the usage are
+// printed. -a, -h and -L are updated with what the specification names.
+std::optional<Source> ChooseSource(Settings& s) {
+  int spec_kind = pmapi::kSpecHost;
+  std::string source = "local:";
+  if (!s.hosts.empty()) {
+    source = s.hosts.front();
+  } else if (!s.archives.empty() || s.window.origin) {
+    if (s.archives.empty()) s.archives.push_back(DefaultArchivePath());
+    spec_kind = pmapi::kSpecArchive;
+    source = absl::StrJoin(s.archives, ",");
+  } else if (s.local) {
+    spec_kind = pmapi::kSpecLocal;
+    source = "";
   }
-  if (s.local || (spec.ok() && spec->isarch == pmapi::kSpecLocal)) {
-    return {pmapi::kContextLocal, ""};
+  bool ok = true;
+  absl::StatusOr<pmapi::MetricSpec> spec = pmapi::ParseMetricSpec(s.metric, spec_kind, source);
+  if (!spec.ok()) {
+    std::fputs(std::string(spec.status().message()).c_str(), stderr);
+    ok = false;
+  } else if (spec->isarch == pmapi::kSpecLocal) {
+    s.local = true;
+  } else {
+    const bool archive = spec->isarch == pmapi::kSpecArchive;
+    std::vector<std::string>& mine = archive ? s.archives : s.hosts;
+    const std::vector<std::string>& other = archive ? s.hosts : s.archives;
+    if (mine.empty() && !other.empty()) {
+      pmtools::Complain(" only one host or archive allowed\n");
+      ok = false;
+    } else if (mine.empty()) {
+      mine.push_back(spec->source);
+    }
+    source = spec->source;
   }
-  if (s.hosts.empty() && spec.ok()) return {pmapi::kContextHost, spec->source};
-  return {pmapi::kContextHost, host};
+  if (!ok) {
+    std::fputs(s.usage.c_str(), stderr);
+    return std::nullopt;
+  }
+  if (s.local) return Source{pmapi::kContextLocal, ""};
+  if (!s.archives.empty()) return Source{pmapi::kContextArchive, source};
+  return Source{pmapi::kContextHost, source};
 }
 
 absl::StatusOr<pmapi::Context> OpenSource(const Source& src) {
@@ -96,10 +140,10 @@ bool LiveOptionsValid(const Settings& s, int kind) {
 
 int Run(const Settings& given) {
   Settings settings = given;
-  const Source src = ChooseSource(settings);
-  if (src.kind == pmapi::kContextArchive) {
-    if (settings.archives.empty()) settings.archives.push_back(src.name);
-  } else {
+  const std::optional<Source> chosen = ChooseSource(settings);
+  if (!chosen) return 1;
+  const Source& src = *chosen;
+  if (src.kind != pmapi::kContextArchive) {
     // Line by line, as PCP's pmval writes: live samples show as they are
     // taken, even through a pipe. (Archive reports keep full buffering.)
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
