@@ -10,7 +10,7 @@
 #                                    sanitizer runtimes (scripts/fuzz.sh)
 set -eu
 
-BUILD_PKGS="cmake g++ ninja-build pkg-config xz-utils libabsl-dev libicu-dev
+BUILD_PKGS="cmake g++ ninja-build pkg-config xz-utils bzip2 gzip zstd libabsl-dev libicu-dev
   libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev
   liblzma-dev dpkg-dev groff-base file lintian man-db"
 PCP_PKGS="pcp libpcp3-dev libpcp-pmda3-dev"

@@ -78,7 +78,6 @@ struct ArchiveFiles {
 void Classify(const std::string& path, std::string_view rest, ArchiveFiles* files) {
   std::string_view plain = StripCompression(rest);
   const bool compressed = plain.size() != rest.size();
-  if (compressed && !IsCompressedName(path)) return;  // only xz is read in-process
   if (plain == "meta") {
     if (files->meta.empty() || !compressed) files->meta = path;
   } else if (plain == "index") {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "external_decompress.h"
 #include "pmapi/archive.h"
 #include "pmapi/errors.h"
 
@@ -562,6 +563,13 @@ absl::StatusOr<ArchiveFile> ArchiveFile::Open(const std::string& path) {
   ArchiveFile f;
   f.path_ = path;
   const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  if (ExternalDecompressor(path) != nullptr) {
+    absl::StatusOr<std::vector<uint8_t>> bytes = RunDecompressor(path, ArchiveFile::kMaxReadBytes);
+    if (!bytes.ok()) return bytes.status();
+    f.source_ = std::make_unique<MemorySource>(std::move(*bytes));
+    f.compressed_ = true;
+    return f;
+  }
   if (IsCompressedName(path)) {
     absl::StatusOr<std::unique_ptr<FileSource>> src = OpenCompressed(raw_fd, file_size);
     if (!src.ok()) return src.status();
@@ -586,8 +594,14 @@ absl::StatusOr<ArchiveFile> ArchiveFile::Open(const std::string& path) {
 int64_t ArchiveFileSize(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) == 0) return static_cast<int64_t>(st.st_size);
-  absl::StatusOr<ArchiveFile> xz = ArchiveFile::Open(path + ".xz");
-  return xz.ok() ? static_cast<int64_t>(xz->size()) : -1;
+  // A compressed file's size is that of its contents, as PCP sees them.
+  for (const char* suffix : {".xz", ".lzma", ".bz2", ".bz", ".gz", ".Z", ".z", ".zst"}) {
+    const std::string name = path + suffix;
+    if (stat(name.c_str(), &st) != 0) continue;
+    absl::StatusOr<ArchiveFile> f = ArchiveFile::Open(name);
+    return f.ok() ? static_cast<int64_t>(f->size()) : -1;
+  }
+  return -1;
 }
 
 }  // namespace pmapi

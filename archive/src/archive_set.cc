@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_split.h"
+#include "external_decompress.h"
 #include "pmapi/errors.h"
 
 namespace pmapi {
@@ -30,7 +31,10 @@ std::vector<std::string> ArchivesIn(const std::string& dir) {
     size_t at = name.rfind(".meta");
     if (at == std::string::npos || at == 0) continue;
     std::string rest = name.substr(at + 5);
-    if (!rest.empty() && rest != ".xz" && rest != ".lzma") continue;
+    if (!rest.empty() && rest != ".xz" && rest != ".lzma" &&
+        ExternalDecompressor(name) == nullptr) {
+      continue;
+    }
     out.push_back(dir + "/" + name.substr(0, at));
   }
   closedir(d);

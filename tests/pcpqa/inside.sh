@@ -147,6 +147,8 @@ prepare_suite() {
     [ -f "$QA/$t" ] || continue
     progs="$progs $(grep -oE 'src/[A-Za-z_][A-Za-z0-9_.-]*' "$QA/$t" | sed 's,^src/,,' | sort -u | tr '\n' ' ' || true)"
   done
+  # The filters every test sources (common.filter's hex2nbo, ...).
+  progs="$progs $(cat "$QA"/common* 2>/dev/null | grep -oE 'src/[A-Za-z_][A-Za-z0-9_.-]*' | sed 's,^src/,,' | sort -u | tr '\n' ' ' || true)"
   local need=""
   for p in $(echo "$progs" | tr ' ' '\n' | sort -u); do
     case "$p" in *.c | *.h | *.o | *.sh | *.py | *.pl) continue ;; esac

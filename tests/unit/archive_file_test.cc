@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "pmapi/archive.h"
 #include "pmapi/errors.h"
 
 namespace pmapi {
@@ -191,6 +192,40 @@ TEST_F(ArchiveFileTest, ReadsAreClippedToTheFile) {
   absl::StatusOr<std::span<const uint8_t>> got = f->Read(0, SIZE_MAX);
   ASSERT_TRUE(got.ok());
   EXPECT_EQ(got->size(), plain_.size());
+}
+
+// bzip2, gzip and zstd files are read through the program PCP runs for
+// them; a damaged one fails as PCP reports it (PM_ERR_LOGREC).
+bool HaveProgram(const char* name) {
+  return std::system((std::string("command -v ") + name + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+TEST_F(ArchiveFileTest, ExternalDecompressors) {
+  struct Case {
+    const char* program;
+    const char* compress;
+    const char* suffix;
+  };
+  for (const Case& c : {Case{"bzip2", "bzip2 -k data", ".bz2"}, Case{"gzip", "gzip -k data", ".gz"},
+                        Case{"zstd", "zstd -q -k data", ".zst"}}) {
+    if (!HaveProgram(c.program)) {
+      ADD_FAILURE() << c.program << " is not installed (scripts/install-deps.sh installs it)";
+      continue;
+    }
+    Sh(c.compress);
+    ExpectSameBytes(dir_ + "/data" + c.suffix, 5);
+    const std::string packed = Slurp(dir_ + "/data" + c.suffix);
+    Write(dir_ + "/cut" + c.suffix, packed.substr(0, packed.size() / 2));
+    absl::StatusOr<ArchiveFile> cut = ArchiveFile::Open(dir_ + "/cut" + c.suffix);
+    ASSERT_FALSE(cut.ok()) << c.program;
+    EXPECT_EQ(PcpCode(cut.status()), kErrLogrec) << c.program;
+  }
+}
+
+TEST_F(ArchiveFileTest, CompressedFileSizeIsItsContentsSize) {
+  Sh("bzip2 -c data > vol.0.bz2");
+  EXPECT_EQ(ArchiveFileSize(dir_ + "/vol.0"), static_cast<int64_t>(plain_.size()));
+  EXPECT_EQ(ArchiveFileSize(dir_ + "/none.0"), -1);
 }
 
 }  // namespace

@@ -13,9 +13,14 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "oracle_table.h"
+#include "stamps.h"
 
 namespace pmapi {
 namespace {
+
+using pmtools::PmdumplogDate;
+using pmtools::PmdumplogStamp;
+using pmtools::PmvalStamp;
 
 const TimeZone& Zone(const std::string& spec) {
   static auto* zones = new std::map<std::string, TimeZone>;

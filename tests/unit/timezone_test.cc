@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "zone.h"
 #include "oracle_table.h"
 #include "pmapi/errors.h"
 
@@ -146,6 +147,10 @@ TEST(TimeZoneTest, PcpTimezoneString) {
 }
 
 TEST(TimeZoneTest, ReportingZoneNotes) {
+  using pmtools::ChooseReportingZone;
+  using pmtools::ReportingZone;
+  using pmtools::ZoneChoice;
+  using pmtools::ZoneSource;
   ZoneSource archive{true, "vm", "AEST-10"};
   absl::StatusOr<ReportingZone> z = ChooseReportingZone(ZoneChoice::kSource, archive, std::nullopt);
   ASSERT_TRUE(z.ok());

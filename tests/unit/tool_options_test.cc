@@ -2,6 +2,12 @@
 // layout and getopt-style diagnostics (texts taken from the real tool).
 #include "options.h"
 
+#include <stdlib.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 #include "pmapi/errors.h"
 
@@ -65,6 +71,33 @@ TEST(ToolOptionsTest, GetoptDiagnostics) {
   starts(Parse({"-a"}), "pminfo: option requires an argument -- 'a'\n");
   starts(Parse({"--archive"}), "pminfo: option '--archive' requires an argument\n");
   starts(Parse({"--foo"}), "pminfo: unrecognized option '--foo'\n");
+}
+
+// PCP_* variables stand for options before the command line's, in the
+// environment's order; those for options the tool lacks (here -t) or for
+// another option of the same letter (pmdumplog's -a) are not applied.
+TEST(ToolOptionsTest, EnvironmentOptionsComeFirst) {
+  setenv("PCP_HOST", "somehost", 1);
+  setenv("PCP_INTERVAL", "2", 1);
+  setenv("PCP_ARCHIVE_LIST", "a1,a2", 1);
+  absl::StatusOr<CommandLine> cl = Parse({"-d", "m"});
+  unsetenv("PCP_HOST");
+  unsetenv("PCP_INTERVAL");
+  unsetenv("PCP_ARCHIVE_LIST");
+  ASSERT_TRUE(cl.ok()) << cl.status();
+  std::vector<std::string> keys;
+  for (const ParsedOption& o : cl->options) keys.push_back(o.key + "=" + o.value);
+  ASSERT_EQ(keys.size(), 4u);
+  EXPECT_EQ(keys.back(), "d=");
+  std::sort(keys.begin(), keys.end() - 1);
+  EXPECT_EQ(keys[0], "a=a1");
+  EXPECT_EQ(keys[1], "a=a2");
+  EXPECT_EQ(keys[2], "h=somehost");
+
+  OptionTable dumplog{"pmdumplog", "[options] archive", {{"Options", {{'a', "all", "", "everything"}}}}};
+  setenv("PCP_ARCHIVE", "x", 1);
+  EXPECT_TRUE(EnvironmentOptions(dumplog).empty());
+  unsetenv("PCP_ARCHIVE");
 }
 
 }  // namespace

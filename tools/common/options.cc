@@ -1,12 +1,16 @@
 #include "options.h"
 
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
 
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "pcp/pmapi.h"
 #include "pmapi/errors.h"
 #include "pmapi/local.h"
@@ -164,6 +168,8 @@ void SetProgram(const char* argv0, const std::string& fallback) {
   const size_t slash = name.rfind('/');
   if (slash != std::string::npos) name = name.substr(slash + 1);
   ProgramSlot() = name.empty() ? fallback : name;
+  // The library's own messages (pmGetProgname) name the program too.
+  pmSetProgname(ProgramSlot().c_str());
 }
 
 const std::string& Program() { return ProgramSlot(); }
@@ -190,6 +196,83 @@ std::string UsageText(const OptionTable& table) {
         line.append(kHelpColumn, ' ');
       }
       absl::StrAppend(&out, line, o.help, "\n");
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// A PCP_* variable pmGetOptions reads, and the standard option it stands
+// for (0: none of ours); `list`: a comma-separated list of that option's
+// arguments.
+struct EnvOption {
+  const char* name;
+  char letter;
+  const char* long_name;
+  bool list = false;
+};
+
+constexpr EnvOption kEnvOptions[] = {
+    {"PCP_ALIGN_TIME", 'A', "align"},       {"PCP_ARCHIVE", 'a', "archive"},
+    {"PCP_ARCHIVE_LIST", 'a', "archive", true}, {"PCP_HOST", 'h', "host"},
+    {"PCP_HOST_LIST", 'h', "host", true},   {"PCP_SPECLOCAL", 'K', "spec-local"},
+    {"PCP_LOCALMODE", 'L', "local-PMDA"},   {"PCP_LOCALPMDA", 'L', "local-PMDA"},
+    {"PCP_NAMESPACE", 'n', "namespace"},    {"PCP_ORIGIN", 'O', "origin"},
+    {"PCP_ORIGIN_TIME", 'O', "origin"},     {"PCP_START_TIME", 'S', "start"},
+    {"PCP_SAMPLES", 's', "samples"},        {"PCP_FINISH_TIME", 'T', "finish"},
+    {"PCP_INTERVAL", 't', "interval"},      {"PCP_TIMEZONE", 'Z', "timezone"},
+    {"PCP_HOSTZONE", 'z', "hostzone"},      {"PCP_GUIMODE", 'g', "guimode"},
+    {"PCP_GUIPORT", 'p', "guiport"},        {"PCP_UNIQNAMES", 'N', "uniqnames"},
+    {"PCP_FOLIO", 0, ""},
+};
+
+// True when `table` has the standard option `letter` (the same long name:
+// pmdumplog's -a, -s and -t are its own options, not these).
+bool HasStandard(const OptionTable& table, char letter, const char* long_name) {
+  for (const OptionGroup& g : table.groups) {
+    for (const OptionSpec& o : g.options) {
+      if (o.short_name == letter && o.long_name == long_name) return true;
+    }
+  }
+  return false;
+}
+
+void TraceEnvironment(const char* entry) {
+  if (pmDebugOptions.config) std::fprintf(stderr, "pmGetOptions: %s set from the environment\n", entry);
+}
+
+}  // namespace
+
+std::vector<ParsedOption> EnvironmentOptions(const OptionTable& table) {
+  std::vector<ParsedOption> out;
+  // PCP_DEBUG first, so that its flags govern the traces of the others.
+  if (const char* debug = std::getenv("PCP_DEBUG"); debug != nullptr && HasStandard(table, 'D', "debug")) {
+    (void)pmSetDebug(debug);
+    out.push_back({"D", debug});
+  }
+  for (char** p = environ; *p != nullptr; ++p) {
+    const std::string_view entry(*p);
+    const size_t eq = entry.find('=');
+    if (eq == std::string_view::npos || entry.rfind("PCP_", 0) != 0) continue;
+    const std::string_view name = entry.substr(0, eq);
+    const std::string value(entry.substr(eq + 1));
+    if (name == "PCP_DEBUG") {
+      TraceEnvironment(*p);
+      continue;
+    }
+    for (const EnvOption& e : kEnvOptions) {
+      if (name != e.name) continue;
+      // Read (and traced) whether or not this tool has the option.
+      TraceEnvironment(*p);
+      if (!HasStandard(table, e.letter, e.long_name)) break;
+      const std::string key(1, e.letter);
+      if (e.list) {
+        for (absl::string_view v : absl::StrSplit(value, ',', absl::SkipEmpty())) out.push_back({key, std::string(v)});
+      } else {
+        out.push_back({key, value});
+      }
+      break;
     }
   }
   return out;
@@ -240,6 +323,8 @@ absl::StatusOr<CommandLine> ParseCommandLine(const OptionTable& table, int argc,
     cl.options.push_back({KeyFor(table, o.string_key), o.value.empty() ? "" : o.value.front()});
   }
   cl.operands.insert(cl.operands.end(), trailing.begin(), trailing.end());
+  std::vector<ParsedOption> env = EnvironmentOptions(table);
+  cl.options.insert(cl.options.begin(), env.begin(), env.end());
   return cl;
 }
 

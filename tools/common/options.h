@@ -75,7 +75,14 @@ const char* ToolsVersion();
 // groups, aligned as pmUsageMessage aligns them).
 std::string UsageText(const OptionTable& table);
 
-// Parses argv. On a bad command line returns an error whose message is the
+// The options PCP's pmGetOptions takes from the environment before the
+// command line, in the environment's order (PCP_DEBUG first): PCP_HOST as
+// -h, PCP_ARCHIVE as -a, PCP_INTERVAL as -t, ... for each standard option
+// `table` has; with the "config" debug flag each one used is traced to
+// stderr as "pmGetOptions: NAME=VALUE set from the environment".
+std::vector<ParsedOption> EnvironmentOptions(const OptionTable& table);
+
+// Parses argv, after EnvironmentOptions. On a bad command line returns an error whose message is the
 // getopt-style diagnostic followed by UsageText(table), ready for stderr.
 absl::StatusOr<CommandLine> ParseCommandLine(const OptionTable& table, int argc,
                                              const char* const* argv);

@@ -1,5 +1,7 @@
 #include "zone.h"
 
+#include "absl/strings/str_cat.h"
+#include "pmapi/errors.h"
 #include "pmapi/extract.h"
 #include "pmapi/result.h"
 
@@ -17,8 +19,8 @@ std::string HostTimezone(pmapi::Context* ctx) {
   return a.ok() ? a->bytes : "";
 }
 
-pmapi::ZoneSource SourceZone(pmapi::Context* ctx) {
-  pmapi::ZoneSource zs;
+ZoneSource SourceZone(pmapi::Context* ctx) {
+  ZoneSource zs;
   if (ctx->kind() == pmapi::kContextArchive) {
     zs.is_archive = true;
     absl::StatusOr<pmapi::ArchiveLabel> label = ctx->GetArchiveLabel();
@@ -31,6 +33,50 @@ pmapi::ZoneSource SourceZone(pmapi::Context* ctx) {
   zs.hostname = ctx->HostName();
   if (ctx->kind() == pmapi::kContextHost) zs.timezone = HostTimezone(ctx);
   return zs;
+}
+
+absl::StatusOr<ReportingZone> ChooseReportingZone(ZoneChoice choice, const ZoneSource& source,
+                                                  std::optional<std::string_view> user_tz) {
+  switch (choice) {
+    case ZoneChoice::kLocal: {
+      absl::StatusOr<pmapi::TimeZone> z = pmapi::TimeZone::FromEnvironment();
+      if (!z.ok()) return z.status();
+      return ReportingZone{*std::move(z), ""};
+    }
+    case ZoneChoice::kSource: {
+      absl::StatusOr<pmapi::TimeZone> z = pmapi::TimeZone::ForPcpZone(source.timezone);
+      if (!z.ok()) return z.status();
+      std::string note = absl::StrCat("Note: timezone set to local timezone of host \"",
+                                      source.hostname, "\"",
+                                      source.is_archive ? " from archive" : "", "\n\n");
+      return ReportingZone{*std::move(z), std::move(note)};
+    }
+    case ZoneChoice::kUser: {
+      std::string_view tz = user_tz.value_or("");
+      absl::StatusOr<pmapi::TimeZone> z = pmapi::TimeZone::ForPcpZone(tz);
+      if (!z.ok()) return z.status();
+      std::string note = absl::StrCat("Note: timezone set to \"TZ=",
+                                      absl::string_view(tz.data(), tz.size()), "\"\n\n");
+      return ReportingZone{*std::move(z), std::move(note)};
+    }
+  }
+  return pmapi::PcpError(pmapi::kErrGeneric, "unknown zone choice");
+}
+
+absl::StatusOr<ReportingZone> ToolZone(pmapi::Context* ctx, bool hostzone,
+                                       const std::optional<std::string>& user_tz) {
+  if (user_tz) return ChooseReportingZone(ZoneChoice::kUser, {}, *user_tz);
+  if (!hostzone) return ChooseReportingZone(ZoneChoice::kLocal, {}, std::nullopt);
+  ZoneSource zs = SourceZone(ctx);
+  if (!zs.timezone.empty() || zs.is_archive) {
+    return ChooseReportingZone(ZoneChoice::kSource, zs, std::nullopt);
+  }
+  absl::StatusOr<ReportingZone> zone = ChooseReportingZone(ZoneChoice::kLocal, {}, std::nullopt);
+  if (zone.ok()) {
+    zone->note = absl::StrCat("Note: timezone set to local timezone of host \"", zs.hostname,
+                              "\"\n\n");
+  }
+  return zone;
 }
 
 }  // namespace pmtools

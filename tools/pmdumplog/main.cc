@@ -254,4 +254,7 @@ int Run(int argc, char** argv) {
 }  // namespace
 }  // namespace pmdumplog
 
-int main(int argc, char** argv) { return pmdumplog::Run(argc, argv); }
+int main(int argc, char** argv) {
+  pmtools::SetProgram(argc > 0 ? argv[0] : nullptr, "pmdumplog");
+  return pmdumplog::Run(argc, argv);
+}

@@ -3,6 +3,7 @@
 
 #include "pmapi/errors.h"
 #include "pmapi/timefmt.h"
+#include "stamps.h"
 
 namespace pmdumplog {
 namespace {
@@ -36,7 +37,7 @@ TimeFormat TimeFormat::WithVersion(int version) const {
 }
 
 void TimeFormat::AppendStamp(const pmapi::ArchiveTime& t, std::string* out) const {
-  AppendOr(pmapi::PmdumplogStamp(zone_, t.sec, t.nsec, StampVersion(version_)), out);
+  AppendOr(pmtools::PmdumplogStamp(zone_, t.sec, t.nsec, StampVersion(version_)), out);
 }
 
 void TimeFormat::AppendCtime(int64_t sec, std::string* out) const {
@@ -46,7 +47,7 @@ void TimeFormat::AppendCtime(int64_t sec, std::string* out) const {
 }
 
 void TimeFormat::AppendDatedStamp(const pmapi::ArchiveTime& t, std::string* out) const {
-  AppendOr(pmapi::PmdumplogDate(zone_, t.sec, t.nsec, StampVersion(version_)), out);
+  AppendOr(pmtools::PmdumplogDate(zone_, t.sec, t.nsec, StampVersion(version_)), out);
 }
 
 }  // namespace pmdumplog

@@ -102,6 +102,7 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pmtools::SetProgram(argc > 0 ? argv[0] : nullptr, "pminfo");
   pmtools::OptionTable table = Table();
   absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
   if (!cl.ok()) {

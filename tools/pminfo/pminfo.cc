@@ -15,9 +15,8 @@
 #include "zone.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
-#include "pmapi/host.h"
+#include "source.h"
 #include "pmapi/labels.h"
-#include "pmapi/local.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/strings.h"
 #include "pmapi/events.h"
@@ -577,54 +576,31 @@ absl::StatusOr<std::string> NameOfPmid(Context* ctx, PmID id) {
   return names->front();
 }
 
-absl::StatusOr<Context> OpenContext(const Settings& s, std::string* what) {
+absl::StatusOr<Context> OpenContext(const Settings& s) {
   if (!s.archives.empty()) {
-    *what = absl::StrFormat("Cannot open archive \"%s\"", s.archives.front());
-    return Context::OpenArchive(s.archives.front());
+    return pmtools::OpenToolContext(pmapi::kContextArchive, s.archives.front(), "");
   }
   if (s.local) {
-    *what = "Cannot make standalone connection on localhost";
-    return pmapi::OpenLocalContext();
+    return pmtools::OpenToolContext(pmapi::kContextLocal, "",
+                                    "Cannot make standalone connection on localhost");
   }
-  const std::string host = s.hosts.empty() ? "local:" : s.hosts.front();
-  *what = absl::StrFormat("Cannot connect to PMCD on host \"%s\"", host);
-  return pmapi::OpenHostContext(host);
-}
-
-// The reporting zone: -Z's, the source's for -z (a host without
-// pmcd.timezone leaves this machine's), else the process's.
-absl::StatusOr<pmapi::ReportingZone> ChooseZone(const Settings& s, Context* ctx) {
-  pmapi::ZoneChoice choice = pmapi::ZoneChoice::kLocal;
-  if (s.timezone) choice = pmapi::ZoneChoice::kUser;
-  else if (s.hostzone) choice = pmapi::ZoneChoice::kSource;
-  pmapi::ZoneSource zs;
-  if (choice == pmapi::ZoneChoice::kSource) {
-    zs = pmtools::SourceZone(ctx);
-    if (zs.timezone.empty() && !zs.is_archive) choice = pmapi::ZoneChoice::kLocal;
-  }
-  std::optional<std::string_view> user_tz;
-  if (s.timezone) user_tz = *s.timezone;
-  return pmapi::ChooseReportingZone(choice, zs, user_tz);
+  return pmtools::OpenToolContext(pmapi::kContextHost, s.hosts.empty() ? "local:" : s.hosts.front(),
+                                  "");
 }
 
 }  // namespace
 
 int Run(Settings s) {
   if (s.verify) s.desc = s.pmid = s.full_pmid = s.help = s.oneline = s.value = s.force = false;
-  std::string what;
-  absl::StatusOr<Context> ctx = OpenContext(s, &what);
-  if (!ctx.ok()) {
-    std::fprintf(stderr, "pminfo: %s: %s\n", what.c_str(),
-                 pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
-    return 1;
-  }
+  absl::StatusOr<Context> ctx = OpenContext(s);
+  if (!ctx.ok()) return 1;
   if (s.name_space != nullptr) {
     // As pminfo does after pmLoadASCIINameSpace: on an archive, only the
     // names of metrics it holds.
     ctx->UseNameSpace(s.name_space);
     ctx->TrimNameSpace();
   }
-  absl::StatusOr<pmapi::ReportingZone> zone = ChooseZone(s, &*ctx);
+  absl::StatusOr<pmtools::ReportingZone> zone = pmtools::ToolZone(&*ctx, s.hostzone, s.timezone);
   if (!zone.ok()) {
     std::fprintf(stderr, "pminfo: %s\n", std::string(zone.status().message()).c_str());
     return 1;

@@ -12,8 +12,7 @@
 #include "options.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
-#include "pmapi/host.h"
-#include "pmapi/local.h"
+#include "source.h"
 #include "pmapi/strings.h"
 #include "string_value.h"
 
@@ -80,20 +79,11 @@ std::string Err(const absl::Status& s) { return pmapi::ErrStr(pmapi::PcpCode(s))
 
 absl::StatusOr<pmapi::Context> Open(const Settings& s) {
   if (s.local) {
-    absl::StatusOr<pmapi::Context> ctx = pmapi::OpenLocalContext();
-    if (!ctx.ok()) {
-      std::fprintf(stderr, "pmstore: Cannot make standalone local connection: %s\n",
-                   Err(ctx.status()).c_str());
-    }
-    return ctx;
+    return pmtools::OpenToolContext(pmapi::kContextLocal, "",
+                                    "Cannot make standalone local connection");
   }
-  const std::string host = s.hosts.empty() ? "local:" : s.hosts.front();
-  absl::StatusOr<pmapi::Context> ctx = pmapi::OpenHostContext(host);
-  if (!ctx.ok()) {
-    std::fprintf(stderr, "pmstore: Cannot connect to PMCD on host \"%s\": %s\n", host.c_str(),
-                 Err(ctx.status()).c_str());
-  }
-  return ctx;
+  return pmtools::OpenToolContext(pmapi::kContextHost, s.hosts.empty() ? "local:" : s.hosts.front(),
+                                  "");
 }
 
 // Restricts the fetch to the named instances (pmDelProfile, then
@@ -233,6 +223,7 @@ int Run(const Settings& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pmtools::SetProgram(argc > 0 ? argv[0] : nullptr, "pmstore");
   pmtools::OptionTable table = Table();
   absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
   if (!cl.ok()) {

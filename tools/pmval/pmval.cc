@@ -1,16 +1,20 @@
 #include "pmval.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "options.h"
+#include "pcp/pmapi.h"
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
-#include "pmapi/host.h"
-#include "pmapi/local.h"
+#include "source.h"
 #include "pmapi/metricspec.h"
 #include "pmapi/timezone.h"
 #include "report.h"
@@ -42,51 +46,70 @@ std::vector<std::string> SplitInstances(const std::string& text) {
 
 namespace {
 
-// Where the metrics come from, chosen as PCP's pmval does: -a or -U, else
-// -L, else -h, else the source the metric specification names, else
-// "local:" (pmcd on this machine).
+// Where the metrics come from, chosen as PCP's pmval does: -h, else -a
+// (or -U), else for -O alone the default archive of this host, else -L,
+// else "local:" (pmcd on this machine); then the metric specification may
+// name its own source, which must not contradict -a or -h.
 struct Source {
   int kind = pmapi::kContextHost;
   std::string name;
 };
 
-Source ChooseSource(const Settings& s) {
-  if (!s.archives.empty()) return {pmapi::kContextArchive, s.archives.front()};
-  const std::string host = s.hosts.empty() ? "local:" : s.hosts.front();
-  absl::StatusOr<pmapi::MetricSpec> spec = pmapi::ParseMetricSpec(
-      s.metric, s.local ? pmapi::kSpecLocal : pmapi::kSpecHost, s.local ? "" : host);
-  if (spec.ok() && spec->isarch == pmapi::kSpecArchive) {
-    return {pmapi::kContextArchive, spec->source};
+// PCP's default archive path for -O without a source:
+// $PCP_ARCHIVE_DIR/HOSTNAME.
+std::string DefaultArchivePath() {
+  const char* dir = pmGetOptionalConfig("PCP_ARCHIVE_DIR");
+  char host[256] = "localhost";
+  if (gethostname(host, sizeof(host)) != 0) std::snprintf(host, sizeof(host), "localhost");
+  host[sizeof(host) - 1] = '\0';
+  return absl::StrCat(dir != nullptr ? dir : "/var/log/pcp/pmlogger", "/", host);
+}
+
+// Returns the source, or nullopt once PCP's complaint and the usage are
+// printed. -a, -h and -L are updated with what the specification names.
+std::optional<Source> ChooseSource(Settings& s) {
+  int spec_kind = pmapi::kSpecHost;
+  std::string source = "local:";
+  if (!s.hosts.empty()) {
+    source = s.hosts.front();
+  } else if (!s.archives.empty() || s.window.origin) {
+    if (s.archives.empty()) s.archives.push_back(DefaultArchivePath());
+    spec_kind = pmapi::kSpecArchive;
+    source = absl::StrJoin(s.archives, ",");
+  } else if (s.local) {
+    spec_kind = pmapi::kSpecLocal;
+    source = "";
   }
-  if (s.local || (spec.ok() && spec->isarch == pmapi::kSpecLocal)) {
-    return {pmapi::kContextLocal, ""};
+  bool ok = true;
+  absl::StatusOr<pmapi::MetricSpec> spec = pmapi::ParseMetricSpec(s.metric, spec_kind, source);
+  if (!spec.ok()) {
+    std::fputs(std::string(spec.status().message()).c_str(), stderr);
+    ok = false;
+  } else if (spec->isarch == pmapi::kSpecLocal) {
+    s.local = true;
+  } else {
+    const bool archive = spec->isarch == pmapi::kSpecArchive;
+    std::vector<std::string>& mine = archive ? s.archives : s.hosts;
+    const std::vector<std::string>& other = archive ? s.hosts : s.archives;
+    if (mine.empty() && !other.empty()) {
+      pmtools::Complain(" only one host or archive allowed\n");
+      ok = false;
+    } else if (mine.empty()) {
+      mine.push_back(spec->source);
+    }
+    source = spec->source;
   }
-  if (s.hosts.empty() && spec.ok()) return {pmapi::kContextHost, spec->source};
-  return {pmapi::kContextHost, host};
+  if (!ok) {
+    std::fputs(s.usage.c_str(), stderr);
+    return std::nullopt;
+  }
+  if (s.local) return Source{pmapi::kContextLocal, ""};
+  if (!s.archives.empty()) return Source{pmapi::kContextArchive, source};
+  return Source{pmapi::kContextHost, source};
 }
 
 absl::StatusOr<pmapi::Context> OpenSource(const Source& src) {
-  absl::StatusOr<pmapi::Context> ctx;
-  if (src.kind == pmapi::kContextArchive) {
-    ctx = pmapi::Context::OpenArchive(src.name);
-    if (!ctx.ok()) {
-      pmtools::Complain(" Cannot open archive \"%s\": %s\n", src.name.c_str(),
-                   pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
-    }
-  } else if (src.kind == pmapi::kContextLocal) {
-    ctx = pmapi::OpenLocalContext();
-    if (!ctx.ok()) {
-      pmtools::Complain(" Cannot establish local context: %s\n",
-                   pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
-    }
-  } else {
-    ctx = pmapi::OpenHostContext(src.name);
-    if (!ctx.ok()) {
-      pmtools::Complain(" Cannot connect to PMCD on host \"%s\": %s\n",
-                   src.name.c_str(), pmapi::ErrStr(pmapi::PcpCode(ctx.status())).c_str());
-    }
-  }
-  return ctx;
+  return pmtools::OpenToolContext(src.kind, src.name, "Cannot establish local context");
 }
 
 // -S -A -O, -U and -d need an archive, and -z a host or an archive; PCP
@@ -117,10 +140,10 @@ bool LiveOptionsValid(const Settings& s, int kind) {
 
 int Run(const Settings& given) {
   Settings settings = given;
-  const Source src = ChooseSource(settings);
-  if (src.kind == pmapi::kContextArchive) {
-    if (settings.archives.empty()) settings.archives.push_back(src.name);
-  } else {
+  const std::optional<Source> chosen = ChooseSource(settings);
+  if (!chosen) return 1;
+  const Source& src = *chosen;
+  if (src.kind != pmapi::kContextArchive) {
     // Line by line, as PCP's pmval writes: live samples show as they are
     // taken, even through a pipe. (Archive reports keep full buffering.)
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -130,27 +153,14 @@ int Run(const Settings& given) {
   absl::StatusOr<pmapi::Context> ctx = OpenSource(src);
   if (!ctx.ok()) return 1;
   if (settings.name_space != nullptr) ctx->UseNameSpace(settings.name_space);
-  pmapi::ZoneChoice choice = pmapi::ZoneChoice::kLocal;
-  if (settings.timezone) choice = pmapi::ZoneChoice::kUser;
-  else if (settings.hostzone) choice = pmapi::ZoneChoice::kSource;
-  // The source's zone is asked for only with -z, as PCP's pmval does.
-  pmapi::ZoneSource zs;
-  if (choice == pmapi::ZoneChoice::kSource) zs = pmtools::SourceZone(&*ctx);
-  std::string note;
-  if (choice == pmapi::ZoneChoice::kSource && zs.timezone.empty() && !zs.is_archive) {
-    // A host without pmcd.timezone: take this machine's zone.
-    choice = pmapi::ZoneChoice::kLocal;
-    note = "Note: timezone set to local timezone of host \"" + zs.hostname + "\"\n\n";
-  }
-  std::optional<std::string_view> user_tz;
-  if (settings.timezone) user_tz = *settings.timezone;
-  absl::StatusOr<pmapi::ReportingZone> zone = pmapi::ChooseReportingZone(choice, zs, user_tz);
+  absl::StatusOr<pmtools::ReportingZone> zone =
+      pmtools::ToolZone(&*ctx, settings.hostzone, settings.timezone);
   if (!zone.ok()) {
     pmtools::Complain(" %s\n", std::string(zone.status().message()).c_str());
     return 1;
   }
   std::string hostname = ctx->HostName();
-  std::fputs((note.empty() ? zone->note : note).c_str(), stdout);
+  std::fputs(zone->note.c_str(), stdout);
   Report report(settings, std::move(*ctx), zone->zone, std::move(hostname));
   return report.Execute();
 }

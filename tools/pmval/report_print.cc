@@ -16,6 +16,7 @@
 #include "pmapi/extract.h"
 #include "pmapi/strings.h"
 #include "pmapi/timefmt.h"
+#include "stamps.h"
 #include "pmapi/units.h"
 #include "value_text.h"
 
@@ -24,7 +25,7 @@ namespace pmval {
 std::string Report::Stamp(const TimeSpec& t) const {
   absl::StatusOr<std::string> text;
   if (s_.timestamp_detail == 0) {
-    text = pmapi::PmvalStamp(zone_, t.sec, t.nsec);
+    text = pmtools::PmvalStamp(zone_, t.sec, t.nsec);
   } else if (s_.timestamp_detail == 1) {
     text = pmapi::DateStamp(zone_, t.sec, static_cast<int>(t.nsec / 1000), 6);
   } else {

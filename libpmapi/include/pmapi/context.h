@@ -108,6 +108,13 @@ class Context {
   // of archives, as pmNewContext(PM_CONTEXT_ARCHIVE, spec) does.
   static absl::StatusOr<Context> OpenArchive(std::string_view spec);
 
+  // Opens a context of `kind` as pmNewContext does: kContextHost (a host
+  // spec as OpenHostContext takes; "" is local:), kContextArchive (as
+  // OpenArchive), kContextLocal (the local context's default agents;
+  // `spec` is ignored). Errors: the source's own; PM_ERR_NOCONTEXT for
+  // another kind.
+  static absl::StatusOr<Context> Open(int kind, std::string_view spec);
+
   // Wraps a source made by one of the library's source factories.
   explicit Context(std::unique_ptr<Source> source);
   Context(Context&&) noexcept;

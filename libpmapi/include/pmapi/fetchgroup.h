@@ -124,11 +124,10 @@ struct FetchGroupOptions {
 
 class FetchGroup {
  public:
-  // Returns a group over a new context of `kind` for `source`:
-  // kContextArchive (an archive spec as Context::OpenArchive takes) or
-  // kContextLocal (`source` ignored). Errors: the context's own error;
-  // PM_ERR_NOCONTEXT for any other kind (host contexts come through
-  // FromContext).
+  // Returns a group over a new context of `kind` for `source`, opened by
+  // Context::Open: kContextHost (a host spec), kContextArchive (an archive
+  // spec) or kContextLocal (`source` ignored). Errors: the context's own
+  // error; PM_ERR_NOCONTEXT for any other kind.
   static absl::StatusOr<std::unique_ptr<FetchGroup>> Create(int kind, std::string_view source);
   // Returns a group that owns `ctx`. Options default to the environment's.
   static std::unique_ptr<FetchGroup> FromContext(Context ctx);

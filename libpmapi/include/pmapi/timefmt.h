@@ -50,23 +50,6 @@ absl::StatusOr<std::string> PrintStamp(const TimeZone& zone, int64_t seconds, in
 // pmPrintHighResStamp(timespec) and __pmPrintTimestamp: "hh:mm:ss.nnnnnnnnn".
 absl::StatusOr<std::string> HighResStamp(const TimeZone& zone, int64_t seconds, int64_t nsec);
 
-// pmval's stamp for archive values: "hh:mm:ss.mmm" with milliseconds =
-// nsec / 1000000, where nsec may be 1000000000 or more after interval
-// arithmetic ("01:43:23.1000").
-absl::StatusOr<std::string> PmvalStamp(const TimeZone& zone, int64_t seconds, int64_t nsec);
-
-// pmdumplog's stamp for records, index entries and indoms: microseconds
-// for a v2 archive ("01:42:52.104650"), nanoseconds for v3
-// ("01:43:20.186708937"). REQUIRES: archive_version is 2 or 3.
-absl::StatusOr<std::string> PmdumplogStamp(const TimeZone& zone, int64_t seconds, int64_t nsec,
-                                           int archive_version);
-
-// pmdumplog's label and -x form: DateStamp with 6 digits of microseconds
-// for v2 and 9 digits of nanoseconds for v3.
-// REQUIRES: archive_version is 2 or 3.
-absl::StatusOr<std::string> PmdumplogDate(const TimeZone& zone, int64_t seconds, int64_t nsec,
-                                          int archive_version);
-
 }  // namespace pmapi
 
 #endif  // PMAPI_TIMEFMT_H_

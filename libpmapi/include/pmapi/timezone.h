@@ -119,37 +119,6 @@ absl::StatusOr<std::string> SquashZone(const TimeZone& zone, int64_t now);
 absl::StatusOr<std::string> PcpTimezoneString(std::optional<std::string_view> tz_env,
                                               int64_t now);
 
-// Where a tool's reporting zone comes from.
-enum class ZoneChoice {
-  kLocal,   // no option: the process's zone
-  kSource,  // -z: the metric source's zone
-  kUser,    // -Z tz: the named zone
-};
-
-// The metric source, as far as zone selection needs it.
-struct ZoneSource {
-  bool is_archive = false;
-  std::string hostname;
-  // An archive's label timezone field (v2 and v3 alike), or a host's
-  // pmcd.timezone value.
-  std::string timezone;
-};
-
-// A chosen reporting zone and the note tools that announce it print first.
-struct ReportingZone {
-  TimeZone zone;
-  std::string note;  // "" for kLocal
-};
-
-// Returns the reporting zone for `choice`. kSource uses source.timezone
-// through pmNewZone: PCP 6.0.3's pmNewContextZone takes the label's TZ
-// string even when a v3 label also names a zoneinfo file. The note is
-// "Note: timezone set to local timezone of host \"H\"[ from archive]\n\n"
-// for kSource and "Note: timezone set to \"TZ=tz\"\n\n" for kUser.
-// REQUIRES: user_tz is set for kUser.
-absl::StatusOr<ReportingZone> ChooseReportingZone(ZoneChoice choice, const ZoneSource& source,
-                                                  std::optional<std::string_view> user_tz);
-
 }  // namespace pmapi
 
 #endif  // PMAPI_TIMEZONE_H_

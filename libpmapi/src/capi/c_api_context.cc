@@ -5,8 +5,6 @@
 
 #include "c_api_internal.h"
 #include "pmapi/fetchgroup.h"
-#include "pmapi/host.h"
-#include "pmapi/local.h"
 #include "pmapi/profile.h"
 
 namespace pmapi::capi {
@@ -45,21 +43,9 @@ absl::StatusOr<std::unique_ptr<Context>> OpenContext(int type, const char* name)
   // Encrypted connections are not implemented: refuse rather than connect
   // in the clear to a caller who asked for TLS.
   if (type & PM_CTXFLAG_SECURE) return PcpError(-EOPNOTSUPP);
-  absl::StatusOr<Context> ctx = PcpError(kErrNocontext);
-  switch (type & PM_CONTEXT_TYPEMASK) {
-    case PM_CONTEXT_HOST:
-      ctx = OpenHostContext(name == nullptr ? "" : name);
-      break;
-    case PM_CONTEXT_ARCHIVE:
-      if (name == nullptr) return PcpError(kErrLogfile);
-      ctx = Context::OpenArchive(name);
-      break;
-    case PM_CONTEXT_LOCAL:
-      ctx = OpenLocalContext();
-      break;
-    default:
-      return PcpError(kErrNocontext);
-  }
+  const int kind = type & PM_CONTEXT_TYPEMASK;
+  if (kind == PM_CONTEXT_ARCHIVE && name == nullptr) return PcpError(kErrLogfile);
+  absl::StatusOr<Context> ctx = Context::Open(kind, name == nullptr ? "" : name);
   if (!ctx.ok()) return ctx.status();
   return std::make_unique<Context>(std::move(*ctx));
 }

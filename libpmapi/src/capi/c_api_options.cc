@@ -409,17 +409,29 @@ void StartOptions(pmOptions* opts) {
       {"PCP_SAMPLES", 's'},    {"PCP_FINISH_TIME", 'T'}, {"PCP_INTERVAL", 't'},
       {"PCP_TIMEZONE", 'Z'},   {"PCP_HOSTZONE", 'z'},
   };
-  for (const EnvOption& e : kEnv) {
-    char* value = std::getenv(e.name);
-    if (value == nullptr) continue;
-    opts->optarg = value;
-    if (e.letter != 0) {
-      Standard(e.letter, opts);
-    } else if (std::strcmp(e.name, "PCP_ARCHIVE_LIST") == 0) {
-      AddArchiveList(opts, value);
-    } else {
-      std::vector<std::string> hosts = absl::StrSplit(value, ',', absl::SkipEmpty());
-      for (const std::string& h : hosts) AddHost(opts, h, false);
+  // In the environment's order, as pmGetOptions walks it.
+  for (char** p = environ; *p != nullptr; ++p) {
+    char* eq = std::strchr(*p, '=');
+    if (eq == nullptr || std::strncmp(*p, "PCP_", 4) != 0) continue;
+    const std::string name(*p, eq);
+    char* value = eq + 1;
+    bool found = name == "PCP_DEBUG" || name == "PCP_FOLIO";  // folios: read, not applied
+    for (const EnvOption& e : kEnv) {
+      if (name != e.name) continue;
+      found = true;
+      opts->optarg = value;
+      if (e.letter != 0) {
+        Standard(e.letter, opts);
+      } else if (name == "PCP_ARCHIVE_LIST") {
+        AddArchiveList(opts, value);
+      } else {
+        std::vector<std::string> hosts = absl::StrSplit(value, ',', absl::SkipEmpty());
+        for (const std::string& h : hosts) AddHost(opts, h, false);
+      }
+      break;
+    }
+    if (found && pmDebugOptions.config) {
+      std::fprintf(stderr, "pmGetOptions: %s set from the environment\n", *p);
     }
   }
   opts->optarg = nullptr;

@@ -8,7 +8,6 @@
 #include "fetchgroup_convert.h"
 #include "pmapi/events.h"
 #include "pmapi/extract.h"
-#include "pmapi/local.h"
 
 namespace pmapi {
 
@@ -160,9 +159,7 @@ FetchGroup::FetchGroup(Context ctx, const FetchGroupOptions& options)
 FetchGroup::~FetchGroup() = default;
 
 absl::StatusOr<std::unique_ptr<FetchGroup>> FetchGroup::Create(int kind, std::string_view source) {
-  absl::StatusOr<Context> ctx = PcpError(kErrNocontext);
-  if (kind == kContextArchive) ctx = Context::OpenArchive(source);
-  if (kind == kContextLocal) ctx = OpenLocalContext();
+  absl::StatusOr<Context> ctx = Context::Open(kind, source);
   if (!ctx.ok()) return ctx.status();
   return FromContext(std::move(*ctx));
 }

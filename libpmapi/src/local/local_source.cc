@@ -21,6 +21,7 @@
 #include "pmapi/local.h"
 #include "c_pmda_host.h"
 #include "local_spec.h"
+#include "elf_needed.h"
 #include "pmda_builtin.h"
 
 namespace pmapi {
@@ -48,7 +49,49 @@ std::map<std::string, std::weak_ptr<DsoLibrary>>& DsoRegistry() {
   return *registry;
 }
 
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return PcpError(errno ? -errno : -ENOENT, path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string DirName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// An agent linked with PCP's libpcp_pmda or libpcp is refused before
+// dlopen, which would load PCP's libraries into this process. (A file that
+// cannot be read or parsed is left to dlopen, which reports it.)
+absl::Status RefusePcpBuiltAgent(const std::string& path) {
+  absl::StatusOr<std::string> image = ReadFile(path);
+  if (!image.ok()) return absl::OkStatus();
+  absl::StatusOr<std::vector<std::string>> needed = ElfNeeded(*image);
+  if (!needed.ok() || !NeedsPcpLibrary(*needed)) return absl::OkStatus();
+  return PcpError(kErrGeneric, absl::StrCat("DSO \"", path,
+                                            "\" is linked with PCP's libpcp; build the agent "
+                                            "against libpmapi to host it here"));
+}
+
+// PCP's own build of an agent this library has built in (pmda_linux.so
+// with linux_init, pmda_proc.so with proc_init, named by pmcd.conf or -K):
+// the built-in agent serves the same metrics in its place, with its help
+// text from beside the default configuration.
+AgentSpec StandInForPcpAgent(const AgentSpec& spec) {
+  if (!spec.dso || FindBuiltinAgent(spec.init) == nullptr) return spec;
+  if (RefusePcpBuiltAgent(spec.path).ok()) return spec;
+  AgentSpec builtin = spec;
+  builtin.dso = false;
+  std::string name = spec.init.substr(0, spec.init.size() - std::string_view("_init").size());
+  builtin.path = absl::StrCat(DirName(DefaultLocalConfigPath()), "/", name);
+  return builtin;
+}
+
 absl::StatusOr<std::shared_ptr<DsoLibrary>> OpenDso(const std::string& path) {
+  if (absl::Status refused = RefusePcpBuiltAgent(path); !refused.ok()) return refused;
   std::lock_guard<std::mutex> lock(dso_registry_mu);
   auto& registry = DsoRegistry();
   if (auto it = registry.find(path); it != registry.end()) {
@@ -65,19 +108,6 @@ absl::StatusOr<std::shared_ptr<DsoLibrary>> OpenDso(const std::string& path) {
   return lib;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return PcpError(errno ? -errno : -ENOENT, path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string DirName(const std::string& path) {
-  size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
 
 // Copies value set `vs` of `from` to the end of *to.
 void CopySet(const Result& from, const ValueSet& vs, Result* to) {
@@ -117,7 +147,7 @@ std::unique_ptr<LocalSource> LocalSource::Create(const std::vector<AgentSpec>& s
                                                  const std::string& config_dir,
                                                  std::vector<std::string>* warnings) {
   std::unique_ptr<LocalSource> src(new LocalSource());
-  for (const AgentSpec& spec : specs) src->Load(spec, config_dir, warnings);
+  for (const AgentSpec& spec : specs) src->Load(StandInForPcpAgent(spec), config_dir, warnings);
   return src;
 }
 

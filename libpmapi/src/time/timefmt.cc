@@ -64,20 +64,4 @@ absl::StatusOr<std::string> HighResStamp(const TimeZone& zone, int64_t seconds, 
   return ClockStamp(zone, seconds, AsCInt(nsec), 9);
 }
 
-absl::StatusOr<std::string> PmvalStamp(const TimeZone& zone, int64_t seconds, int64_t nsec) {
-  return ClockStamp(zone, seconds, AsCInt(nsec) / 1000000, 3);
-}
-
-absl::StatusOr<std::string> PmdumplogStamp(const TimeZone& zone, int64_t seconds, int64_t nsec,
-                                           int archive_version) {
-  if (archive_version == 2) return ClockStamp(zone, seconds, AsCInt(nsec / 1000), 6);
-  return ClockStamp(zone, seconds, AsCInt(nsec), 9);
-}
-
-absl::StatusOr<std::string> PmdumplogDate(const TimeZone& zone, int64_t seconds, int64_t nsec,
-                                          int archive_version) {
-  if (archive_version == 2) return DateStamp(zone, seconds, AsCInt(nsec / 1000), 6);
-  return DateStamp(zone, seconds, AsCInt(nsec), 9);
-}
-
 }  // namespace pmapi

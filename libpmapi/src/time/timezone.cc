@@ -613,32 +613,4 @@ absl::StatusOr<std::string> PcpTimezoneString(std::optional<std::string_view> tz
   return shortened;
 }
 
-absl::StatusOr<ReportingZone> ChooseReportingZone(ZoneChoice choice, const ZoneSource& source,
-                                                  std::optional<std::string_view> user_tz) {
-  switch (choice) {
-    case ZoneChoice::kLocal: {
-      absl::StatusOr<TimeZone> z = TimeZone::FromEnvironment();
-      if (!z.ok()) return z.status();
-      return ReportingZone{*std::move(z), ""};
-    }
-    case ZoneChoice::kSource: {
-      absl::StatusOr<TimeZone> z = TimeZone::ForPcpZone(source.timezone);
-      if (!z.ok()) return z.status();
-      std::string note = absl::StrCat("Note: timezone set to local timezone of host \"",
-                                      source.hostname, "\"",
-                                      source.is_archive ? " from archive" : "", "\n\n");
-      return ReportingZone{*std::move(z), std::move(note)};
-    }
-    case ZoneChoice::kUser: {
-      std::string_view tz = user_tz.value_or("");
-      absl::StatusOr<TimeZone> z = TimeZone::ForPcpZone(tz);
-      if (!z.ok()) return z.status();
-      std::string note = absl::StrCat("Note: timezone set to \"TZ=",
-                                      absl::string_view(tz.data(), tz.size()), "\"\n\n");
-      return ReportingZone{*std::move(z), std::move(note)};
-    }
-  }
-  return PcpError(kErrGeneric, "unknown zone choice");
-}
-
 }  // namespace pmapi

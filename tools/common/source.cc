@@ -1,0 +1,24 @@
+// The tools' one way to open their metric source, and PCP's messages.
+#include "source.h"
+
+#include "options.h"
+#include "pmapi/errors.h"
+
+namespace pmtools {
+
+absl::StatusOr<pmapi::Context> OpenToolContext(int kind, const std::string& name,
+                                               const char* local_failure) {
+  absl::StatusOr<pmapi::Context> ctx = pmapi::Context::Open(kind, name);
+  if (ctx.ok()) return ctx;
+  const std::string reason = pmapi::ErrStr(pmapi::PcpCode(ctx.status()));
+  if (kind == pmapi::kContextArchive) {
+    Complain(" Cannot open archive \"%s\": %s\n", name.c_str(), reason.c_str());
+  } else if (kind == pmapi::kContextLocal) {
+    Complain(" %s: %s\n", local_failure, reason.c_str());
+  } else {
+    Complain(" Cannot connect to PMCD on host \"%s\": %s\n", name.c_str(), reason.c_str());
+  }
+  return ctx;
+}
+
+}  // namespace pmtools
