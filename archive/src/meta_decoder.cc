@@ -22,6 +22,13 @@ std::string FixedString(std::span<const uint8_t> field) {
   return std::string(reinterpret_cast<const char*>(field.data()), n);
 }
 
+// A v2 microsecond field as PCP widens it: usec * 1000 kept in the 32-bit
+// nanosecond field of its timestamps, so a corrupt value wraps as PCP's
+// does (and prints as PCP prints it).
+int64_t V2Nanos(int32_t usec) {
+  return static_cast<int32_t>(static_cast<uint32_t>(usec) * 1000u);
+}
+
 bool ReadTime(ByteReader& r, bool v3, ArchiveTime* t) {
   if (v3) {
     int64_t sec;
@@ -34,7 +41,7 @@ bool ReadTime(ByteReader& r, bool v3, ArchiveTime* t) {
   int32_t sec, usec;
   if (!r.I32(&sec) || !r.I32(&usec)) return false;
   t->sec = sec;
-  t->nsec = int64_t{usec} * 1000;
+  t->nsec = V2Nanos(usec);
   return true;
 }
 
@@ -47,7 +54,7 @@ void DecodeLabelV2(ByteReader& r, ArchiveLabel* l) {
   r.I32(&l->vol);
   r.Bytes(lf::kHostLenV2, &host);
   r.Bytes(lf::kTzLenV2, &tz);
-  l->start = ArchiveTime{sec, int64_t{usec} * 1000};
+  l->start = ArchiveTime{sec, V2Nanos(usec)};
   l->hostname = FixedString(host);
   l->timezone = FixedString(tz);
 }

@@ -78,8 +78,10 @@ TEST(ElfNeededTest, LocalContextRefusesAnAgentBuiltAgainstPcp) {
   opts.warnings = &warnings;
   absl::StatusOr<Context> ctx = OpenLocalContext(opts);
   ASSERT_TRUE(ctx.ok()) << ctx.status();
-  ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("is linked with PCP's libpcp"), std::string::npos) << warnings[0];
+  const bool refused = std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
+    return w.find("is linked with PCP's libpcp") != std::string::npos;
+  });
+  EXPECT_TRUE(refused) << (warnings.empty() ? "no warnings" : warnings[0]);
   EXPECT_EQ(Slurp("/proc/self/maps").find("libpcp"), std::string::npos);
 }
 

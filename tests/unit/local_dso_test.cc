@@ -86,7 +86,13 @@ TEST(LocalDsoTest, UnloadableAgentsAreLeftOut) {
                       "nobuiltin 243 builtin nosuch_init\n"),
       &warnings);
   ASSERT_TRUE(ctx.ok());
-  EXPECT_EQ(warnings.size(), 4u);
+  // One warning per agent that did not load (with no name-space file
+  // named, the default name space may add its own about their names).
+  int load_warnings = 0;
+  for (const std::string& w : warnings) {
+    if (w.find("name space") == std::string::npos) ++load_warnings;
+  }
+  EXPECT_EQ(load_warnings, 4) << warnings.size();
   for (unsigned d : {240u, 241u, 242u, 243u}) {
     PmID id = MakePmID(d, 0, 0);
     EXPECT_EQ(PcpCode(ctx->LookupDesc(id).status()), kErrNoagent) << d;

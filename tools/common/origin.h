@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "pmapi/context.h"
+#include "pmapi/timespec.h"
 #include "pmapi/timezone.h"
 
 namespace pmtools {
@@ -16,8 +17,15 @@ namespace pmtools {
 // as PCP's pmParseHighResTimeWindow reads -O: the archive's start when
 // empty, "+interval" after it, "-interval" before the end, "@ctime" or a
 // date. A bad time gives PCP's message ("junk\n^ -- unexpected value\n").
-absl::StatusOr<absl::Time> ResolveOrigin(pmapi::Context& ctx, const std::string& text,
-                                         const pmapi::TimeZone& zone);
+// `archive` is the name it was opened by, for the warning below.
+absl::StatusOr<absl::Time> ResolveOrigin(pmapi::Context& ctx, const std::string& archive,
+                                         const std::string& text, const pmapi::TimeZone& zone);
+
+// Returns the end of the archive of `ctx` for a time window. When it
+// cannot be found (a damaged archive), writes PCP's warning to stderr
+// ("PROGRAM: Cannot locate end of archive NAME: REASON" and the note that
+// the tool carries on) and returns an open end, as PCP does.
+pmapi::TimeSpec ArchiveEndForWindow(pmapi::Context& ctx, const std::string& archive);
 
 }  // namespace pmtools
 

@@ -609,7 +609,7 @@ int Run(Settings s) {
   if (ctx->kind() == pmapi::kContextArchive) {
     // PCP announces the zone for archives only.
     std::fputs(zone->note.c_str(), stdout);
-    absl::StatusOr<absl::Time> o = pmtools::ResolveOrigin(*ctx, s.origin, zone->zone);
+    absl::StatusOr<absl::Time> o = pmtools::ResolveOrigin(*ctx, s.archives.front(), s.origin, zone->zone);
     if (!o.ok()) {
       std::fprintf(stderr, "pminfo: invalid time window.\n%s\n",
                    std::string(o.status().message()).c_str());

@@ -14,6 +14,7 @@
 #include "absl/time/clock.h"
 #include "event_text.h"
 #include "options.h"
+#include "origin.h"
 #include "pmapi/errors.h"
 #include "pmapi/strings.h"
 #include "pmapi/timefmt.h"
@@ -152,18 +153,7 @@ bool Report::ResolveWindow() {
                  pmapi::ErrStr(pmapi::PcpCode(label.status())).c_str());
     return false;
   }
-  absl::StatusOr<absl::Time> end = ctx_.GetArchiveEnd();
-  TimeSpec log_end{pmapi::kUnboundedEnd, 0};
-  if (end.ok()) {
-    log_end = TimeSpec::FromNanos(absl::ToUnixNanos(*end));
-  } else {
-    // As PCP: a damaged archive is read on with an open-ended window.
-    pmtools::Complain(
-                 " Cannot locate end of archive %s: %s\n\n"
-                 "WARNING: This archive is sufficiently damaged that it may not be possible to\n"
-                 "         produce complete information.  Continuing and hoping for the best.\n\n",
-                 s_.archives.front().c_str(), pmapi::ErrStr(pmapi::PcpCode(end.status())).c_str());
-  }
+  const TimeSpec log_end = pmtools::ArchiveEndForWindow(ctx_, s_.archives.front());
   pmapi::TimeParser parser(zone_);
   // PCP 6.0.3's option layer reads the label through the microsecond
   // interface, so a v3 archive's window starts up to 1us before its first

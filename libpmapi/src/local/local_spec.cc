@@ -134,7 +134,10 @@ absl::StatusOr<std::string> DefaultPmnsSubtree(int domain) {
     path = absl::StrCat((var && *var) ? var : "/var/lib/pcp", "/pmns/root");
   }
   absl::StatusOr<Pmns> pmns = Pmns::LoadFile(path);
-  if (!pmns.ok()) return pmns.status();
+  if (!pmns.ok()) {
+    return PcpError(PcpCode(pmns.status()),
+                    absl::StrCat("default name space ", path, ": ", pmns.status().message()));
+  }
   absl::StatusOr<std::vector<std::string>> leaves = pmns->Traverse("");
   if (!leaves.ok()) return leaves.status();
   // each inner node's children, in the order first met

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <climits>
 #include <cstdlib>
@@ -104,6 +105,12 @@ std::vector<AgentSpec> ParseAgentConfig(std::string_view text, const std::string
     }
     if (!a.dso && type == "builtin" && f.size() >= 5 && !absl::StartsWith(f[4], "pmns="))
       a.path = Resolve(f[4], config_dir);
+    // No name-space file named and none beside the configuration: the
+    // agent's names are those of its domain in the default name space, as
+    // PCP's local context finds them.
+    if (a.pmns.empty() && access(absl::StrCat(config_dir, "/root_", a.name).c_str(), R_OK) != 0) {
+      a.pmns_from_default = true;
+    }
     out.push_back(std::move(a));
   }
   return out;

@@ -32,7 +32,8 @@ struct AgentSpec {
   std::string init;   // init function name
   std::string path;   // dso: the shared object
   std::string pmns;   // the namespace file, if named on the line
-  // Added by a spec (pminfo -K): names come from the default name space.
+  // Added by a spec (pminfo -K), or a configuration line without a
+  // name-space file: names come from the default name space.
   bool pmns_from_default = false;
   int line = 0;
 };
