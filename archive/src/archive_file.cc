@@ -1,10 +1,9 @@
-// Reading one archive file: mmap for plain files, liblzma block by block for
+// Reading one archive file: pread through a window for plain files, liblzma block by block for
 // .xz (see archive_file.h).
 #include "archive_file.h"
 
 #include <fcntl.h>
 #include <lzma.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <list>
+#include <memory>
+#include <new>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -51,82 +53,84 @@ class Fd {
     if (fd_ >= 0) close(fd_);
   }
   int get() const { return fd_; }
+  int release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
 
  private:
   int fd_;
 };
 
-// A plain file, mapped. The pages a read touches count in the process's
-// resident size until they are handed back, so the source keeps track of
-// the span of the file recent reads have touched and, once it grows past
-// a small bound, hands back what lies more than kKeep bytes away from the
-// read in hand (on either side: forward and backward scans alike). A read
-// far from that span hands back the whole of it.
-class MappedSource : public FileSource {
+// A plain file, read with pread into a window of the file that slides
+// with the reads: forward from a read ahead of the window (or far from
+// it), backward (the window ending with the read) from one just behind
+// it, so scans in either direction make one system call per window. Only
+// the window is held (a full scan holds half a megabyte, not the file).
+// The descriptor is closed by Drop and opened again by the next read.
+class WindowSource : public FileSource {
  public:
-  MappedSource(const uint8_t* data, size_t size) : data_(data), size_(size) {
-    madvise(const_cast<uint8_t*>(data_), size_, MADV_SEQUENTIAL);
-  }
-  ~MappedSource() override { munmap(const_cast<uint8_t*>(data_), size_); }
+  WindowSource(int fd, std::string path, uint64_t size)
+      : fd_(fd), path_(std::move(path)), size_(size) {}
+  ~WindowSource() override { CloseFd(); }
   uint64_t size() const override { return size_; }
   void Drop() override {
-    madvise(const_cast<uint8_t*>(data_), size_, MADV_DONTNEED);
-    lo_ = hi_ = 0;
+    buf_.reset();
+    cap_ = 0;
+    win_len_ = 0;
+    CloseFd();
   }
 
   absl::StatusOr<std::span<const uint8_t>> Read(uint64_t offset, size_t len) override {
     if (offset >= size_) return std::span<const uint8_t>();
     len = static_cast<size_t>(std::min<uint64_t>(len, size_ - offset));
-    Touch(offset, offset + len);
-    return std::span<const uint8_t>(data_ + offset, len);
+    if (offset < win_off_ || offset + len > win_off_ + win_len_) {
+      if (absl::Status s = Fill(offset, len); !s.ok()) return s;
+    }
+    return std::span<const uint8_t>(buf_.get() + (offset - win_off_), len);
   }
 
  private:
-  // What is kept on each side of a read, and how far the touched span may
-  // grow beyond that before pages are handed back (one madvise per step).
-  static constexpr uint64_t kKeep = 64 << 10;
-  static constexpr uint64_t kStep = 192 << 10;
+  static constexpr uint64_t kWindow = 512 << 10;
 
-  // Records that [lo, hi) is being read and hands back the pages far from
-  // it (they stay in the page cache and come back on the next touch, so
-  // spans already handed out remain readable).
-  void Touch(uint64_t lo, uint64_t hi) {
-    if (lo_ == hi_ || lo > hi_ + kKeep || hi + kKeep < lo_) {
-      Release(lo_, hi_);
-      lo_ = lo;
-      hi_ = hi;
-      return;
+  // Reads a window holding [offset, offset + len).
+  absl::Status Fill(uint64_t offset, size_t len) {
+    uint64_t start = offset;
+    const bool behind = win_len_ > 0 && offset < win_off_ && win_off_ - offset < kWindow;
+    if (behind && len < kWindow) start = offset + len > kWindow ? offset + len - kWindow : 0;
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(size_ - start, std::max<uint64_t>(len, kWindow)));
+    if (n > cap_) {
+      buf_.reset(new (std::nothrow) uint8_t[n]);
+      cap_ = buf_ ? n : 0;
+      if (!buf_) return PcpError(-ENOMEM);
     }
-    lo_ = std::min(lo_, lo);
-    hi_ = std::max(hi_, hi);
-    if (hi_ - lo_ <= (hi - lo) + 2 * kKeep + kStep) return;
-    const uint64_t keep_lo = PageDown(lo - std::min(lo, kKeep));
-    const uint64_t keep_hi = PageUp(std::min<uint64_t>(size_, hi + kKeep));
-    if (keep_lo > lo_) Release(lo_, keep_lo);
-    if (keep_hi < hi_) Release(keep_hi, hi_);
-    lo_ = std::max(lo_, keep_lo);
-    hi_ = std::min(hi_, keep_hi);
+    win_len_ = 0;
+    if (fd_ < 0) {
+      fd_ = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd_ < 0) return PcpError(-errno);
+    }
+    if (absl::Status s = ReadAt(fd_, start, buf_.get(), n); !s.ok()) return s;
+    win_off_ = start;
+    win_len_ = n;
+    return absl::OkStatus();
   }
-  // Hands back the pages [lo, hi) lies on (its ends are page-aligned, or
-  // the end of the file, whenever a kept part of the span lies beyond them).
-  void Release(uint64_t lo, uint64_t hi) {
-    lo = PageDown(lo);
-    hi = PageUp(hi);
-    if (lo >= hi) return;
-    madvise(const_cast<uint8_t*>(data_) + lo, hi - lo, MADV_DONTNEED);
+  void CloseFd() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
   }
-  static uint64_t Page() { return static_cast<uint64_t>(sysconf(_SC_PAGESIZE)); }
-  static uint64_t PageDown(uint64_t x) { return x - x % Page(); }
-  uint64_t PageUp(uint64_t x) const { return std::min<uint64_t>(size_, (x + Page() - 1) / Page() * Page()); }
 
-  const uint8_t* data_;
-  size_t size_;
-  // The span recent reads have touched (empty when lo_ == hi_).
-  uint64_t lo_ = 0;
-  uint64_t hi_ = 0;
+  int fd_;
+  std::string path_;
+  uint64_t size_;
+  std::unique_ptr<uint8_t[]> buf_;
+  size_t cap_ = 0;
+  // The window: bytes [win_off_, win_off_ + win_len_) of the file in buf_.
+  uint64_t win_off_ = 0;
+  size_t win_len_ = 0;
 };
 
-// A file held in memory: an unmappable plain file or an inflated
+// A file held in memory: a file that is not a regular one or an inflated
 // lzma-alone file.
 class MemorySource : public FileSource {
  public:
@@ -578,16 +582,14 @@ absl::StatusOr<ArchiveFile> ArchiveFile::Open(const std::string& path) {
     return f;
   }
   if (file_size == 0) return f;
-  void* m = mmap(nullptr, static_cast<size_t>(file_size), PROT_READ, MAP_PRIVATE, raw_fd, 0);
-  if (m == MAP_FAILED) {
-    // Not mappable (a pipe, say): read it instead.
+  if (!S_ISREG(st.st_mode)) {
+    // Not a regular file (a pipe, say): read it whole.
     absl::StatusOr<std::vector<uint8_t>> bytes = ReadWhole(raw_fd, SIZE_MAX);
     if (!bytes.ok()) return bytes.status();
     f.source_ = std::make_unique<MemorySource>(std::move(*bytes));
     return f;
   }
-  f.source_ = std::make_unique<MappedSource>(static_cast<const uint8_t*>(m),
-                                             static_cast<size_t>(file_size));
+  f.source_ = std::make_unique<WindowSource>(fd.release(), path, file_size);
   return f;
 }
 

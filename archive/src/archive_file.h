@@ -1,9 +1,10 @@
 // archive_file.h: the bytes of one physical archive file (.meta, .index or
 // a data volume), plain or xz-compressed, read by range.
 //
-// A plain file is memory-mapped, so reading a record touches only the pages
-// it spans; as a forward scan moves on, the pages well behind it are handed
-// back, so a full scan holds a few megabytes, not the file.
+// A plain file is read with pread through a window of half a megabyte that
+// slides with the reads (forward, or backward for a backward scan), so a
+// scan makes one system call per window and holds the window, not the
+// file.
 //
 // An .xz file is read through its xz block index (decoded from the stream
 // footer, for every concatenated stream): a range is served by decoding only

@@ -424,21 +424,32 @@ void ArchiveSource::SelectFrom(const Result& rec, std::span<const PmID> ids) {
   std::span<const ValueSet> sets = rec.sets();
   // Records of one archive mostly hold the same metrics in the same order:
   // the selection is made again only when the layout or the request change.
-  bool same = selected_ids_.size() == ids.size() && selected_layout_.size() == sets.size() &&
-              std::equal(ids.begin(), ids.end(), selected_ids_.begin());
+  bool same_request = selected_ids_.size() == ids.size() &&
+                      std::equal(ids.begin(), ids.end(), selected_ids_.begin());
+  bool same = same_request && selected_layout_.size() == sets.size();
   for (size_t k = 0; same && k < sets.size(); ++k) same = sets[k].pmid == selected_layout_[k];
   if (same) return;
-  selected_ids_.assign(ids.begin(), ids.end());
+  if (!same_request) {
+    selected_ids_.assign(ids.begin(), ids.end());
+    request_index_.clear();
+    next_same_.assign(ids.size(), -1);
+    for (size_t i = ids.size(); i-- > 0;) {
+      auto [it, added] = request_index_.try_emplace(ids[i], static_cast<int>(i));
+      if (added) continue;
+      next_same_[i] = it->second;
+      it->second = static_cast<int>(i);
+    }
+  }
   selected_layout_.resize(sets.size());
-  set_index_.clear();
+  selected_.assign(ids.size(), -1);
   for (size_t k = 0; k < sets.size(); ++k) {
     selected_layout_[k] = sets[k].pmid;
-    set_index_.try_emplace(sets[k].pmid, k);  // the first of a repeated PMID
-  }
-  selected_.resize(ids.size());
-  for (size_t i = 0; i < ids.size(); ++i) {
-    auto it = set_index_.find(ids[i]);
-    selected_[i] = it == set_index_.end() ? -1 : static_cast<int>(it->second);
+    auto it = request_index_.find(sets[k].pmid);
+    if (it == request_index_.end()) continue;
+    for (int i = it->second; i >= 0; i = next_same_[i]) {
+      // The first of a repeated PMID in the record.
+      if (selected_[i] < 0) selected_[i] = static_cast<int>(k);
+    }
   }
 }
 
@@ -448,6 +459,9 @@ absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
   // the next record as it comes rather than reading to the end.
   bool all_derived = std::all_of(ids.begin(), ids.end(),
                                  [](PmID id) { return PmIDDomain(id) == kDynamicPmidDomain; });
+  // The record decodes into the buffers of a result the caller handed
+  // back, when the last one gave its own away.
+  if (spare_.capacity_bytes() > record_.capacity_bytes()) std::swap(record_, spare_);
   while (true) {
     if (absl::Status s = ReadInDirection(&record_); !s.ok()) return s;
     if (record_.is_mark()) continue;
@@ -466,25 +480,32 @@ absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
   }
 }
 
-Result ArchiveSource::SelectSets(const Result& rec, std::span<const PmID> ids, size_t values,
+void ArchiveSource::Recycle(Result&& spent) {
+  // Only record-by-record fetches reuse buffers.
+  if (mode_ == kModeInterp) return;
+  if (spent.capacity_bytes() > spare_.capacity_bytes()) spare_ = std::move(spent);
+}
+
+Result ArchiveSource::SelectSets(Result& rec, std::span<const PmID> ids, size_t values,
                                  const Profile& profile) {
   Result out;
   out.set_timestamp_ns(rec.timestamp_ns());
   std::span<const ValueSet> sets = rec.sets();
   if (profile.AdmitsAll()) {
-    // Every value is kept: the sets are copied as they are, their payloads
-    // with the record's arena, copied in one block.
-    out.Reserve(ids.size(), values, 0);
-    out.CopyArena(rec);
+    // Every value is kept: the result takes the record's values and
+    // payloads as they are, and its sets point at them.
+    out.Reserve(ids.size(), 0, 0);
+    out.SwapStorage(rec);
     for (size_t i = 0; i < ids.size(); ++i) {
       if (selected_[i] < 0) {
         out.AddSet(ids[i], 0, kValInsitu);
       } else {
-        out.CopySetSharingArena(rec, sets[selected_[i]]);
+        out.AddSetAt(sets[selected_[i]]);
       }
     }
     return out;
   }
+  out.Reserve(ids.size(), values, 0);
   for (size_t i = 0; i < ids.size(); ++i) {
     if (selected_[i] < 0) {
       out.AddSet(ids[i], 0, kValInsitu);

@@ -42,6 +42,7 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::StatusOr<Result> Fetch(std::span<const PmID> ids, const Profile& profile,
                                int* state_change) override;
   absl::StatusOr<Result> FetchArchive() override;
+  void Recycle(Result&& spent) override;
   absl::StatusOr<ArchiveLabel> GetArchiveLabel() override { return set_->label(); }
   absl::StatusOr<absl::Time> GetArchiveEnd() override;
   absl::StatusOr<std::vector<Instance>> GetInDomArchive(InDom indom) override;
@@ -61,8 +62,9 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   // -1 when rec has none.
   void SelectFrom(const Result& rec, std::span<const PmID> ids);
   // The sets of `ids` from record `rec` (selected_ locates them; `values`
-  // counts theirs), in order, with the instances `profile` admits.
-  Result SelectSets(const Result& rec, std::span<const PmID> ids, size_t values,
+  // counts theirs), in order, with the instances `profile` admits. When it
+  // admits all, the result takes rec's values (rec is left without them).
+  Result SelectSets(Result& rec, std::span<const PmID> ids, size_t values,
                     const Profile& profile);
   absl::Status ReadInDirection(Result* out);
   // PM_MODE_FORW over a single archive reads records as they come, without
@@ -117,14 +119,19 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::flat_hash_map<std::pair<int, uint32_t>, std::vector<LabelSet>> label_cache_;
   absl::flat_hash_map<InDom, EverySeen> every_instance_;
   // FetchRecordwise's selection (SelectFrom), and the record layout and
-  // request it was made for.
-  absl::flat_hash_map<PmID, size_t> set_index_;
+  // request it was made for. request_index_ maps a requested PMID to its
+  // first place in the request, next_same_ each place to the next place
+  // of the same PMID (or -1).
+  absl::flat_hash_map<PmID, int> request_index_;
+  std::vector<int> next_same_;
   std::vector<int> selected_;
   std::vector<PmID> selected_ids_;
   std::vector<PmID> selected_layout_;
   // The record FetchRecordwise decodes into, kept so that its buffers are
-  // reused from record to record.
+  // reused from record to record, and a fetched result handed back by
+  // the caller (Recycle), whose buffers the next record takes.
   Result record_;
+  Result spare_;
   // InstanceLifetimes, per indom (nullptr below the size PCP needs).
   absl::flat_hash_map<InDom, std::unique_ptr<Lifetimes>> lifetimes_;
 };

@@ -256,33 +256,31 @@ std::optional<std::vector<PmID>> ContextDerived::Prefetch(std::span<const PmID> 
   return list;
 }
 
-Result ContextDerived::Postfetch(const Result& fetched, size_t numpmid, EvalEnv env) {
+Result ContextDerived::Postfetch(Result fetched, size_t numpmid, EvalEnv env) {
   env.result = &fetched;
-  Result out;
-  out.set_timestamp_ns(fetched.timestamp_ns());
+  // The derived sets are evaluated first (their operands are among the
+  // fetched sets), then put in place of theirs: the fetched values stay
+  // where they are, uncopied.
+  Result derived;
+  std::vector<std::pair<size_t, size_t>> places;  // (fetched set, derived set)
   std::span<const ValueSet> sets = fetched.sets();
-  // The fetched sets are copied whole, their payloads with the fetched
-  // arena in one block; derived values are appended after them.
-  size_t values = 0;
-  for (size_t j = 0; j < numpmid && j < sets.size(); j++) values += std::max(sets[j].numval, 0);
-  out.Reserve(numpmid, values, 0);
-  out.CopyArena(fetched);
-  for (size_t j = 0; j < numpmid && j < sets.size(); j++) {
+  const size_t n = std::min(numpmid, sets.size());
+  for (size_t j = 0; j < n; j++) {
     const ValueSet& vs = sets[j];
     Entry* e = IsDerivedPmid(vs.pmid) ? Find(vs.pmid) : nullptr;
-    if (e == nullptr) {
-      out.CopySetSharingArena(fetched, vs);
-      continue;
-    }
+    if (e == nullptr) continue;
+    places.emplace_back(j, derived.sets().size());
     if (e->tree == nullptr) {
-      out.AddSet(vs.pmid, kErrPmid, kValInsitu);
+      derived.AddSet(vs.pmid, kErrPmid, kValInsitu);
       continue;
     }
     int numval = Evaluate(e->tree.get(), fetched.timestamp_ns(), env);
     if (trace::Appl2()) trace::PostValueSet(static_cast<int>(j), vs.pmid, numval, e->tree.get());
-    AppendValues(*e->tree, vs.pmid, numval, &out);
+    AppendValues(*e->tree, vs.pmid, numval, &derived);
   }
-  return out;
+  fetched.TruncateSets(n);
+  for (auto [j, k] : places) fetched.ReplaceSet(j, derived, derived.sets()[k]);
+  return fetched;
 }
 
 }  // namespace pmapi::derive

@@ -60,8 +60,8 @@ class ContextDerived {
   // derived metrics' operands), or nullopt when none is derived.
   std::optional<std::vector<PmID>> Prefetch(std::span<const PmID> ids, const BindEnv& env);
   // Rewrites `fetched` (the answer to Prefetch's list) into the answer for
-  // the first `numpmid` PMIDs.
-  Result Postfetch(const Result& fetched, size_t numpmid, EvalEnv env);
+  // the first `numpmid` PMIDs, in place.
+  Result Postfetch(Result fetched, size_t numpmid, EvalEnv env);
 
  private:
   struct Entry {

@@ -81,6 +81,22 @@ class ArchiveFileTest : public ::testing::Test {
 
 TEST_F(ArchiveFileTest, PlainFile) { ExpectSameBytes(dir_ + "/data"); }
 
+TEST_F(ArchiveFileTest, PlainFileReadAgainAfterDrop) {
+  // Drop frees the window and closes the file; the next read opens it
+  // again, and a file gone by then is an error, not a crash.
+  absl::StatusOr<ArchiveFile> f = ArchiveFile::Open(dir_ + "/data");
+  ASSERT_TRUE(f.ok()) << f.status();
+  for (uint64_t off : {uint64_t{0}, uint64_t{2000000}, uint64_t{100}}) {
+    absl::StatusOr<std::span<const uint8_t>> got = f->Read(off, 1000);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(got->data()), got->size()),
+              plain_.substr(off, 1000));
+    f->Drop();
+  }
+  Sh("mv data moved");
+  EXPECT_FALSE(f->Read(5000, 10).ok());
+}
+
 TEST_F(ArchiveFileTest, MultiBlockXz) {
   Sh("xz -0 -k -c --block-size=200000 data > multi.xz");
   Sh("xz --list -v multi.xz | grep -q 'Blocks: *1[0-9]'");

@@ -231,8 +231,8 @@ class Archive {
   };
   Position Tell() const;
   void Seek(Position p);
-  // Lets the kernel drop the resident pages of volume `vol` if it is
-  // memory-mapped (after a pass over it); reading it again still works.
+  // Gives back the memory held for reading volume `vol` (after a pass
+  // over it); reading it again still works.
   void DropVolumePages(int vol);
 
   // Returns the time of the last data record in the archive, or the PCP

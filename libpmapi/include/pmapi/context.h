@@ -197,6 +197,10 @@ class Context {
   // state-change mask from pmcd is returned through *state_change when not
   // null. PM_ERR_EOL at either end of an archive.
   absl::StatusOr<Result> Fetch(std::span<const PmID> ids, int* state_change = nullptr);
+  // Hands back a result of Fetch the caller has finished with, so that its
+  // buffers can serve a later fetch (an archive replay fetches results of
+  // much the same size again and again). Optional.
+  void Recycle(Result&& spent);
   // Archives: returns the next whole record in the current direction
   // (pmFetchArchive), <mark> records included.
   absl::StatusOr<Result> FetchArchive();

@@ -17,6 +17,7 @@
 #ifndef PMAPI_RESULT_H_
 #define PMAPI_RESULT_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -62,6 +63,8 @@ class Result {
   ValueView value(const ValueSet& vs, int j) const;
   // Returns the stored form of value j of set vs (same REQUIRES as value()).
   const StoredValue& stored(const ValueSet& vs, int j) const { return values_[vs.first + j]; }
+  // Returns where the payload of a stored DPTR value starts.
+  const uint8_t* payload_data(const StoredValue& s) const { return arena_.data() + s.offset; }
 
   // Building (used by decoders). Clear() keeps the capacity for reuse.
   void Clear();
@@ -76,13 +79,48 @@ class Result {
   // returns where to write it; valid until the next Add call.
   uint8_t* AddBlockForWrite(int32_t inst, int vtype, uint32_t length);
   void Reserve(size_t sets, size_t values, size_t arena_bytes);
+  // Appends `n` values to the last set added, to be written in place
+  // through the returned pointer (valid until the next Add call). Each
+  // DPTR value's payload goes through AppendPayload.
+  StoredValue* AppendValues(size_t n);
+  // Appends an uninitialised payload of `length` bytes to the arena,
+  // setting *offset to where it starts, and returns where to write it
+  // (valid until the next Add or Append call).
+  uint8_t* AppendPayload(uint32_t length, uint32_t* offset);
   // Takes a copy of `from`'s payload arena in one block (this Result's
   // own must be empty), so that CopySetSharingArena can copy sets of
   // `from` without copying their payloads one by one.
-  void CopyArena(const Result& from) { arena_ = from.arena_; }
+  void CopyArena(const Result& from) {
+    arena_.assign(from.arena_.begin(), from.arena_.begin() + from.arena_used_);
+    arena_used_ = from.arena_used_;
+  }
   // Appends set vs of `from`, whose arena this Result copied, with all
   // its values.
   void CopySetSharingArena(const Result& from, const ValueSet& vs);
+  // Exchanges the value lists and payload arenas (not the sets) of this
+  // Result and `other`: sets can then be added with AddSetAt, so a Result
+  // is made from a decoded record's values without copying them.
+  void SwapStorage(Result& other) {
+    values_.swap(other.values_);
+    arena_.swap(other.arena_);
+    std::swap(arena_used_, other.arena_used_);
+  }
+  // Appends set vs, whose values already lie in this Result's value list
+  // from vs.first on (as they lay in the Result whose storage this one
+  // took with SwapStorage).
+  void AddSetAt(const ValueSet& vs) { sets_.push_back(vs); }
+  // Keeps only the first n sets (their values stay in the list unused).
+  void TruncateSets(size_t n) {
+    if (n < sets_.size()) sets_.resize(n);
+  }
+  // Replaces set i with set vs of `from`, its values and payloads copied
+  // to the end of this Result's lists.
+  void ReplaceSet(size_t i, const Result& from, const ValueSet& vs);
+  // Returns the bytes allocated for the value list and arena (a Result
+  // worth keeping for reuse holds some).
+  size_t capacity_bytes() const {
+    return values_.capacity() * sizeof(StoredValue) + arena_.capacity();
+  }
   // Makes set i report no values (its values stay in the arena unused).
   void ClearSet(size_t i) {
     if (i < sets_.size()) sets_[i].numval = 0;
@@ -92,7 +130,12 @@ class Result {
   int64_t timestamp_ns_ = 0;
   std::vector<ValueSet> sets_;
   std::vector<StoredValue> values_;
+  // The payloads: the first arena_used_ bytes of arena_ (whose size only
+  // grows, so that reusing a Result never fills it with zeros again).
   std::vector<uint8_t> arena_;
+  size_t arena_used_ = 0;
+  // Returns room for `length` more payload bytes, setting *offset.
+  uint8_t* GrowArena(size_t length, uint32_t* offset);
 };
 
 inline ValueView Result::value(const ValueSet& vs, int j) const {
@@ -111,7 +154,22 @@ inline void Result::Clear() {
   timestamp_ns_ = 0;
   sets_.clear();
   values_.clear();
-  arena_.clear();
+  arena_used_ = 0;
+}
+
+inline uint8_t* Result::GrowArena(size_t length, uint32_t* offset) {
+  if (arena_.size() - arena_used_ < length) {
+    // Doubling, but not past the capacity Reserve asked for when that is
+    // enough (no reallocation).
+    size_t want = std::max(arena_.size() * 2, arena_used_ + length);
+    if (want > arena_.capacity() && arena_used_ + length <= arena_.capacity()) {
+      want = arena_.capacity();
+    }
+    arena_.resize(want);
+  }
+  *offset = static_cast<uint32_t>(arena_used_);
+  arena_used_ += length;
+  return arena_.data() + *offset;
 }
 
 inline void Result::AddSet(PmID pmid, int numval, int valfmt) {
@@ -129,11 +187,20 @@ inline uint8_t* Result::AddBlockForWrite(int32_t inst, int vtype, uint32_t lengt
   StoredValue s;
   s.inst = inst;
   s.vtype = vtype;
-  s.offset = static_cast<uint32_t>(arena_.size());
   s.length = length;
+  uint8_t* at = GrowArena(length, &s.offset);
   values_.push_back(s);
-  arena_.resize(arena_.size() + length);
-  return arena_.data() + s.offset;
+  return at;
+}
+
+inline Result::StoredValue* Result::AppendValues(size_t n) {
+  const size_t at = values_.size();
+  values_.resize(at + n);
+  return values_.data() + at;
+}
+
+inline uint8_t* Result::AppendPayload(uint32_t length, uint32_t* offset) {
+  return GrowArena(length, offset);
 }
 
 inline void Result::AddBlock(int32_t inst, int vtype, std::span<const uint8_t> payload) {
@@ -146,6 +213,19 @@ inline void Result::CopySetSharingArena(const Result& from, const ValueSet& vs) 
   if (vs.numval <= 0) return;
   const StoredValue* begin = from.values_.data() + vs.first;
   values_.insert(values_.end(), begin, begin + vs.numval);
+}
+
+inline void Result::ReplaceSet(size_t i, const Result& from, const ValueSet& vs) {
+  ValueSet out{vs.pmid, vs.numval, vs.valfmt, static_cast<uint32_t>(values_.size())};
+  for (int j = 0; j < vs.numval; ++j) {
+    ValueView v = from.value(vs, j);
+    if (vs.valfmt == kValInsitu) {
+      AddInsitu(v.inst, v.lval);
+    } else {
+      AddBlock(v.inst, v.vtype, v.payload);
+    }
+  }
+  sets_[i] = out;
 }
 
 inline void Result::Reserve(size_t sets, size_t values, size_t arena_bytes) {

@@ -44,6 +44,7 @@ int Fetch(int numpmid, pmID* pmids, R** result, R* (*convert)(const Result&)) {
     absl::StatusOr<Result> r = e.ctx->Fetch(std::span<const PmID>(pmids, numpmid), &change);
     if (!r.ok()) return Code(r.status());
     *result = convert(*r);
+    e.ctx->Recycle(std::move(*r));
     return *result == nullptr ? -ENOMEM : change;
   });
 }

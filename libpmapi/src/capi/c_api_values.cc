@@ -154,21 +154,39 @@ pmValueSet* FillSet(const Result& r, const ValueSet& vs, char* at, char** blocks
   out->pmid = vs.pmid;
   out->numval = vs.numval;
   out->valfmt = IsDptr(vs) ? PM_VAL_DPTR : PM_VAL_INSITU;
-  if (n == 0) std::memset(&out->vlist[0], 0, sizeof(pmValue));
-  for (int j = 0; j < n; ++j) {
-    ValueView v = r.value(vs, j);
-    pmValue& c = out->vlist[j];
-    c.inst = v.inst;
-    if (out->valfmt == PM_VAL_INSITU) {
+  if (n == 0) {
+    std::memset(&out->vlist[0], 0, sizeof(pmValue));
+    return out;
+  }
+  const Result::StoredValue* sv = &r.stored(vs, 0);
+  if (out->valfmt == PM_VAL_INSITU) {
+    for (int j = 0; j < n; ++j) {
+      pmValue& c = out->vlist[j];
+      c.inst = sv[j].inst;
       c.value.pval = nullptr;
-      c.value.lval = v.lval;
-      continue;
+      c.value.lval = sv[j].lval;
     }
+    return out;
+  }
+  for (int j = 0; j < n; ++j) {
+    pmValue& c = out->vlist[j];
+    c.inst = sv[j].inst;
     pmValueBlock* b = reinterpret_cast<pmValueBlock*>(*blocks);
-    *blocks += BlockBytes(v.payload.size());
-    b->vtype = static_cast<unsigned>(v.vtype);
-    b->vlen = static_cast<unsigned>(PM_VAL_HDR_SIZE + v.payload.size());
-    if (!v.payload.empty()) std::memcpy(b->vbuf, v.payload.data(), v.payload.size());
+    const uint32_t len = sv[j].length;
+    *blocks += BlockBytes(len);
+    // The header is composed apart and stored whole: setting the bit
+    // fields in place would read the (not yet cached) block first.
+    pmValueBlock header;
+    std::memset(&header, 0, sizeof header);
+    header.vtype = static_cast<unsigned>(sv[j].vtype);
+    header.vlen = static_cast<unsigned>(PM_VAL_HDR_SIZE + len);
+    std::memcpy(b, &header, PM_VAL_HDR_SIZE);
+    const uint8_t* payload = r.payload_data(sv[j]);
+    if (len == 8) {
+      std::memcpy(b->vbuf, payload, 8);  // the common case, a 64-bit number, inline
+    } else if (len > 0) {
+      std::memcpy(b->vbuf, payload, len);
+    }
     c.value.pval = b;
   }
   return out;

@@ -358,6 +358,8 @@ absl::StatusOr<Result> Context::Fetch(std::span<const PmID> ids, int* state_chan
   return r;
 }
 
+void Context::Recycle(Result&& spent) { source_->Recycle(std::move(spent)); }
+
 absl::StatusOr<Result> Context::FetchUntraced(std::span<const PmID> ids, int* state_change) {
   if (state_change) *state_change = 0;
   if (ids.empty()) return PcpError(kErrToosmall);
@@ -380,7 +382,7 @@ absl::StatusOr<Result> Context::FetchDerived(std::span<const PmID> ids, std::vec
   env.lookup_indom = [this](InDom indom, const std::string& name) {
     return LookupInDom(indom, name);
   };
-  return derived_->Postfetch(*r, ids.size(), std::move(env));
+  return derived_->Postfetch(std::move(*r), ids.size(), std::move(env));
 }
 
 absl::Status Context::AddDerived(std::string_view name, std::string_view expr) {

@@ -122,46 +122,46 @@ class EventArraySwapper {
   bool to_host_;
 };
 
-// Copies a block payload into the result, turning numbers into host order.
-void StoreBlock(Result* out, int32_t inst, int vtype, std::span<const uint8_t> payload) {
-  uint8_t* dst = out->AddBlockForWrite(inst, vtype, static_cast<uint32_t>(payload.size()));
-  if (payload.empty()) return;
-  const bool word = (vtype == kType32 || vtype == kTypeU32 || vtype == kTypeFloat) &&
-                    payload.size() == 4;
-  const bool dword = (vtype == kType64 || vtype == kTypeU64 || vtype == kTypeDouble) &&
-                     payload.size() == 8;
+// Copies a block payload to dst, turning numbers into host order.
+void PayloadToHost(uint8_t* dst, int vtype, const uint8_t* payload, size_t n) {
+  if (n == 0) return;
+  const bool word = (vtype == kType32 || vtype == kTypeU32 || vtype == kTypeFloat) && n == 4;
+  const bool dword = (vtype == kType64 || vtype == kTypeU64 || vtype == kTypeDouble) && n == 8;
   if (word) {
-    uint32_t v = LoadBigEndian32(payload.data());
+    uint32_t v = LoadBigEndian32(payload);
     std::memcpy(dst, &v, 4);
   } else if (dword) {
-    uint64_t v = LoadBigEndian64(payload.data());
+    uint64_t v = LoadBigEndian64(payload);
     std::memcpy(dst, &v, 8);
   } else {
-    std::memcpy(dst, payload.data(), payload.size());
+    std::memcpy(dst, payload, n);
     if (vtype == kTypeEvent || vtype == kTypeHighResEvent) {
-      EventArraySwapper(dst, payload.size(), vtype == kTypeHighResEvent, true).Run();
+      EventArraySwapper(dst, n, vtype == kTypeHighResEvent, true).Run();
     }
   }
 }
 
-// Resolves one DPTR value: `offset` is in words from the (virtual) PDU start.
-bool DecodeBlock(std::span<const uint8_t> body, int32_t inst, uint32_t offset, Result* out) {
+// Resolves one DPTR value into *v, its payload copied into out's arena:
+// `offset` is in words from the (virtual) PDU start.
+bool DecodeBlock(std::span<const uint8_t> body, uint32_t offset, Result* out,
+                 Result::StoredValue* v) {
   const uint64_t byte_offset = uint64_t{offset} * 4;
   if (byte_offset < kResultHeaderBytes) return false;
-  ByteReader r(body);
-  uint32_t header;
-  if (!r.Seek(byte_offset - kResultHeaderBytes) || !r.U32(&header)) return false;
+  const uint64_t at = byte_offset - kResultHeaderBytes;
+  if (at > body.size() || body.size() - at < 4) return false;
+  const uint32_t header = LoadBigEndian32(body.data() + at);
   const uint32_t vlen = header & kValVlenMax;
-  const int vtype = static_cast<int>(header >> 24);
-  if (vlen < static_cast<uint32_t>(kValHdrSize)) return false;
-  std::span<const uint8_t> payload;
-  if (!r.Bytes(vlen - kValHdrSize, &payload)) return false;
-  StoreBlock(out, inst, vtype, payload);
+  if (vlen < static_cast<uint32_t>(kValHdrSize) || vlen > body.size() - at) return false;
+  v->vtype = static_cast<int>(header >> 24);
+  v->length = vlen - kValHdrSize;
+  uint8_t* dst = out->AppendPayload(v->length, &v->offset);
+  PayloadToHost(dst, v->vtype, body.data() + at + kValHdrSize, v->length);
   return true;
 }
 
 // Decodes one value set starting at r's position; DPTR values are resolved
-// against the whole body at once.
+// against the whole body at once. The values are written in place, one
+// allocation check for the set.
 bool DecodeSet(ByteReader& r, std::span<const uint8_t> body, Result* out) {
   uint32_t pmid;
   int32_t numval;
@@ -174,19 +174,23 @@ bool DecodeSet(ByteReader& r, std::span<const uint8_t> body, Result* out) {
   if (!r.I32(&valfmt)) return false;
   if (valfmt != kValInsitu && valfmt != kValDptr && valfmt != kValSptr) return false;
   // Each value takes 8 bytes; refuse counts the body cannot hold.
-  if (!r.Has(uint64_t(numval) * 8)) return false;
+  const uint64_t bytes = uint64_t(numval) * 8;
+  if (!r.Has(bytes)) return false;
+  const uint8_t* p = r.data().data() + r.position();
+  r.Skip(bytes);
   const int stored_fmt = valfmt == kValInsitu ? kValInsitu : kValDptr;
   out->AddSet(pmid, numval, stored_fmt);
-  for (int32_t j = 0; j < numval; ++j) {
-    int32_t inst = 0;
-    uint32_t value = 0;
-    r.I32(&inst);  // cannot fail: Has() was checked above
-    r.U32(&value);
-    if (stored_fmt == kValInsitu) {
-      out->AddInsitu(inst, static_cast<int32_t>(value));
-    } else if (!DecodeBlock(body, inst, value, out)) {
-      return false;
+  Result::StoredValue* v = out->AppendValues(static_cast<size_t>(numval));
+  if (stored_fmt == kValInsitu) {
+    for (int32_t j = 0; j < numval; ++j, p += 8) {
+      v[j].inst = static_cast<int32_t>(LoadBigEndian32(p));
+      v[j].lval = static_cast<int32_t>(LoadBigEndian32(p + 4));
     }
+    return true;
+  }
+  for (int32_t j = 0; j < numval; ++j, p += 8) {
+    v[j].inst = static_cast<int32_t>(LoadBigEndian32(p));
+    if (!DecodeBlock(body, LoadBigEndian32(p + 4), out, &v[j])) return false;
   }
   return true;
 }

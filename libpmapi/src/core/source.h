@@ -70,6 +70,9 @@ class Source {
   virtual absl::StatusOr<Result> Fetch(std::span<const PmID> ids, const Profile& profile,
                                        int* state_change) = 0;
   virtual absl::StatusOr<Result> FetchArchive() { return PcpError(kErrNotarchive); }
+  // Takes back a result of Fetch the caller is done with, whose buffers
+  // may serve a later fetch (dropped by default).
+  virtual void Recycle(Result&& spent) { (void)spent; }
   virtual absl::Status Store(const Result& values) {
     (void)values;
     return PcpError(kErrNothost);
