@@ -102,10 +102,10 @@ absl::StatusOr<std::vector<PmnsChild>> ArchiveSource::Children(std::string_view 
 
 absl::Status ArchiveSource::Traverse(std::string_view name,
                                      const std::function<void(const std::string&)>& visit) {
-  absl::StatusOr<std::vector<std::string>> names = pmns_->Traverse(name);
-  if (!names.ok()) return names.status();
-  for (const std::string& n : *names) visit(n);
-  return absl::OkStatus();
+  return pmns_->Walk(name, [&visit](const std::string& n, PmID) {
+    visit(n);
+    return absl::OkStatus();
+  });
 }
 
 absl::StatusOr<Desc> ArchiveSource::LookupDesc(PmID id) {

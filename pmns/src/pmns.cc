@@ -21,7 +21,7 @@ std::string JoinPath(std::string_view base, std::string_view name) {
 
 }  // namespace
 
-Pmns::Pmns() { nodes_.push_back(Node{"root", -1, {}, kPmIDNull, 0}); }
+Pmns::Pmns() { nodes_.push_back(Node{"root", -1, -1, {}, kPmIDNull, 0}); }
 
 Pmns Pmns::ForAgents() {
   Pmns ns;
@@ -32,7 +32,7 @@ Pmns Pmns::ForAgents() {
 int32_t Pmns::NewChild(int32_t parent, std::string_view name, std::string path,
                        PmID id, bool at_front) {
   int32_t index = static_cast<int32_t>(nodes_.size());
-  nodes_.push_back(Node{std::string(name), parent, {}, kPmIDNull, 0});
+  nodes_.push_back(Node{std::string(name), parent, -1, {}, kPmIDNull, 0});
   std::vector<int32_t>& kids = nodes_[parent].kids;
   if (at_front) {
     kids.insert(kids.begin(), index);
@@ -47,7 +47,11 @@ int32_t Pmns::NewChild(int32_t parent, std::string_view name, std::string path,
 
 void Pmns::Name(int32_t node, PmID id) {
   nodes_[node].pmid = id;
-  by_pmid_[id].push_back(node);
+  auto [it, fresh] = by_pmid_.try_emplace(id, node);
+  if (!fresh) {
+    nodes_[node].same_pmid = it->second;
+    it->second = node;
+  }
   for (int32_t n = node; n >= 0; n = nodes_[n].parent) nodes_[n].named_below++;
 }
 
@@ -171,7 +175,8 @@ absl::StatusOr<std::vector<std::string>> Pmns::NameAll(PmID id) const {
   if (IsDynamicRoot(id)) return PcpError(kErrPmid);
   auto it = by_pmid_.find(id);
   if (it == by_pmid_.end()) return PcpError(kErrPmid);
-  std::vector<int32_t> order = it->second;
+  std::vector<int32_t> order;
+  for (int32_t n = it->second; n >= 0; n = nodes_[n].same_pmid) order.push_back(n);
   // PCP lists the names last-in-tree-order first. A PMID has a name or
   // two; for the many names a name space with duplicate PMIDs can give one,
   // a single walk of the tree ranks them all.
@@ -239,7 +244,7 @@ Pmns Pmns::Trimmed(const std::function<bool(PmID)>& keep) const {
       ++it;
       continue;
     }
-    for (int32_t leaf : it->second) {
+    for (int32_t leaf = it->second; leaf >= 0; leaf = out.nodes_[leaf].same_pmid) {
       for (int32_t n = leaf; n >= 0; n = out.nodes_[n].parent) out.nodes_[n].named_below--;
     }
     out.by_pmid_.erase(it++);

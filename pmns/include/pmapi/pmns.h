@@ -167,6 +167,7 @@ class Pmns {
   struct Node {
     std::string name;  // one component
     int32_t parent = -1;
+    int32_t same_pmid = -1;  // the next node with this node's PMID, or -1
     std::vector<int32_t> kids;  // in PCP's child order
     PmID pmid = kPmIDNull;     // kPmIDNull for a non-leaf node
     // Nodes with a PMID at or below this one. PCP hides a node without any
@@ -194,7 +195,8 @@ class Pmns {
 
   std::vector<Node> nodes_;  // nodes_[0] is the root
   absl::flat_hash_map<std::string, int32_t> by_path_;
-  absl::flat_hash_map<PmID, std::vector<int32_t>> by_pmid_;
+  // The latest node given each PMID; the others follow its same_pmid.
+  absl::flat_hash_map<PmID, int32_t> by_pmid_;
   bool show_empty_ = false;  // ForAgents
 };
 
