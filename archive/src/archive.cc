@@ -162,8 +162,8 @@ class Archive::Impl {
   // applied to the membership before it.
   std::vector<uint32_t> Membership(const StoredInDomRecord& rec,
                                    const std::vector<InDomSnapshot>& history) const;
-  void AddName(const std::string& name, PmID pmid);
-  void OrderNames();
+  // Gives each descriptor its names, in PCP's order (pmNameAll).
+  void NameDescs();
 
   // Returns the open, label-checked file of data volume `vol`.
   absl::StatusOr<ArchiveFile*> Volume(int vol);
@@ -189,15 +189,9 @@ class Archive::Impl {
   std::vector<IndexEntry> index;
   std::vector<MetricDesc> descs;
   absl::flat_hash_map<PmID, size_t> desc_by_pmid;
-  std::map<std::string, PmID> pmid_by_name;
-  // The name space as a tree whose children keep their creation order:
-  // libpcp lists a metric's names in a depth-first walk of that tree.
-  struct NameNode {
-    std::vector<size_t> children;
-    PmID pmid = kPmIDNull;
-  };
-  std::vector<NameNode> name_tree{NameNode{}};
-  absl::flat_hash_map<std::string, size_t> node_by_path;
+  // The name space, built name by name from the descriptors in .meta
+  // order as PCP builds it.
+  std::shared_ptr<Pmns> pmns = std::make_shared<Pmns>();
   std::vector<StoredInDomRecord> indom_records;
   // One instance table per indom (map nodes stay put, so the records and
   // snapshots can point at them).
@@ -246,7 +240,7 @@ absl::Status Archive::Impl::Open(std::string_view name) {
   meta_file.Drop();  // everything in it is decoded now
   for (auto& [indom, table] : instance_tables) table.Freeze();
   indom_scratch = InDomRecordView();
-  OrderNames();
+  NameDescs();
   return absl::OkStatus();
 }
 
@@ -299,7 +293,9 @@ absl::Status Archive::Impl::AddMetaRecord(uint32_t type, std::span<const uint8_t
     case lf::kTypeDesc: {
       absl::StatusOr<MetricDesc> d = DecodeDesc(payload);
       if (!d.ok()) return d.status();
-      for (const std::string& n : d->names) AddName(n, d->desc.pmid);
+      // A name that clashes with one already added is dropped, as PCP
+      // drops it.
+      for (const std::string& n : d->names) pmns->AddName(n, d->desc.pmid).IgnoreError();
       d->names.clear();
       if (desc_by_pmid.emplace(d->desc.pmid, descs.size()).second) descs.push_back(std::move(*d));
       return absl::OkStatus();
@@ -333,43 +329,11 @@ absl::Status Archive::Impl::AddMetaRecord(uint32_t type, std::span<const uint8_t
   }
 }
 
-void Archive::Impl::AddName(const std::string& name, PmID pmid) {
-  if (!pmid_by_name.emplace(name, pmid).second) return;
-  size_t node = 0;
-  size_t start = 0;
-  for (;;) {
-    const size_t dot = name.find('.', start);
-    const std::string path = name.substr(0, dot);
-    auto [it, fresh] = node_by_path.emplace(path, name_tree.size());
-    if (fresh) {
-      name_tree.push_back(NameNode{});
-      name_tree[node].children.push_back(it->second);
-    }
-    node = it->second;
-    if (dot == std::string::npos) break;
-    start = dot + 1;
+void Archive::Impl::NameDescs() {
+  for (MetricDesc& d : descs) {
+    absl::StatusOr<std::vector<std::string>> names = pmns->NameAll(d.desc.pmid);
+    if (names.ok()) d.names = std::move(*names);
   }
-  name_tree[node].pmid = pmid;
-}
-
-void Archive::Impl::OrderNames() {
-  // Walk the tree depth first; each leaf adds its full name to its metric.
-  std::vector<std::string> paths(name_tree.size());
-  for (const auto& [path, index] : node_by_path) paths[index] = path;
-  std::vector<size_t> todo = {0};
-  while (!todo.empty()) {
-    const size_t n = todo.back();
-    todo.pop_back();
-    const NameNode& node = name_tree[n];
-    if (node.pmid != kPmIDNull && node.children.empty()) {
-      auto d = desc_by_pmid.find(node.pmid);
-      if (d != desc_by_pmid.end()) descs[d->second].names.push_back(std::move(paths[n]));
-    }
-    for (auto c = node.children.rbegin(); c != node.children.rend(); ++c) todo.push_back(*c);
-  }
-  // The tree only served to put the names in order.
-  std::vector<NameNode>().swap(name_tree);
-  absl::flat_hash_map<std::string, size_t>().swap(node_by_path);
 }
 
 void Archive::Impl::AddInDom(const InDomRecordView& rec) {
@@ -600,28 +564,9 @@ const MetricDesc* Archive::FindDesc(PmID pmid) const {
   return it == impl_->desc_by_pmid.end() ? nullptr : &impl_->descs[it->second];
 }
 
-absl::StatusOr<PmID> Archive::LookupName(std::string_view name) const {
-  const std::string key(name);
-  auto it = impl_->pmid_by_name.find(key);
-  if (it != impl_->pmid_by_name.end()) return it->second;
-  auto below = impl_->pmid_by_name.lower_bound(key + ".");
-  if (below != impl_->pmid_by_name.end() && absl::StartsWith(below->first, key + ".")) {
-    return PcpError(kErrNonleaf);
-  }
-  return PcpError(kErrName);
-}
+const Pmns& Archive::pmns() const { return *impl_->pmns; }
 
-std::vector<std::string> Archive::NamesUnder(std::string_view prefix) const {
-  std::vector<std::string> out;
-  const std::string key(prefix);
-  for (auto it = impl_->pmid_by_name.lower_bound(key); it != impl_->pmid_by_name.end(); ++it) {
-    if (!key.empty() && !absl::StartsWith(it->first, key)) break;
-    if (key.empty() || it->first.size() == key.size() || it->first[key.size()] == '.') {
-      out.push_back(it->first);
-    }
-  }
-  return out;
-}
+std::shared_ptr<const Pmns> Archive::shared_pmns() const { return impl_->pmns; }
 
 std::vector<InDom> Archive::indoms() const {
   std::vector<InDom> out;

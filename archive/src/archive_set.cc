@@ -96,11 +96,22 @@ absl::Status ArchiveSet::Merge() {
     for (const LabelRecord& r : a.label_records()) labels_.push_back(&r);
     for (const HelpText& h : a.help_texts()) help_.push_back(&h);
   }
+  pmns_ = archives_.size() == 1 ? archives_.front()->shared_pmns() : MergedPmns();
   for (auto& [indom, history] : indoms_) {
     std::stable_sort(history.begin(), history.end(),
                      [](const InDomSnapshot& a, const InDomSnapshot& b) { return a.stamp < b.stamp; });
   }
   return absl::OkStatus();
+}
+
+std::shared_ptr<const Pmns> ArchiveSet::MergedPmns() const {
+  auto ns = std::make_shared<Pmns>();
+  for (const MetricDesc* md : descs_) {
+    // A name that clashes with one already added is dropped, as PCP drops
+    // it when it builds an archive's name space.
+    for (const std::string& n : md->names) ns->AddName(n, md->desc.pmid).IgnoreError();
+  }
+  return ns;
 }
 
 const MetricDesc* ArchiveSet::FindDesc(PmID pmid) const {

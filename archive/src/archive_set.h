@@ -44,6 +44,9 @@ class ArchiveSet {
   // Metric descriptors with their names, in the members' .meta order.
   const std::vector<const MetricDesc*>& descs() const { return descs_; }
   const MetricDesc* FindDesc(PmID pmid) const;
+  // The name space: one archive's own, or for a list, one holding the names
+  // of the descriptors above.
+  const std::shared_ptr<const Pmns>& pmns() const { return pmns_; }
   // The combined membership history of an indom, oldest first, or nullptr.
   const std::vector<InDomSnapshot>* InDomHistory(InDom indom) const;
   const std::vector<const LabelRecord*>& label_records() const { return labels_; }
@@ -73,10 +76,13 @@ class ArchiveSet {
  private:
   ArchiveSet() = default;
   absl::Status Merge();
+  // Builds the name space of a list of archives.
+  std::shared_ptr<const Pmns> MergedPmns() const;
 
   std::vector<std::unique_ptr<Archive>> archives_;
   std::vector<const MetricDesc*> descs_;
   absl::flat_hash_map<PmID, const MetricDesc*> desc_by_pmid_;
+  std::shared_ptr<const Pmns> pmns_;
   std::map<InDom, std::vector<InDomSnapshot>> indoms_;
   std::vector<const LabelRecord*> labels_;
   std::vector<const HelpText*> help_;

@@ -78,13 +78,7 @@ absl::StatusOr<std::unique_ptr<ArchiveSource>> ArchiveSource::Open(std::string_v
   absl::StatusOr<std::unique_ptr<ArchiveSet>> set = ArchiveSet::Open(spec);
   if (!set.ok()) return set.status();
   std::unique_ptr<ArchiveSource> src(new ArchiveSource(std::move(*set)));
-  for (const MetricDesc* md : src->set_->descs()) {
-    for (const std::string& n : md->names) {
-      // A name that clashes with one already added is dropped, as PCP
-      // drops it when it builds an archive's name space.
-      src->pmns_.AddName(n, md->desc.pmid).IgnoreError();
-    }
-  }
+  src->pmns_ = src->set_->pmns();
   return src;
 }
 
@@ -95,23 +89,23 @@ absl::StatusOr<Context> Context::OpenArchive(std::string_view spec) {
 }
 
 absl::StatusOr<PmID> ArchiveSource::LookupName(std::string_view name) {
-  return pmns_.LookupName(name);
+  return pmns_->LookupName(name);
 }
 
 absl::StatusOr<std::vector<std::string>> ArchiveSource::NameAll(PmID id) {
-  return pmns_.NameAll(id);
+  return pmns_->NameAll(id);
 }
 
 absl::StatusOr<std::vector<PmnsChild>> ArchiveSource::Children(std::string_view name) {
-  return pmns_.Children(name);
+  return pmns_->Children(name);
 }
 
 absl::Status ArchiveSource::Traverse(std::string_view name,
                                      const std::function<void(const std::string&)>& visit) {
-  absl::StatusOr<std::vector<std::string>> names = pmns_.Traverse(name);
-  if (!names.ok()) return names.status();
-  for (const std::string& n : *names) visit(n);
-  return absl::OkStatus();
+  return pmns_->Walk(name, [&visit](const std::string& n, PmID) {
+    visit(n);
+    return absl::OkStatus();
+  });
 }
 
 absl::StatusOr<Desc> ArchiveSource::LookupDesc(PmID id) {

@@ -102,7 +102,8 @@ class ArchiveSource : public Source, private RecordSource, private InterpMetadat
   absl::Status CheckIndexedPosition() const;
 
   std::unique_ptr<ArchiveSet> set_;
-  Pmns pmns_;
+  // The archive's own name space (ArchiveSet::pmns).
+  std::shared_ptr<const Pmns> pmns_;
   InterpEngine interp_;
   int mode_ = kModeInterp;
   int64_t origin_ns_ = 0;

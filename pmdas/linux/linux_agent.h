@@ -5,7 +5,7 @@
 // read the statistics files below instead of "/".
 //
 // Example (a configuration line):
-//   linux 60 builtin linux_init linux pmns=../pmns/namespaces/root_linux
+//   linux 60 builtin linux_init linux pmns=linux/root_linux
 #ifndef PMAPI_PMDAS_LINUX_LINUX_AGENT_H_
 #define PMAPI_PMDAS_LINUX_LINUX_AGENT_H_
 

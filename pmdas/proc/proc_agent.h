@@ -5,7 +5,7 @@
 // process id). LINUX_STATSPATH, as for the Linux agent, names another root.
 //
 // Example (a configuration line):
-//   proc 3 builtin proc_init proc pmns=../pmns/namespaces/root_proc
+//   proc 3 builtin proc_init proc pmns=proc/root_proc
 #ifndef PMAPI_PMDAS_PROC_PROC_AGENT_H_
 #define PMAPI_PMDAS_PROC_PROC_AGENT_H_
 

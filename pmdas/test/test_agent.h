@@ -11,7 +11,7 @@
 // tree's pmdas/pmcd.conf (PMAPI_TEST_PMCDCONF) loads it.
 //
 // Example (a configuration line):
-//   test 250 dso test_init test/pmda_test.so pmns=/src/pmns/namespaces/root_test
+//   test 250 dso test_init test/pmda_test.so pmns=/src/pmdas/test/root_test
 #ifndef PMAPI_PMDAS_TEST_TEST_AGENT_H_
 #define PMAPI_PMDAS_TEST_TEST_AGENT_H_
 

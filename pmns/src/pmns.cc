@@ -21,12 +21,18 @@ std::string JoinPath(std::string_view base, std::string_view name) {
 
 }  // namespace
 
-Pmns::Pmns() { nodes_.push_back(Node{"root", -1, {}, kPmIDNull, 0}); }
+Pmns::Pmns() { nodes_.push_back(Node{"root", -1, -1, {}, kPmIDNull, 0}); }
+
+Pmns Pmns::ForAgents() {
+  Pmns ns;
+  ns.show_empty_ = true;
+  return ns;
+}
 
 int32_t Pmns::NewChild(int32_t parent, std::string_view name, std::string path,
                        PmID id, bool at_front) {
   int32_t index = static_cast<int32_t>(nodes_.size());
-  nodes_.push_back(Node{std::string(name), parent, {}, id, 0});
+  nodes_.push_back(Node{std::string(name), parent, -1, {}, kPmIDNull, 0});
   std::vector<int32_t>& kids = nodes_[parent].kids;
   if (at_front) {
     kids.insert(kids.begin(), index);
@@ -35,11 +41,18 @@ int32_t Pmns::NewChild(int32_t parent, std::string_view name, std::string path,
   }
   // The first node of a path wins, as PCP's search stops at the first match.
   by_path_.emplace(std::move(path), index);
-  if (id != kPmIDNull) {
-    by_pmid_[id].push_back(index);
-    for (int32_t n = index; n >= 0; n = nodes_[n].parent) nodes_[n].named_below++;
-  }
+  if (id != kPmIDNull) Name(index, id);
   return index;
+}
+
+void Pmns::Name(int32_t node, PmID id) {
+  nodes_[node].pmid = id;
+  auto [it, fresh] = by_pmid_.try_emplace(id, node);
+  if (!fresh) {
+    nodes_[node].same_pmid = it->second;
+    it->second = node;
+  }
+  for (int32_t n = node; n >= 0; n = nodes_[n].parent) nodes_[n].named_below++;
 }
 
 int32_t Pmns::Find(std::string_view name) const {
@@ -124,6 +137,23 @@ absl::Status Pmns::AddName(std::string_view name, PmID id) {
   }
 }
 
+PmnsMatch Pmns::Resolve(std::string_view name) const {
+  using Kind = PmnsMatch::Kind;
+  if (name.empty()) return PmnsMatch{Kind::kNonLeaf, kPmIDNull};
+  for (size_t start = 0;;) {
+    const size_t dot = name.find('.', start);
+    const int32_t node = Find(name.substr(0, dot));
+    if (node < 0) return PmnsMatch{};
+    const PmID id = nodes_[node].pmid;
+    if (IsDynamicRoot(id)) return PmnsMatch{Kind::kDynamic, id};
+    if (dot == std::string_view::npos) {
+      return id == kPmIDNull ? PmnsMatch{Kind::kNonLeaf, id} : PmnsMatch{Kind::kLeaf, id};
+    }
+    if (id != kPmIDNull) return PmnsMatch{};  // nothing lies below a leaf
+    start = dot + 1;
+  }
+}
+
 absl::StatusOr<PmID> Pmns::LookupName(std::string_view name) const {
   int32_t node = Find(name);
   if (node >= 0) {
@@ -145,7 +175,8 @@ absl::StatusOr<std::vector<std::string>> Pmns::NameAll(PmID id) const {
   if (IsDynamicRoot(id)) return PcpError(kErrPmid);
   auto it = by_pmid_.find(id);
   if (it == by_pmid_.end()) return PcpError(kErrPmid);
-  std::vector<int32_t> order = it->second;
+  std::vector<int32_t> order;
+  for (int32_t n = it->second; n >= 0; n = nodes_[n].same_pmid) order.push_back(n);
   // PCP lists the names last-in-tree-order first. A PMID has a name or
   // two; for the many names a name space with duplicate PMIDs can give one,
   // a single walk of the tree ranks them all.
@@ -176,14 +207,14 @@ absl::StatusOr<std::vector<PmnsChild>> Pmns::Children(std::string_view name) con
   for (int32_t kid : nodes_[node].kids) {
     if (!Visible(kid)) continue;
     const Node& k = nodes_[kid];
-    bool leaf = k.kids.empty() && !IsDynamicRoot(k.pmid);
+    bool leaf = k.kids.empty() && k.pmid != kPmIDNull && !IsDynamicRoot(k.pmid);
     out.push_back(PmnsChild{k.name, leaf ? kPmnsLeafStatus : kPmnsNonLeafStatus});
   }
   return out;
 }
 
-void Pmns::TraverseFrom(int32_t node, std::string path,
-                        std::vector<std::string>& out) const {
+absl::Status Pmns::WalkFrom(int32_t node, std::string path,
+                           const std::function<absl::Status(std::string&, PmID)>& visit) const {
   // An explicit stack: names added one by one may nest arbitrarily deep.
   std::vector<std::pair<int32_t, std::string>> stack;
   stack.emplace_back(node, std::move(path));
@@ -194,13 +225,16 @@ void Pmns::TraverseFrom(int32_t node, std::string path,
     for (int32_t kid : nodes_[n].kids) {
       if (Visible(kid)) stack.emplace_back(kid, JoinPath(name, nodes_[kid].name));
     }
-    // A node without visible children counts as a leaf, except the root.
+    // A named node without visible children counts as a leaf.
     if (stack.size() == mark) {
-      if (n != 0) out.push_back(std::move(name));
+      if (n == 0 || nodes_[n].pmid == kPmIDNull) continue;
+      absl::Status s = visit(name, nodes_[n].pmid);
+      if (!s.ok()) return s;
       continue;
     }
     std::reverse(stack.begin() + mark, stack.end());
   }
+  return absl::OkStatus();
 }
 
 Pmns Pmns::Trimmed(const std::function<bool(PmID)>& keep) const {
@@ -210,7 +244,7 @@ Pmns Pmns::Trimmed(const std::function<bool(PmID)>& keep) const {
       ++it;
       continue;
     }
-    for (int32_t leaf : it->second) {
+    for (int32_t leaf = it->second; leaf >= 0; leaf = out.nodes_[leaf].same_pmid) {
       for (int32_t n = leaf; n >= 0; n = out.nodes_[n].parent) out.nodes_[n].named_below--;
     }
     out.by_pmid_.erase(it++);
@@ -218,11 +252,21 @@ Pmns Pmns::Trimmed(const std::function<bool(PmID)>& keep) const {
   return out;
 }
 
+absl::Status Pmns::Walk(std::string_view name,
+                        const std::function<absl::Status(const std::string&, PmID)>& visit) const {
+  int32_t node = name.empty() ? 0 : Find(name);
+  if (node < 0) return PcpError(kErrName);
+  return WalkFrom(node, std::string(name), [&visit](std::string& n, PmID id) { return visit(n, id); });
+}
+
 absl::StatusOr<std::vector<std::string>> Pmns::Traverse(std::string_view name) const {
   int32_t node = name.empty() ? 0 : Find(name);
   if (node < 0) return PcpError(kErrName);
   std::vector<std::string> out;
-  TraverseFrom(node, std::string(name), out);
+  WalkFrom(node, std::string(name), [&out](std::string& n, PmID) {
+    out.push_back(std::move(n));
+    return absl::OkStatus();
+  }).IgnoreError();
   return out;
 }
 

@@ -83,7 +83,7 @@ inline std::string PcpLinuxLocalDir(const std::string& name) {
   const std::string dir = std::string(PMAPI_PMCD_DIR) + "/" + name;
   const std::string setup =
       "mkdir -p '" + dir + "' && sed -e 's/LINUX:/60:/g' -e '/^\\/\\*/,/\\*\\//d' '" +
-      PMAPI_SOURCE_DIR + "/pmns/namespaces/root_linux' > '" + dir +
+      PMAPI_SOURCE_DIR + "/pmdas/linux/root_linux' > '" + dir +
       "/root' && printf 'linux\\t60\\tdso\\tlinux_init\\t/var/lib/pcp/pmdas/linux/pmda_linux.so\\n' > '" +
       dir + "/pmcd.conf'";
   return std::system(setup.c_str()) == 0 ? dir : "";

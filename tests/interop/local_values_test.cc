@@ -97,7 +97,7 @@ std::string PcpProcLocalDir(const std::string& name) {
   const std::string dir = std::string(PMAPI_PMCD_DIR) + "/" + name;
   const std::string setup =
       "mkdir -p '" + dir + "' && sed -e 's/PROC:/3:/g' -e '/^\\/\\*/,/\\*\\//d' '" + PMAPI_SOURCE_DIR +
-      "/pmns/namespaces/root_proc' > '" + dir +
+      "/pmdas/proc/root_proc' > '" + dir +
       "/root' && printf 'proc\\t3\\tdso\\tproc_init\\t/var/lib/pcp/pmdas/proc/pmda_proc.so\\n' > '" + dir +
       "/pmcd.conf'";
   return std::system(setup.c_str()) == 0 ? dir : "";

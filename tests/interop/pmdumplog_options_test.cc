@@ -2,7 +2,8 @@
 // command lines: -S and -T time windows (offsets from either end, @ctime
 // forms, dates, bad times) over reference archives of both versions, in
 // the process's zone and with -z and -Z; and bad options, usage, -V and
-// the -z/-Z conflict. Output, errors and exit status must be identical.
+// the -z/-Z conflict; non-leaf names. Output, errors and exit status must
+// be identical.
 //
 // Forms whose meaning depends on the current date ("@22", a bare hour,
 // "@Sun") are left out: PCP resolves them through getdate against today
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "same_as_pcp.h"
 
@@ -71,6 +73,18 @@ TEST(PmdumplogOptions, SameAsPcp) {
   };
   for (const std::string& line : lines) {
     ExpectSameAsPcp("pmdumplog " + line);
+  }
+}
+
+// A non-leaf name stands for the metrics below it in the order PCP's
+// pmTraversePMNS walks the archive's name space, which is the order their
+// value sets are printed in.
+TEST(PmdumplogNonLeaf, SameAsPcp) {
+  for (const char* archive : {"small-v3/small-v3", "multivol-v3/multivol-v3"}) {
+    for (const char* names : {"sample", "sample.long", "sample.dupnames", "sample.colour sample", "kernel"}) {
+      ExpectSameAsPcp(absl::StrCat("pmdumplog -z ", PMAPI_TEST_DATA_DIR, "/archives/reference/", archive, " ",
+                                   names));
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 # Driver for linux_desc.c: PCP's local context needs a name space, and the
 # installed one may not be built, so the linux agent's own PMNS is run
 # through pmcpp into a scratch root. The names are every leaf of our
-# pmns/namespaces/root_linux.
+# pmdas/linux/root_linux.
 #   linux_desc.sh BINARY OUTDIR
 set -eu
 bin=$1
@@ -16,5 +16,5 @@ names=$(awk '
   /^[a-z][a-z0-9_.]* *{/ { path = $1; if (path == "root") path = ""; next }
   /^}/ { path = ""; next }
   NF == 2 && $2 ~ /:/ { print (path == "" ? "" : path ".") $1 }
-' "$here/../../pmns/namespaces/root_linux")
+' "$here/../../pmdas/linux/root_linux")
 PMNS_DEFAULT="$work/root" "$bin" $names > "$out/linux_desc.tsv"

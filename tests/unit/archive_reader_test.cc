@@ -54,14 +54,14 @@ TEST(ArchiveReaderTest, SmallV2) {
   int64_t first = 0;
   EXPECT_EQ(CountBackward(**a, &first), 32);
   EXPECT_EQ(ArchiveTime::FromNanos(first), (*a)->label().start);
-  absl::StatusOr<PmID> id = (*a)->LookupName("sample.seconds");
+  absl::StatusOr<PmID> id = (*a)->pmns().LookupName("sample.seconds");
   ASSERT_TRUE(id.ok());
   EXPECT_EQ(*id, MakePmID(29, 0, 2));
   const MetricDesc* d = (*a)->FindDesc(*id);
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->names.size(), 2u);  // sample.dupnames.two.seconds, sample.seconds
-  EXPECT_EQ(PcpCode((*a)->LookupName("sample").status()), kErrNonleaf);
-  EXPECT_EQ(PcpCode((*a)->LookupName("no.such").status()), kErrName);
+  EXPECT_EQ(PcpCode((*a)->pmns().LookupName("sample").status()), kErrNonleaf);
+  EXPECT_EQ(PcpCode((*a)->pmns().LookupName("no.such").status()), kErrName);
   absl::StatusOr<ArchiveTime> end = (*a)->End();
   ASSERT_TRUE(end.ok());
   EXPECT_EQ(end->sec, ArchiveTime::FromNanos(first).sec + 28);

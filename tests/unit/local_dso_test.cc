@@ -15,7 +15,7 @@
 namespace pmapi {
 namespace {
 
-const std::string kNamespace = std::string(PMAPI_TEST_DATA_DIR) + "/../../pmns/namespaces/root_dsotest";
+const std::string kNamespace = std::string(PMAPI_TEST_DATA_DIR) + "/../../pmdas/dsotest/root_dsotest";
 
 std::string WriteConfig(const std::string& name, const std::string& text) {
   std::string path = testing::TempDir() + "/" + name;

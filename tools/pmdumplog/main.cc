@@ -136,16 +136,16 @@ bool ResolveWindow(const Flags& f, const pmapi::ArchiveLabel& label,
 void LookupMetrics(const pmapi::Archive& a, const std::vector<std::string>& names,
                    DumpOptions* d) {
   for (const std::string& name : names) {
-    absl::StatusOr<pmapi::PmID> id = a.LookupName(name);
+    absl::StatusOr<pmapi::PmID> id = a.pmns().LookupName(name);
     if (id.ok()) {
       d->pmids.push_back(*id);
       continue;
     }
     if (pmapi::PcpCode(id.status()) == pmapi::kErrNonleaf) {
-      for (const std::string& leaf : a.NamesUnder(name)) {
-        absl::StatusOr<pmapi::PmID> leaf_id = a.LookupName(leaf);
-        if (leaf_id.ok()) d->pmids.push_back(*leaf_id);
-      }
+      a.pmns().Walk(name, [d](const std::string&, pmapi::PmID leaf) {
+        d->pmids.push_back(leaf);
+        return absl::OkStatus();
+      }).IgnoreError();
       continue;
     }
     fprintf(stderr, "pmdumplog: pmLookupName(%s): %s\n", name.c_str(),

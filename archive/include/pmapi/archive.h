@@ -29,6 +29,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "pmapi/label_set.h"
+#include "pmapi/pmns.h"
 #include "pmapi/result.h"
 #include "pmapi/timespec.h"
 #include "pmapi/types.h"
@@ -48,8 +49,9 @@ struct ArchiveLabel {
   std::string zoneinfo;  // v3 only, e.g. ":Australia/Melbourne"
 };
 
-// A metric descriptor and the names the archive gives it (in the order the
-// .meta file lists them).
+// A metric descriptor and the names the archive gives it: as decoded, the
+// names of one .meta record; in Archive::descs(), every name the archive's
+// name space has for the PMID, in PCP's order (pmNameAll).
 struct MetricDesc {
   Desc desc;
   std::vector<std::string> names;
@@ -192,11 +194,10 @@ class Archive {
 
   // Returns the descriptor of pmid, or nullptr if the archive has none.
   const MetricDesc* FindDesc(PmID pmid) const;
-  // Returns the PMID of a metric name, or PcpError(PM_ERR_NAME). A name
-  // that is a proper prefix of metric names gives PcpError(PM_ERR_NONLEAF).
-  absl::StatusOr<PmID> LookupName(std::string_view name) const;
-  // Returns every metric name at or below `prefix` (all names for "").
-  std::vector<std::string> NamesUnder(std::string_view prefix) const;
+  // The name space of the archive's metric names, as PCP builds it from
+  // the descriptors in .meta order; shared_pmns() lets a reader keep it.
+  const Pmns& pmns() const;
+  std::shared_ptr<const Pmns> shared_pmns() const;
 
   // Returns the indoms that have instance records, ascending.
   std::vector<InDom> indoms() const;

@@ -163,10 +163,10 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
   std::string pmns = spec.pmns.empty() ? absl::StrCat(config_dir, "/root_", spec.name) : spec.pmns;
   if (spec.pmns_from_default) {
     absl::StatusOr<std::string> text = DefaultPmnsSubtree(spec.domain);
-    absl::Status s = text.ok() ? names_.AddFile(*text, spec.domain, "default name space") : text.status();
+    absl::Status s = text.ok() ? names_.AddAgentNames(*text, spec.domain, "default name space") : text.status();
     if (!s.ok()) warn(s.ToString());
   } else if (absl::StatusOr<std::string> text = ReadFile(pmns); text.ok()) {
-    if (absl::Status s = names_.AddFile(*text, spec.domain, pmns); !s.ok()) warn(s.ToString());
+    if (absl::Status s = names_.AddAgentNames(*text, spec.domain, pmns); !s.ok()) warn(s.ToString());
   } else if (!spec.pmns.empty()) {
     warn(absl::StrCat("cannot read namespace file: ", text.status().ToString()));
   }
@@ -175,8 +175,8 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
   agent->name = spec.name;
   agent->pmda = std::make_unique<Pmda>(spec.domain);
   HelpFile::NameResolver resolve = [this](std::string_view n) -> absl::StatusOr<PmID> {
-    NameTree::Match m = names_.Find(n);
-    if (m.kind == NameTree::Kind::kLeaf) return m.node->pmid;
+    PmnsMatch m = names_.Resolve(n);
+    if (m.kind == PmnsMatch::Kind::kLeaf) return m.pmid;
     return PcpError(kErrName);
   };
   agent->pmda->SetNameResolver(resolve);
@@ -267,26 +267,25 @@ std::string LocalSource::HostName() {
 }
 
 absl::StatusOr<PmID> LocalSource::LookupName(std::string_view name) {
-  NameTree::Match m = names_.Find(name);
+  PmnsMatch m = names_.Resolve(name);
   switch (m.kind) {
-    case NameTree::Kind::kLeaf:
-      return m.node->pmid;
-    case NameTree::Kind::kInner:
+    case PmnsMatch::Kind::kLeaf:
+      return m.pmid;
+    case PmnsMatch::Kind::kNonLeaf:
       return PcpError(kErrNonleaf);
-    case NameTree::Kind::kMissing:
+    case PmnsMatch::Kind::kMissing:
       return PcpError(kErrName);
-    case NameTree::Kind::kDynamic:
+    case PmnsMatch::Kind::kDynamic:
       break;
   }
-  Agent* a = AgentFor(m.node->dynamic_domain);
+  Agent* a = AgentFor(DynamicRootDomain(m.pmid));
   if (a == nullptr) return PcpError(kErrNoagent);
   auto lock = a->Lock();
   return a->pmda->dispatch().pmid(name, *a->pmda);
 }
 
 absl::StatusOr<std::vector<std::string>> LocalSource::NameAll(PmID id) {
-  std::vector<std::string> names = names_.NamesOf(id);
-  if (!names.empty()) return names;
+  if (absl::StatusOr<std::vector<std::string>> names = names_.NameAll(id); names.ok()) return names;
   Agent* a = AgentFor(PmIDDomain(id));
   if (a == nullptr || a->pmda->interface() < kPmdaInterface4) return PcpError(kErrPmid);
   auto lock = a->Lock();
@@ -294,18 +293,18 @@ absl::StatusOr<std::vector<std::string>> LocalSource::NameAll(PmID id) {
 }
 
 absl::StatusOr<std::vector<PmnsChild>> LocalSource::Children(std::string_view name) {
-  NameTree::Match m = names_.Find(name);
+  PmnsMatch m = names_.Resolve(name);
   switch (m.kind) {
-    case NameTree::Kind::kLeaf:
+    case PmnsMatch::Kind::kLeaf:
       return std::vector<PmnsChild>{};
-    case NameTree::Kind::kInner:
-      return NameTree::ChildrenOf(*m.node);
-    case NameTree::Kind::kMissing:
+    case PmnsMatch::Kind::kNonLeaf:
+      return names_.Children(name);
+    case PmnsMatch::Kind::kMissing:
       return PcpError(kErrName);
-    case NameTree::Kind::kDynamic:
+    case PmnsMatch::Kind::kDynamic:
       break;
   }
-  Agent* a = AgentFor(m.node->dynamic_domain);
+  Agent* a = AgentFor(DynamicRootDomain(m.pmid));
   if (a == nullptr) return PcpError(kErrNoagent);
   auto lock = a->Lock();
   return a->pmda->dispatch().children(name, false, *a->pmda);
@@ -341,14 +340,18 @@ absl::Status LocalSource::Traverse(std::string_view name,
     absl::StatusOr<int> n = dynamic_level(path, domain, 0);
     return n.ok() ? absl::OkStatus() : n.status();
   };
-  NameTree::Match m = names_.Find(name);
+  PmnsMatch m = names_.Resolve(name);
   switch (m.kind) {
-    case NameTree::Kind::kMissing:
+    case PmnsMatch::Kind::kMissing:
       return PcpError(kErrName);
-    case NameTree::Kind::kDynamic:
-      return dynamic(std::string(name), m.node->dynamic_domain);
+    case PmnsMatch::Kind::kDynamic:
+      return dynamic(std::string(name), DynamicRootDomain(m.pmid));
     default:
-      return NameTree::Walk(*m.node, std::string(name), visit, dynamic);
+      return names_.Walk(name, [&](const std::string& path, PmID id) {
+        if (IsDynamicRoot(id)) return dynamic(path, DynamicRootDomain(id));
+        visit(path);
+        return absl::OkStatus();
+      });
   }
 }
 

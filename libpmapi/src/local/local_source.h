@@ -2,8 +2,8 @@
 // from agents hosted in this process.
 //
 // Each request is routed by the domain in its PMID or instance domain to
-// the agent configured for that domain; names come from a NameTree built
-// from the agents' namespace files, with dynamic subtrees handed to their
+// the agent configured for that domain; names come from a Pmns built from
+// the agents' namespace files, with dynamic subtrees handed to their
 // agents. Calls into a shared-object agent are serialised per shared
 // object, because an agent library need not be thread safe.
 #ifndef PMAPI_SRC_LOCAL_SOURCE_H_
@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "pmapi/pmda.h"
+#include "pmapi/pmns.h"
 #include "pmda_config.h"
-#include "pmda_names.h"
 #include "source.h"
 
 namespace pmapi {
@@ -75,7 +75,7 @@ class LocalSource : public Source {
   absl::StatusOr<std::vector<LabelSet>> ContextLabels();
 
   std::vector<std::unique_ptr<Agent>> agents_;
-  NameTree names_;
+  Pmns names_ = Pmns::ForAgents();
 };
 
 }  // namespace pmapi

@@ -3,10 +3,11 @@
 // A Pmns maps dotted metric names to PMIDs and back, and answers the
 // questions PCP's pmLookupName, pmNameID, pmNameAll, pmGetChildrenStatus and
 // pmTraversePMNS answer for a local name space, with PCP 6.0.3's results,
-// orders and error codes. A Pmns is built either from an ASCII PMNS file (as
-// pmLoadASCIINameSpace does, including its pmcpp preprocessing) or name by
+// orders and error codes. A Pmns is built from an ASCII PMNS file (as
+// pmLoadASCIINameSpace does, including its pmcpp preprocessing), name by
 // name with AddName (as PCP builds an archive's name space from its
-// metadata).
+// metadata), or from the name-space files of the agents a local context
+// hosts (AddAgentNames), whose dynamic subtrees Resolve points out.
 //
 // Example:
 //   absl::StatusOr<pmapi::Pmns> ns = pmapi::Pmns::LoadFile("/var/lib/pcp/pmns/root");
@@ -51,12 +52,25 @@ inline constexpr PmID MakeDynamicRoot(unsigned domain) {
   return MakePmID(kDynamicPmidDomain, domain, 0);
 }
 
+// Returns the domain of the agent that serves the dynamic subtree whose
+// root has PMID `id`. REQUIRES: IsDynamicRoot(id).
+inline constexpr unsigned DynamicRootDomain(PmID id) { return PmIDCluster(id); }
+
 // One immediate descendant of a PMNS node.
 struct PmnsChild {
   std::string name;  // relative to the parent
   int status = kPmnsLeafStatus;
 
   friend bool operator==(const PmnsChild&, const PmnsChild&) = default;
+};
+
+// Where a name leads (Pmns::Resolve).
+struct PmnsMatch {
+  enum class Kind { kMissing, kLeaf, kNonLeaf, kDynamic };
+  Kind kind = Kind::kMissing;
+  // kLeaf: the metric's PMID; kDynamic: the PMID of the dynamic subtree
+  // root at or above the name.
+  PmID pmid = kPmIDNull;
 };
 
 // How LoadFile reads a file.
@@ -73,6 +87,11 @@ class Pmns {
   // An empty name space: just the root.
   Pmns();
 
+  // An empty name space for the agents of a local context: a non-leaf node
+  // without any name below it stays visible (an agent's file may declare
+  // one), where PCP's loaded name spaces hide it.
+  static Pmns ForAgents();
+
   // Loads an ASCII PMNS file as pmLoadASCIINameSpace(path, dupok) does.
   // Returns PM_ERR_PMNS for bad syntax, preprocessor errors and structural
   // errors, with a message equal to what PCP prints on stderr (it names
@@ -86,6 +105,24 @@ class Pmns {
   // or is a non-leaf node. REQUIRES: the flag bit of `id` is clear, or id is
   // kPmIDNull (anything else gives PM_ERR_PMID).
   absl::Status AddName(std::string_view name, PmID id);
+
+  // Adds the names of one agent's name-space file, `text`. The file is a
+  // series of blocks "PATH { ENTRY ... }": an entry is a child name alone
+  // (a non-leaf node, described by a block of its own) or a name and an
+  // identifier, "D:C:I" for a metric or "D:*:*" for a subtree the agent of
+  // domain D serves itself. D is a number, or a symbol that stands for
+  // `domain` (as PCP's Install scripts fill in the agent's domain). "root"
+  // is the top; any other PATH hangs below it, and children keep the
+  // file's order. C comments and lines starting with '#' are ignored.
+  // Returns PM_ERR_PMNS for a syntax error and PM_ERR_DUPPMNS for a name
+  // defined twice (in the file, or already here), with `origin` in the
+  // message; nothing is added on error.
+  absl::Status AddAgentNames(std::string_view text, unsigned domain, std::string_view origin);
+
+  // Returns where `name` leads, walking it from the top: a leaf, a non-leaf
+  // node ("" is the root), the first dynamic subtree root on the way, or
+  // nothing (also for a name that goes on below a leaf).
+  PmnsMatch Resolve(std::string_view name) const;
 
   // Returns the PMID of a leaf (pmLookupName of one name). A name below the
   // root of a dynamic subtree gives that root's PMID. Errors: PM_ERR_NONLEAF
@@ -110,6 +147,12 @@ class Pmns {
   // name.
   absl::StatusOr<std::vector<std::string>> Traverse(std::string_view name) const;
 
+  // As Traverse, calling `visit` with each name and its PMID (a dynamic
+  // subtree root is one of them) instead of listing them. Stops at, and
+  // returns, the first error `visit` returns.
+  absl::Status Walk(std::string_view name,
+                    const std::function<absl::Status(const std::string&, PmID)>& visit) const;
+
   // Returns the number of names with a PMID (leaves, dynamic roots).
   size_t NumNames() const { return nodes_[0].named_below; }
 
@@ -124,6 +167,7 @@ class Pmns {
   struct Node {
     std::string name;  // one component
     int32_t parent = -1;
+    int32_t same_pmid = -1;  // the next node with this node's PMID, or -1
     std::vector<int32_t> kids;  // in PCP's child order
     PmID pmid = kPmIDNull;     // kPmIDNull for a non-leaf node
     // Nodes with a PMID at or below this one. PCP hides a node without any
@@ -135,20 +179,25 @@ class Pmns {
   // under `path`, its full name. Returns the new node's index.
   int32_t NewChild(int32_t parent, std::string_view name, std::string path,
                    PmID id, bool at_front);
+  // Gives the non-leaf node `node`, which has no PMID yet, the PMID `id`.
+  void Name(int32_t node, PmID id);
   // Returns the node called `name` if PCP can see it, else -1.
   int32_t Find(std::string_view name) const;
-  bool Visible(int32_t node) const { return nodes_[node].named_below > 0; }
+  bool Visible(int32_t node) const { return show_empty_ || nodes_[node].named_below > 0; }
   std::string PathOf(int32_t node) const;
   // Returns true if `a` comes before `b` in a depth-first walk.
   bool PreorderBefore(int32_t a, int32_t b) const;
   // Returns every node's position in a depth-first walk of the whole tree.
   std::vector<int32_t> PreorderRanks() const;
-  void TraverseFrom(int32_t node, std::string path,
-                    std::vector<std::string>& out) const;
+  // Walks the names at or below `node`; `visit` may move from the name.
+  absl::Status WalkFrom(int32_t node, std::string path,
+                        const std::function<absl::Status(std::string&, PmID)>& visit) const;
 
   std::vector<Node> nodes_;  // nodes_[0] is the root
   absl::flat_hash_map<std::string, int32_t> by_path_;
-  absl::flat_hash_map<PmID, std::vector<int32_t>> by_pmid_;
+  // The latest node given each PMID; the others follow its same_pmid.
+  absl::flat_hash_map<PmID, int32_t> by_pmid_;
+  bool show_empty_ = false;  // ForAgents
 };
 
 }  // namespace pmapi

@@ -42,8 +42,8 @@ const std::string& Root() {
       mkdir((r + d).c_str(), 0755);
     const std::string src = PMAPI_SOURCE_DIR;
     const std::string conf = "linux 60 builtin linux_init " + src + "/pmdas/linux pmns=" + src +
-                             "/pmns/namespaces/root_linux\nproc 3 builtin proc_init " + src +
-                             "/pmdas/proc pmns=" + src + "/pmns/namespaces/root_proc\n";
+                             "/pmdas/linux/root_linux\nproc 3 builtin proc_init " + src +
+                             "/pmdas/proc pmns=" + src + "/pmdas/proc/root_proc\n";
     fuzz::WriteFile(fuzz::ScratchDir() + "/pmcd.conf",
                     {reinterpret_cast<const uint8_t*>(conf.data()), conf.size()});
     setenv("LINUX_STATSPATH", r.c_str(), 1);

@@ -1,6 +1,8 @@
 // Fuzz target: the ASCII PMNS parser (pmcpp preprocessing included). The
 // input is written to a scratch file and loaded; a name space that loads is
-// then queried throughout (traversal, children, PMID to names).
+// then queried throughout (traversal, children, PMID to names). The same
+// input is also read as an agent's name-space file (Pmns::AddAgentNames),
+// twice, and queried likewise, Resolve included.
 //
 // Inputs that mention /dev or /proc are skipped: #include of a character
 // device is allowed (pmcpp allows it) and /dev/zero never ends, which is
@@ -21,6 +23,7 @@ uint64_t Query(const pmapi::Pmns& ns) {
   int n = 0;
   for (const std::string& name : *all) {
     if (++n > 200) break;
+    h += static_cast<uint64_t>(ns.Resolve(name).kind);
     auto id = ns.LookupName(name);
     if (!id.ok()) continue;
     auto names = ns.NameAll(*id);
@@ -48,5 +51,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.allow_duplicate_pmids = size % 2 == 0;
   absl::StatusOr<pmapi::Pmns> ns = pmapi::Pmns::LoadFile(path, options);
   fuzz::Consume(ns.ok() ? Query(*ns) : fuzz::Digest(ns.status()));
+  pmapi::Pmns agents = pmapi::Pmns::ForAgents();
+  for (unsigned domain : {30u, 40u}) {
+    absl::Status s = agents.AddAgentNames(text, domain, "fz");
+    fuzz::Consume(s.ok() ? Query(agents) : fuzz::Digest(s));
+  }
   return 0;
 }
