@@ -52,7 +52,7 @@ setup_local() {
     sed '/^@ SAMPLEDSO\./s/SAMPLEDSO\./30./' > "$d/dsohelp"
   local share=$prefix/share/pmapi
   {
-    printf 'linux\t60\tbuiltin\tlinux_init\t%s/pmdas/linux\tpmns=%s/pmns/namespaces/root_linux\n' "$share" "$share"
+    printf 'linux\t60\tbuiltin\tlinux_init\t%s/pmdas/linux\tpmns=%s/pmdas/linux/root_linux\n' "$share" "$share"
     printf 'sampledso\t30\tdso\tsample_init\t%s/pmda_sample.so\tpmns=%s/pmns/sampledso\n' "$d" "$pmcd_dir"
   } > "$work/local-ours.conf"
 }
