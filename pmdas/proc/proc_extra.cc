@@ -79,12 +79,12 @@ uint32_t ExtraFilesOf(const MetricRow& r) {
 }
 
 void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
-  const std::string dir = absl::StrCat(cfg.root, "/proc/", p.pid);
+  const auto path = [&cfg, &p](const char* file) { return PidPath(cfg, p.pid, file); };
   p.ok &= ~files;
   if (files & kFileSmaps) p.smaps.clear();
   if (files & kFileAutogroup) p.autogroup_id = 0, p.autogroup_nice = 0;
   if (files & kFileSmaps) {
-    if (auto t = ReadPidFile(dir + "/smaps_rollup", true)) {
+    if (auto t = ReadPidFile(path("smaps_rollup"), true)) {
       p.ok |= kFileSmaps;
       for (absl::string_view line : absl::StrSplit(*t, '\n', absl::SkipEmpty())) {
         std::vector<absl::string_view> f = absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
@@ -95,14 +95,14 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     }
   }
   if (files & kFileSchedstat) {
-    if (auto t = ReadPidFile(dir + "/schedstat", true)) {
+    if (auto t = ReadPidFile(path("schedstat"), true)) {
       p.ok |= kFileSchedstat;
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       for (size_t i = 0; i < 3 && i < f.size(); ++i) (void)absl::SimpleAtoi(f[i], &p.schedstat[i]);
     }
   }
   if (files & kFileFd) {
-    if (DIR* d = opendir((dir + "/fd").c_str())) {
+    if (DIR* d = opendir(path("fd").c_str())) {
       uint32_t n = 0;
       while (readdir(d) != nullptr) ++n;
       closedir(d);
@@ -111,7 +111,7 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     }
   }
   if (files & kFileAutogroup) {
-    if (auto t = ReadPidFile(dir + "/autogroup", true)) {
+    if (auto t = ReadPidFile(path("autogroup"), true)) {
       p.ok |= kFileAutogroup;
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       absl::string_view id = f.empty() ? "" : f[0];
@@ -121,20 +121,20 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     }
   }
   if (files & kFileCgroup) {
-    if (auto t = ReadPidFile(dir + "/cgroup", true)) {
+    if (auto t = ReadPidFile(path("cgroup"), true)) {
       p.ok |= kFileCgroup;
       p.cgroups = CgroupLine(*t);
     }
   }
   if (files & kFileMaps) {
-    if (auto t = ReadPidFile(dir + "/maps", true)) {
+    if (auto t = ReadPidFile(path("maps"), true)) {
       p.ok |= kFileMaps;
       p.maps = std::move(*t);
       if (!p.maps.empty()) p.maps.pop_back();  // PCP's agent ends the text on its last byte
     }
   }
   if (files & kFileWchan) {
-    if (auto t = ReadPidFile(dir + "/wchan", true)) {
+    if (auto t = ReadPidFile(path("wchan"), true)) {
       p.ok |= kFileWchan;
       p.wchan = std::move(*t);
     }

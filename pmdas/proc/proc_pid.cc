@@ -125,6 +125,18 @@ std::optional<std::string> ReadFile(const std::string& path) { return ReadPidFil
 
 std::string Dir(const ProcConfig& cfg, const Pid& p) { return absl::StrCat(cfg.root, "/proc/", p.pid); }
 
+}  // namespace
+
+std::string PidPath(const ProcConfig& cfg, int32_t id, const char* file) {
+  if (cfg.threads != 0) {
+    std::string task = absl::StrCat(cfg.root, "/proc/", id, "/task/", id, "/", file);
+    if (access(task.c_str(), F_OK) == 0) return task;
+  }
+  return absl::StrCat(cfg.root, "/proc/", id, "/", file);
+}
+
+namespace {
+
 std::string Link(const std::string& path) {
   char buf[4096];
   const ssize_t n = readlink(path.c_str(), buf, sizeof(buf) - 1);
@@ -343,37 +355,37 @@ uint32_t FilesOf(const MetricRow& row) {
 void ReadPidFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
   const uint32_t need = files & ~p.have;
   if (need == 0) return;
-  const std::string dir = Dir(cfg, p);
+  const auto path = [&cfg, &p](const char* file) { return PidPath(cfg, p.pid, file); };
   if (need & kFileStat) {
     p.stat.clear();
     p.state.clear();
     thread_local std::string text;
     if (cfg.root.empty()) {
-      if (p.stat_fd.Read(dir, "/stat", &text)) ParseStat(text, p);
-    } else if (auto t = ReadFile(dir + "/stat")) {
+      if (p.stat_fd.Read(path("stat"), "", &text)) ParseStat(text, p);
+    } else if (auto t = ReadFile(path("stat"))) {
       ParseStat(*t, p);
     }
   }
   if (need & kFileStatm) {
     std::fill(std::begin(p.statm), std::end(p.statm), 0);
-    if (auto t = ReadFile(dir + "/statm")) {
+    if (auto t = ReadFile(path("statm"))) {
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       for (size_t i = 0; i < 7 && i < f.size(); ++i) (void)absl::SimpleAtoi(f[i], &p.statm[i]);
     }
   }
   if (need & kFileStatus) {
     p.status.clear();
-    if (auto t = ReadFile(dir + "/status")) p.status = ParseColonLines(*t);
+    if (auto t = ReadFile(path("status"))) p.status = ParseColonLines(*t);
   }
   if (need & kFileIo) {
     p.io.clear();
-    if (auto t = ReadFile(dir + "/io")) p.io = ParseColonLines(*t);
+    if (auto t = ReadFile(path("io"))) p.io = ParseColonLines(*t);
   }
-  if (need & kFileExe) p.exe = Link(dir + "/exe");
-  if (need & kFileCwd) p.cwd = Link(dir + "/cwd");
+  if (need & kFileExe) p.exe = Link(Dir(cfg, p) + "/exe");
+  if (need & kFileCwd) p.cwd = Link(Dir(cfg, p) + "/cwd");
   if (need & kFileOom) {
     p.oom_score = 0;
-    if (auto t = ReadFile(dir + "/oom_score")) {
+    if (auto t = ReadFile(path("oom_score"))) {
       (void)absl::SimpleAtoi(absl::StripAsciiWhitespace(*t), &p.oom_score);
     }
   }

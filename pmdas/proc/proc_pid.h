@@ -75,13 +75,16 @@ struct Pid {
   int32_t autogroup_nice = 0;
   std::string cgroups, maps, wchan;
   uint32_t ok = 0;  // files read successfully
-  KeptFd stat_fd;   // /proc/PID/stat (not below LINUX_STATSPATH)
+  KeptFd stat_fd;   // /proc/PID/stat (not below PROC_STATSPATH)
 };
 
 struct ProcConfig {
-  std::string root;  // LINUX_STATSPATH
-  uint64_t hz = 100;
-  uint32_t pagesize = 4096;
+  std::string root;  // PROC_STATSPATH
+  uint64_t hz = 100;        // clock ticks per second (PROC_HERTZ)
+  uint32_t pagesize = 4096;  // bytes (PROC_PAGESIZE)
+  // Non-zero (PROC_THREADS): every task of a process is an instance too,
+  // and each one's files are read from /proc/ID/task/ID first.
+  uint32_t threads = 0;
   uint32_t files = 0;  // files the metrics of the current fetch need
   // Looked up once per fetch (cleared as each fetch starts): user and
   // group names by id, and whether autogroups are enabled (-1: not read).
@@ -110,6 +113,11 @@ std::optional<std::string> ReadPidFile(const std::string& path, bool seq = false
 // where it stands), ending at a short read when `seq`, as ReadPidFile
 // does; false on a read error (ESRCH: the process is gone).
 bool ReadFd(int fd, bool at0, bool seq, std::string* text);
+
+// The path of one of a process's (or, with cfg.threads, a task's) files
+// or directories: /proc/ID/task/ID/FILE when threads are listed and that
+// exists, else /proc/ID/FILE, below cfg.root.
+std::string PidPath(const ProcConfig& cfg, int32_t id, const char* file);
 
 // The instance name and command line of a process first seen.
 void NamePid(const ProcConfig& cfg, Pid& p);

@@ -345,8 +345,12 @@ absl::Status LocalSource::Traverse(std::string_view name,
   switch (m.kind) {
     case NameTree::Kind::kMissing:
       return PcpError(kErrName);
-    case NameTree::Kind::kDynamic:
-      return dynamic(std::string(name), m.node->dynamic_domain);
+    case NameTree::Kind::kDynamic: {
+      // a name the agent serves with no children is a leaf: itself
+      absl::StatusOr<int> n = dynamic_level(std::string(name), m.node->dynamic_domain, 0);
+      if (n.ok() && *n == 0) visit(std::string(name));
+      return n.ok() ? absl::OkStatus() : n.status();
+    }
     default:
       return NameTree::Walk(*m.node, std::string(name), visit, dynamic);
   }
