@@ -173,6 +173,19 @@ bool AutogroupEnabled(const ProcConfig& cfg) {
   return cfg.autogroup == 1;
 }
 
+// Whether fetching a metric of `cluster` lists the processes again. PCP's
+// agent does so for most per-process clusters but not for proc.smaps (33)
+// nor the controls (10): fetched alone, these see the processes of the
+// last listing (none in a new context: no values).
+bool ListsProcesses(unsigned cluster) {
+  switch (cluster) {
+    case 8: case 9: case 11: case 12: case 13: case 24: case 31: case 32:
+    case 51: case 62: case 69: case 72: case 74:
+      return true;
+  }
+  return false;
+}
+
 // A number from the environment as PCP's agent reads it (atoi), or
 // nullopt when the variable is not set.
 std::optional<long> EnvNumber(const char* name) {
@@ -216,17 +229,23 @@ void ProcAgentInit(Pmda& dp) {
   InstallProcNames(dp);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t files = 0;
-    bool runq = false;
+    bool runq = false, list = false;
     for (PmID id : ids) {
       if (const PmdaMetric* m = pmda.FindMetric(id)) {
         files |= FilesOf(agent_tables::RowOf(*m));
         runq = runq || agent_tables::RowOf(*m).cluster == 13;
+        list = list || ListsProcesses(agent_tables::RowOf(*m).cluster);
       }
     }
     state->cfg.users.clear();
     state->cfg.groups.clear();
     state->cfg.autogroup = -1;
-    RefreshPids(*state, pmda, false);
+    if (list) {
+      RefreshPids(*state, pmda, false);
+    } else {
+      state->cursor = state->pids.end();
+      for (auto& [pid, p] : state->pids) p.have = 0;
+    }
     if (runq) CountRunq(*state);
     // files are read for the processes the profile admits, on first use
     state->cfg.files = files;

@@ -4,6 +4,8 @@
 // proc.memory.maps.
 #include <dirent.h>
 
+#include <bit>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -84,7 +86,7 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
   if (files & kFileSmaps) p.smaps.clear();
   if (files & kFileAutogroup) p.autogroup_id = 0, p.autogroup_nice = 0;
   if (files & kFileSmaps) {
-    if (auto t = ReadPidFile(path("smaps_rollup"), true)) {
+    if (auto t = ReadNoted(path("smaps_rollup"), kFileSmaps, p)) {
       p.ok |= kFileSmaps;
       for (absl::string_view line : absl::StrSplit(*t, '\n', absl::SkipEmpty())) {
         std::vector<absl::string_view> f = absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
@@ -95,7 +97,7 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     }
   }
   if (files & kFileSchedstat) {
-    if (auto t = ReadPidFile(path("schedstat"), true)) {
+    if (auto t = ReadNoted(path("schedstat"), kFileSchedstat, p)) {
       p.ok |= kFileSchedstat;
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       for (size_t i = 0; i < 3 && i < f.size(); ++i) (void)absl::SimpleAtoi(f[i], &p.schedstat[i]);
@@ -108,10 +110,13 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
       closedir(d);
       p.fd_count = n >= 2 ? n - 2 : 0;
       p.ok |= kFileFd;
+      p.sts[std::countr_zero(uint32_t{kFileFd})] = 0;
+    } else {
+      NoteOpenError(kFileFd, errno, p);
     }
   }
   if (files & kFileAutogroup) {
-    if (auto t = ReadPidFile(path("autogroup"), true)) {
+    if (auto t = ReadNoted(path("autogroup"), kFileAutogroup, p)) {
       p.ok |= kFileAutogroup;
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       absl::string_view id = f.empty() ? "" : f[0];
@@ -121,13 +126,13 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     }
   }
   if (files & kFileCgroup) {
-    if (auto t = ReadPidFile(path("cgroup"), true)) {
+    if (auto t = ReadNoted(path("cgroup"), kFileCgroup, p)) {
       p.ok |= kFileCgroup;
       p.cgroups = CgroupLine(*t);
     }
   }
   if (files & kFileMaps) {
-    if (auto t = ReadPidFile(path("maps"), true)) {
+    if (auto t = ReadNoted(path("maps"), kFileMaps, p)) {
       p.ok |= kFileMaps;
       p.maps = std::move(*t);
       if (!p.maps.empty()) p.maps.pop_back();  // PCP's agent ends the text on its last byte

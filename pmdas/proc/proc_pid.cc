@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cerrno>
 #include <iterator>
 #include <charconv>
@@ -57,6 +58,24 @@ std::optional<std::string> ReadPidFile(const std::string& path, bool seq) {
   (void)ReadFd(fd, false, seq, &out);
   close(fd);
   return out;
+}
+
+void NoteOpenError(uint32_t file, int err, Pid& p) {
+  int sts = -err;
+  if (err == EACCES || err == EINVAL) sts = 0;
+  if (err == ENOENT) sts = kErrAppversion;
+  if (err == ENODATA) sts = kErrValue;
+  p.sts[std::countr_zero(file) & 15] = sts;
+}
+
+std::optional<std::string> ReadNoted(const std::string& path, uint32_t file, Pid& p) {
+  std::optional<std::string> t = ReadPidFile(path, true);
+  if (!t) {
+    NoteOpenError(file, errno, p);
+  } else {
+    p.sts[std::countr_zero(file) & 15] = t->empty() ? kErrValue : 0;
+  }
+  return t;
 }
 
 namespace {
@@ -361,31 +380,36 @@ void ReadPidFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     p.state.clear();
     thread_local std::string text;
     if (cfg.root.empty()) {
-      if (p.stat_fd.Read(path("stat"), "", &text)) ParseStat(text, p);
-    } else if (auto t = ReadFile(path("stat"))) {
+      if (p.stat_fd.Read(path("stat"), "", &text)) {
+        p.sts[std::countr_zero(uint32_t{kFileStat})] = text.empty() ? kErrValue : 0;
+        ParseStat(text, p);
+      } else {
+        NoteOpenError(kFileStat, errno, p);
+      }
+    } else if (auto t = ReadNoted(path("stat"), kFileStat, p)) {
       ParseStat(*t, p);
     }
   }
   if (need & kFileStatm) {
     std::fill(std::begin(p.statm), std::end(p.statm), 0);
-    if (auto t = ReadFile(path("statm"))) {
+    if (auto t = ReadNoted(path("statm"), kFileStatm, p)) {
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       for (size_t i = 0; i < 7 && i < f.size(); ++i) (void)absl::SimpleAtoi(f[i], &p.statm[i]);
     }
   }
   if (need & kFileStatus) {
     p.status.clear();
-    if (auto t = ReadFile(path("status"))) p.status = ParseColonLines(*t);
+    if (auto t = ReadNoted(path("status"), kFileStatus, p)) p.status = ParseColonLines(*t);
   }
   if (need & kFileIo) {
     p.io.clear();
-    if (auto t = ReadFile(path("io"))) p.io = ParseColonLines(*t);
+    if (auto t = ReadNoted(path("io"), kFileIo, p)) p.io = ParseColonLines(*t);
   }
   if (need & kFileExe) p.exe = Link(Dir(cfg, p) + "/exe");
   if (need & kFileCwd) p.cwd = Link(Dir(cfg, p) + "/cwd");
   if (need & kFileOom) {
     p.oom_score = 0;
-    if (auto t = ReadFile(path("oom_score"))) {
+    if (auto t = ReadNoted(path("oom_score"), kFileOom, p)) {
       (void)absl::SimpleAtoi(absl::StripAsciiWhitespace(*t), &p.oom_score);
     }
   }
@@ -417,6 +441,12 @@ void NamePid(const ProcConfig& cfg, Pid& p) {
 
 int PidValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomValue* atom) {
   int sts = 0;
+  // a file that could not be read answers as PCP's agent answers for it
+  // (smaps_rollup: not supported, whatever the reason)
+  if (const uint32_t file = FilesOf(r); std::has_single_bit(file) && file != kFileWchan) {
+    if (const int32_t failed = p.sts[std::countr_zero(file) & 15]; failed < 0)
+      return file == kFileSmaps ? kErrAppversion : failed;
+  }
   if (ExtraValue(cfg, r, p, atom, &sts)) return sts;
   switch (r.cluster) {
     case 8: return StatValue(cfg, r, p, atom);

@@ -75,6 +75,10 @@ struct Pid {
   int32_t autogroup_nice = 0;
   std::string cgroups, maps, wchan;
   uint32_t ok = 0;  // files read successfully
+  // How PCP's agent answers for each file (by bit number) when it could
+  // not be read this fetch: 0, or PM_ERR_APPVERSION (missing),
+  // PM_ERR_VALUE (empty) or another error.
+  int32_t sts[16] = {};
   KeptFd stat_fd;   // /proc/PID/stat (not below PROC_STATSPATH)
 };
 
@@ -118,6 +122,14 @@ bool ReadFd(int fd, bool at0, bool seq, std::string* text);
 // or directories: /proc/ID/task/ID/FILE when threads are listed and that
 // exists, else /proc/ID/FILE, below cfg.root.
 std::string PidPath(const ProcConfig& cfg, int32_t id, const char* file);
+
+// Reads one of p's files (the one of bit `file`) as ReadPidFile does,
+// noting in p.sts how PCP's agent answers when it cannot: a file that
+// does not exist is PM_ERR_APPVERSION, one that cannot be read for want of
+// permission is no value (0), an empty one PM_ERR_VALUE.
+std::optional<std::string> ReadNoted(const std::string& path, uint32_t file, Pid& p);
+// Notes the answer for a file that failed to open with error `err`.
+void NoteOpenError(uint32_t file, int err, Pid& p);
 
 // The instance name and command line of a process first seen.
 void NamePid(const ProcConfig& cfg, Pid& p);
