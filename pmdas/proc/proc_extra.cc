@@ -34,6 +34,31 @@ std::string CgroupLine(const std::string& text) {
   return absl::StrJoin(parts, ";");
 }
 
+// The container a process runs in, as PCP's agent finds it from the
+// first "cpuset:" line of /proc/PID/cgroup: the last component of the
+// path is "docker-ID.scope" or "libpod-ID.scope" with a 64-character ID,
+// or is itself 65 characters long (of which PCP's agent keeps the first
+// 64). "" when there is none.
+std::string ContainerOf(const std::string& text) {
+  constexpr size_t kIdLength = 64;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    const size_t colon = line.find(':');
+    if (colon == absl::string_view::npos) continue;
+    absl::string_view rest = line.substr(colon + 1);
+    if (!absl::ConsumePrefix(&rest, "cpuset:")) continue;
+    const size_t slash = rest.rfind('/');
+    if (slash == absl::string_view::npos || slash == 0) continue;
+    absl::string_view last = rest.substr(slash);
+    if (absl::ConsumePrefix(&last, "/libpod-") || absl::ConsumePrefix(&last, "/docker-")) {
+      const size_t dot = last.find('.');
+      if (dot == kIdLength) return std::string(last.substr(0, dot));
+    } else if (last.size() - 1 == kIdLength + 1) {
+      return std::string(last.substr(1, kIdLength));
+    }
+  }
+  return "";
+}
+
 const char* PolicyName(int64_t policy) {
   switch (policy) {
     case 0: return "NORMAL";
@@ -129,6 +154,7 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     if (auto t = ReadNoted(path("cgroup"), kFileCgroup, p)) {
       p.ok |= kFileCgroup;
       p.cgroups = CgroupLine(*t);
+      p.container = ContainerOf(*t);
     }
   }
   if (files & kFileMaps) {
@@ -169,7 +195,11 @@ bool ExtraValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomVal
       else *sts = kErrPmid;
       return true;
     case 11:
-      *sts = r.item != 0 ? kErrPmid : (p.ok & kFileCgroup) ? (atom->bytes = p.cgroups, 1) : 0;
+      if (r.item > 1) {
+        *sts = kErrPmid;
+      } else {
+        *sts = (p.ok & kFileCgroup) ? (atom->bytes = r.item == 0 ? p.cgroups : p.container, 1) : 0;
+      }
       return true;
     case 9:
       if (r.item != 7) return false;

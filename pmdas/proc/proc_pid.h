@@ -73,7 +73,7 @@ struct Pid {
   uint32_t fd_count = 0;
   uint32_t autogroup_id = 0;
   int32_t autogroup_nice = 0;
-  std::string cgroups, maps, wchan;
+  std::string cgroups, container, maps, wchan;
   uint32_t ok = 0;  // files read successfully
   // How PCP's agent answers for each file (by bit number) when it could
   // not be read this fetch: 0, or PM_ERR_APPVERSION (missing),

@@ -289,6 +289,9 @@ def one_line(name, sem, units):
         return f"Process memory: {PROC_MEM[leaf]}", "From /proc/PID/statm and status."
     if name.startswith("proc.io."):
         return f"Process I/O: {PROC_IO[leaf]}", "From /proc/PID/io."
+    if name == "proc.id.container":
+        return ("Process container id", "The container the process runs in, found in the cpuset line of\n"
+                "/proc/PID/cgroup (a Docker or Podman scope's id); empty when none.")
     if name.startswith("proc.id."):
         what = {"uid": "real user", "euid": "effective user", "suid": "saved user", "fsuid": "file system user",
                 "gid": "real group", "egid": "effective group", "sgid": "saved group", "fsgid": "file system group"}

@@ -30,7 +30,6 @@ LEFT_OUT = [
     "proc.psinfo.labels",
     "proc.psinfo.ttyname",
     "proc.psinfo.environ",
-    "proc.id.container",
     "proc.hog.",
     "mem.buddyinfo.",
     "mem.slabinfo.",
