@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -133,6 +135,7 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 2: case 12: case 26: case 71: case 72: case 91:
       return FetchCpu(st, r, inst, atom);
     case 25: return FetchLogin(st, r, atom);
+    case 74: return FetchTty(st, r, inst, atom);
     case 4: case 63: case 82: return FetchInterrupts(st, r, inst, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
@@ -144,6 +147,29 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 19: case 57: case 76: case 77: case 78: case 79: case 80: case 81: return FetchSock(st, r, inst, atom);
   }
   return kErrPmid;
+}
+
+// A number from the environment as PCP's agent reads it (atoi), or
+// nullopt when the variable is not set.
+std::optional<long> EnvNumber(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) return std::nullopt;
+  return std::strtol(v, nullptr, 10);
+}
+
+// The settings PCP's agent takes from the environment for tests:
+// LINUX_STATSPATH (the root below which /proc and /sys are read),
+// LINUX_HERTZ (clock ticks per second), LINUX_PAGESIZE (bytes) and
+// LINUX_ACCESS (non-zero: values kept for the super-user are given to
+// anyone). LINUX_NCPUS is read where the processors are counted
+// (interrupts.cc). A rate or size that is not positive keeps the system's.
+void ReadEnvironment(LinuxState& st) {
+  if (const char* root = std::getenv("LINUX_STATSPATH")) st.root = root;
+  const long hz = EnvNumber("LINUX_HERTZ").value_or(sysconf(_SC_CLK_TCK));
+  st.hz = hz > 0 ? static_cast<uint64_t>(hz) : 100;
+  const long page = EnvNumber("LINUX_PAGESIZE").value_or(sysconf(_SC_PAGESIZE));
+  st.pagesize = page > 0 && page <= INT32_MAX ? static_cast<uint32_t>(page) : 4096;
+  st.all_access = EnvNumber("LINUX_ACCESS").value_or(0) != 0;
 }
 
 std::vector<PmdaMetric> Metrics() {
@@ -162,7 +188,7 @@ std::vector<PmdaIndom> Indoms() {
   for (unsigned serial : {kCpuIndom, kDiskIndom, kLoadIndom, kNetIndom, kFilesysIndom, kPartitionsIndom,
                           kNetAddrIndom, kNodeIndom, kIcmpMsgIndom, kDmIndom, kMdIndom, kZoneIndom,
                           kZoneProtectionIndom, kInterruptIndom, kSoftirqIndom, kInterruptCpuIndom,
-                          kSoftirqCpuIndom}) {
+                          kSoftirqCpuIndom, kTtyIndom}) {
     v.push_back(PmdaIndom{serial, {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};
@@ -178,28 +204,28 @@ void LinuxAgentInit(Pmda& dp) {
   dp.Dso(kPmdaInterface7, "linux DSO", dp.home() + "/help");
   if (dp.status() != 0) return;
   auto state = std::make_shared<LinuxState>();
-  if (const char* root = std::getenv("LINUX_STATSPATH")) state->root = root;
-  const long hz = sysconf(_SC_CLK_TCK);
-  state->hz = hz > 0 ? static_cast<uint64_t>(hz) : 100;
-  const long page = sysconf(_SC_PAGESIZE);
-  state->pagesize = page > 0 ? static_cast<uint32_t>(page) : 4096;
+  ReadEnvironment(*state);
   dp.SetData(state.get());
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t sources = 0;
+    bool tty = false;
     std::vector<unsigned> clusters;  // pressure files are read one by one
     for (PmID id : ids) {
       if (const PmdaMetric* m = pmda.FindMetric(id)) {
         const uint32_t s = SourcesOf(agent_tables::RowOf(*m));
         if (s & kSrcPressure) clusters.push_back(agent_tables::RowOf(*m).cluster);
+        tty = tty || agent_tables::RowOf(*m).cluster == 74;
         sources |= s;
       }
     }
     Refresh(*state, sources, pmda, clusters);
+    if (tty) RefreshTty(*state, pmda);
     return pmda.DefaultFetch(ids, result);
   };
   dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
     if (uint32_t s = SourceOfIndom(InDomSerial(indom))) Refresh(*state, s, pmda);
+    if (InDomSerial(indom) == kTtyIndom) RefreshTty(*state, pmda);
     return pmda.DefaultInstance(indom, inst, name);
   };
   dp.SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {

@@ -35,6 +35,7 @@ enum Indom : unsigned {
   kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23, kDmIndom = 24,
   kMdIndom = 25, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
   kInterruptIndom = 4, kSoftirqIndom = 36, kInterruptCpuIndom = 40, kSoftirqCpuIndom = 41,
+  kTtyIndom = 35,
 };
 
 // Sources, one bit each.
@@ -151,10 +152,22 @@ struct CpuInfo {
   float bogomips = 0, clock = 0;         // clock in MHz
 };
 
+// One serial port of /proc/tty/driver/serial (tty.cc).
+struct TtyPort {
+  std::string name;  // the port number as the file writes it
+  bool active = false;
+  uint32_t tx = 0, rx = 0, frame = 0, parity = 0, brk = 0, overrun = 0, irq = 0;
+};
+
 struct LinuxState {
   std::string root;  // LINUX_STATSPATH
-  uint64_t hz = 100;
-  uint32_t pagesize = 4096;
+  uint64_t hz = 100;        // LINUX_HERTZ
+  uint32_t pagesize = 4096;  // LINUX_PAGESIZE
+  bool all_access = false;  // LINUX_ACCESS: the super-user's values for anyone
+  // Whether the caller may see the serial ports' values (the super-user,
+  // or all_access), as the last tty refresh found.
+  bool tty_permission = false;
+  std::vector<TtyPort> ttys;  // instance number = position, kept for good
   ls::StatInfo stat;
   absl::flat_hash_map<std::string, uint64_t> meminfo, vmstat;
   std::optional<ls::LoadAvg> load;
@@ -226,6 +239,8 @@ int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue*
 void RefreshInterrupts(LinuxState& st, Pmda& pmda);              // interrupts softirqs
 int FetchInterrupts(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 void RefreshLogin(LinuxState& st);                                // utmp
+void RefreshTty(LinuxState& st, Pmda& pmda);                      // tty/driver/serial
+int FetchTty(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchLogin(const LinuxState& st, const MetricRow& r, AtomValue* atom);
 void RefreshCpuinfo(LinuxState& st);                              // cpuinfo (after stat)
 // hinv.cpu: cluster 18 (but hinv.machine and hinv.map) and 55 (but hinv.node.online)

@@ -142,6 +142,13 @@ extern const MetricRow kKernelRows[] = {
     {"hinv.hugepagesize", 1, 59, kTypeU32, -1, kSemDiscrete, {1, 0, 0, 0, 0, 0}},
     {"hinv.ntape", 71, 16, kTypeU32, -1, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
     {"hinv.nfchost", 91, 16, kTypeU32, -1, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
+    {"tty.serial.tx", 74, 0, kTypeU32, 35, kSemCounter, {0, 0, 0, 0, 0, 0}},
+    {"tty.serial.rx", 74, 1, kTypeU32, 35, kSemCounter, {0, 0, 0, 0, 0, 0}},
+    {"tty.serial.frame", 74, 2, kTypeU32, 35, kSemCounter, {0, 0, 0, 0, 0, 0}},
+    {"tty.serial.parity", 74, 3, kTypeU32, 35, kSemCounter, {0, 0, 0, 0, 0, 0}},
+    {"tty.serial.brk", 74, 4, kTypeU32, 35, kSemCounter, {0, 0, 0, 0, 0, 0}},
+    {"tty.serial.overrun", 74, 5, kTypeU32, 35, kSemCounter, {0, 0, 0, 0, 0, 0}},
+    {"tty.serial.irq", 74, 6, kTypeU32, 35, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
 };
 extern const size_t kKernelRowsCount = sizeof(kKernelRows) / sizeof(kKernelRows[0]);
 

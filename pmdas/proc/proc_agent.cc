@@ -4,13 +4,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "pmapi/errors.h"
 #include "pmdas/common/metric_table.h"
+#include "pmdas/proc/proc_names.h"
 #include "pmdas/proc/proc_pid.h"
 
 namespace pmapi {
@@ -85,15 +89,26 @@ void CountRunq(ProcState& st) {
   }
 }
 
-std::vector<int32_t> ListPids(const ProcConfig& cfg) {
-  std::vector<int32_t> out;
-  DIR* d = opendir((cfg.root + "/proc").c_str());
-  if (d == nullptr) return out;
+// The numbered entries of a directory other than `skip`.
+void ListNumbered(const std::string& dir, int32_t skip, std::vector<int32_t>* out) {
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return;
   while (struct dirent* e = readdir(d)) {
-    int32_t pid;
-    if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && absl::SimpleAtoi(e->d_name, &pid)) out.push_back(pid);
+    int32_t id;
+    if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && absl::SimpleAtoi(e->d_name, &id) && id != skip) out->push_back(id);
   }
   closedir(d);
+}
+
+// The processes of /proc and, with threads, the other tasks of each
+// (/proc/PID/task/TID), unsorted.
+std::vector<int32_t> ListPids(const ProcConfig& cfg) {
+  std::vector<int32_t> out;
+  ListNumbered(cfg.root + "/proc", -1, &out);
+  if (cfg.threads != 0) {
+    const size_t processes = out.size();
+    for (size_t i = 0; i < processes; ++i) ListNumbered(absl::StrCat(cfg.root, "/proc/", out[i], "/task"), out[i], &out);
+  }
   return out;
 }
 
@@ -112,6 +127,7 @@ void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
   st.listed_at = keep_gone ? "" : std::move(mark);
   std::vector<int32_t> now = ListPids(st.cfg);
   std::sort(now.begin(), now.end());
+  now.erase(std::unique(now.begin(), now.end()), now.end());
   // processes kept from the last round keep their names and buffers, with
   // their files marked unread
   bool changed = false;
@@ -157,6 +173,41 @@ bool AutogroupEnabled(const ProcConfig& cfg) {
   return cfg.autogroup == 1;
 }
 
+// Whether fetching a metric of `cluster` lists the processes again. PCP's
+// agent does so for most per-process clusters but not for proc.smaps (33)
+// nor the controls (10): fetched alone, these see the processes of the
+// last listing (none in a new context: no values).
+bool ListsProcesses(unsigned cluster) {
+  switch (cluster) {
+    case 8: case 9: case 11: case 12: case 13: case 24: case 31: case 32:
+    case 51: case 62: case 69: case 72: case 74:
+      return true;
+  }
+  return false;
+}
+
+// A number from the environment as PCP's agent reads it (atoi), or
+// nullopt when the variable is not set.
+std::optional<long> EnvNumber(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) return std::nullopt;
+  return std::strtol(v, nullptr, 10);
+}
+
+// The settings PCP's agent takes from the environment for tests:
+// PROC_STATSPATH (the root below which /proc is read), PROC_HERTZ (clock
+// ticks per second), PROC_PAGESIZE (bytes) and PROC_THREADS (non-zero:
+// tasks are instances too). A rate or size that is not positive keeps the
+// system's (PCP's agent would divide by it).
+void ReadEnvironment(ProcConfig& cfg) {
+  if (const char* root = std::getenv("PROC_STATSPATH")) cfg.root = root;
+  const long hz = EnvNumber("PROC_HERTZ").value_or(sysconf(_SC_CLK_TCK));
+  cfg.hz = hz > 0 ? static_cast<uint64_t>(hz) : 100;
+  const long page = EnvNumber("PROC_PAGESIZE").value_or(sysconf(_SC_PAGESIZE));
+  cfg.pagesize = page > 0 && page <= INT32_MAX ? static_cast<uint32_t>(page) : 4096;
+  cfg.threads = static_cast<uint32_t>(EnvNumber("PROC_THREADS").value_or(0));
+}
+
 std::vector<PmdaMetric> Metrics() {
   std::vector<PmdaMetric> m;
   agent_tables::AppendMetrics({agent_tables::kProcRows, agent_tables::kProcRowsCount}, &m);
@@ -171,27 +222,30 @@ void ProcAgentInit(Pmda& dp) {
   dp.Dso(kPmdaInterface7, "proc DSO", dp.home() + "/help");
   if (dp.status() != 0) return;
   auto state = std::make_shared<ProcState>();
-  if (const char* root = std::getenv("LINUX_STATSPATH")) state->cfg.root = root;
-  const long hz = sysconf(_SC_CLK_TCK);
-  state->cfg.hz = hz > 0 ? static_cast<uint64_t>(hz) : 100;
-  const long page = sysconf(_SC_PAGESIZE);
-  state->cfg.pagesize = page > 0 ? static_cast<uint32_t>(page) : 4096;
+  ReadEnvironment(state->cfg);
   state->own_ns = ProcSeesOwnPids(state->cfg);
   dp.SetData(state.get());
   dp.SetFlags(kPmdaExtFlagHashed);
+  InstallProcNames(dp);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t files = 0;
-    bool runq = false;
+    bool runq = false, list = false;
     for (PmID id : ids) {
       if (const PmdaMetric* m = pmda.FindMetric(id)) {
         files |= FilesOf(agent_tables::RowOf(*m));
         runq = runq || agent_tables::RowOf(*m).cluster == 13;
+        list = list || ListsProcesses(agent_tables::RowOf(*m).cluster);
       }
     }
     state->cfg.users.clear();
     state->cfg.groups.clear();
     state->cfg.autogroup = -1;
-    RefreshPids(*state, pmda, false);
+    if (list) {
+      RefreshPids(*state, pmda, false);
+    } else {
+      state->cursor = state->pids.end();
+      for (auto& [pid, p] : state->pids) p.have = 0;
+    }
     if (runq) CountRunq(*state);
     // files are read for the processes the profile admits, on first use
     state->cfg.files = files;
@@ -213,8 +267,8 @@ void ProcAgentInit(Pmda& dp) {
     }
     if (r.cluster == 74 && !AutogroupEnabled(state->cfg)) return 0;
     if (r.cluster == 13) return r.item < 8 ? (atom->l = state->runq[r.item], 1) : static_cast<int>(kErrPmid);
-    if (r.cluster == 10) {  // controls: processes only, no threads, no cgroup filter
-      if (r.item == 1 || r.item == 2) return (atom->ul = 0, 1);
+    if (r.cluster == 10) {  // controls: no cgroup filter
+      if (r.item == 1 || r.item == 2) return (atom->ul = state->cfg.threads, 1);
       if (r.item == 3) return (atom->bytes.clear(), 1);
       return static_cast<int>(kErrPmid);
     }

@@ -2,7 +2,9 @@
 // metrics of PCP's proc agent (domain 3) from /proc/PID: proc.nprocs,
 // proc.psinfo, proc.memory, proc.id and proc.io, with PCP's names,
 // PMIDs, types, units and instance naming ("NNNNNN command", numbered by
-// process id). LINUX_STATSPATH, as for the Linux agent, names another root.
+// process id). PROC_STATSPATH, PROC_HERTZ, PROC_PAGESIZE and PROC_THREADS
+// set, as for PCP's agent, another root, clock rate, page size and
+// whether threads are instances too (for tests).
 //
 // Example (a configuration line):
 //   proc 3 builtin proc_init proc pmns=proc/root_proc

@@ -4,6 +4,8 @@
 // proc.memory.maps.
 #include <dirent.h>
 
+#include <bit>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -30,6 +32,31 @@ std::string CgroupLine(const std::string& text) {
     if (colon != absl::string_view::npos) parts.emplace_back(line.substr(colon + 1));
   }
   return absl::StrJoin(parts, ";");
+}
+
+// The container a process runs in, as PCP's agent finds it from the
+// first "cpuset:" line of /proc/PID/cgroup: the last component of the
+// path is "docker-ID.scope" or "libpod-ID.scope" with a 64-character ID,
+// or is itself 65 characters long (of which PCP's agent keeps the first
+// 64). "" when there is none.
+std::string ContainerOf(const std::string& text) {
+  constexpr size_t kIdLength = 64;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    const size_t colon = line.find(':');
+    if (colon == absl::string_view::npos) continue;
+    absl::string_view rest = line.substr(colon + 1);
+    if (!absl::ConsumePrefix(&rest, "cpuset:")) continue;
+    const size_t slash = rest.rfind('/');
+    if (slash == absl::string_view::npos || slash == 0) continue;
+    absl::string_view last = rest.substr(slash);
+    if (absl::ConsumePrefix(&last, "/libpod-") || absl::ConsumePrefix(&last, "/docker-")) {
+      const size_t dot = last.find('.');
+      if (dot == kIdLength) return std::string(last.substr(0, dot));
+    } else if (last.size() - 1 == kIdLength + 1) {
+      return std::string(last.substr(1, kIdLength));
+    }
+  }
+  return "";
 }
 
 const char* PolicyName(int64_t policy) {
@@ -79,12 +106,12 @@ uint32_t ExtraFilesOf(const MetricRow& r) {
 }
 
 void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
-  const std::string dir = absl::StrCat(cfg.root, "/proc/", p.pid);
+  const auto path = [&cfg, &p](const char* file) { return PidPath(cfg, p.pid, file); };
   p.ok &= ~files;
   if (files & kFileSmaps) p.smaps.clear();
   if (files & kFileAutogroup) p.autogroup_id = 0, p.autogroup_nice = 0;
   if (files & kFileSmaps) {
-    if (auto t = ReadPidFile(dir + "/smaps_rollup", true)) {
+    if (auto t = ReadNoted(path("smaps_rollup"), kFileSmaps, p)) {
       p.ok |= kFileSmaps;
       for (absl::string_view line : absl::StrSplit(*t, '\n', absl::SkipEmpty())) {
         std::vector<absl::string_view> f = absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
@@ -95,23 +122,26 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     }
   }
   if (files & kFileSchedstat) {
-    if (auto t = ReadPidFile(dir + "/schedstat", true)) {
+    if (auto t = ReadNoted(path("schedstat"), kFileSchedstat, p)) {
       p.ok |= kFileSchedstat;
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       for (size_t i = 0; i < 3 && i < f.size(); ++i) (void)absl::SimpleAtoi(f[i], &p.schedstat[i]);
     }
   }
   if (files & kFileFd) {
-    if (DIR* d = opendir((dir + "/fd").c_str())) {
+    if (DIR* d = opendir(path("fd").c_str())) {
       uint32_t n = 0;
       while (readdir(d) != nullptr) ++n;
       closedir(d);
       p.fd_count = n >= 2 ? n - 2 : 0;
       p.ok |= kFileFd;
+      p.sts[std::countr_zero(uint32_t{kFileFd})] = 0;
+    } else {
+      NoteOpenError(kFileFd, errno, p);
     }
   }
   if (files & kFileAutogroup) {
-    if (auto t = ReadPidFile(dir + "/autogroup", true)) {
+    if (auto t = ReadNoted(path("autogroup"), kFileAutogroup, p)) {
       p.ok |= kFileAutogroup;
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       absl::string_view id = f.empty() ? "" : f[0];
@@ -121,20 +151,21 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
     }
   }
   if (files & kFileCgroup) {
-    if (auto t = ReadPidFile(dir + "/cgroup", true)) {
+    if (auto t = ReadNoted(path("cgroup"), kFileCgroup, p)) {
       p.ok |= kFileCgroup;
       p.cgroups = CgroupLine(*t);
+      p.container = ContainerOf(*t);
     }
   }
   if (files & kFileMaps) {
-    if (auto t = ReadPidFile(dir + "/maps", true)) {
+    if (auto t = ReadNoted(path("maps"), kFileMaps, p)) {
       p.ok |= kFileMaps;
       p.maps = std::move(*t);
       if (!p.maps.empty()) p.maps.pop_back();  // PCP's agent ends the text on its last byte
     }
   }
   if (files & kFileWchan) {
-    if (auto t = ReadPidFile(dir + "/wchan", true)) {
+    if (auto t = ReadPidFile(path("wchan"), true)) {
       p.ok |= kFileWchan;
       p.wchan = std::move(*t);
     }
@@ -164,7 +195,11 @@ bool ExtraValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomVal
       else *sts = kErrPmid;
       return true;
     case 11:
-      *sts = r.item != 0 ? kErrPmid : (p.ok & kFileCgroup) ? (atom->bytes = p.cgroups, 1) : 0;
+      if (r.item > 1) {
+        *sts = kErrPmid;
+      } else {
+        *sts = (p.ok & kFileCgroup) ? (atom->bytes = r.item == 0 ? p.cgroups : p.container, 1) : 0;
+      }
       return true;
     case 9:
       if (r.item != 7) return false;

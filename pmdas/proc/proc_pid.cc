@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cerrno>
 #include <iterator>
 #include <charconv>
@@ -57,6 +58,24 @@ std::optional<std::string> ReadPidFile(const std::string& path, bool seq) {
   (void)ReadFd(fd, false, seq, &out);
   close(fd);
   return out;
+}
+
+void NoteOpenError(uint32_t file, int err, Pid& p) {
+  int sts = -err;
+  if (err == EACCES || err == EINVAL) sts = 0;
+  if (err == ENOENT) sts = kErrAppversion;
+  if (err == ENODATA) sts = kErrValue;
+  p.sts[std::countr_zero(file) & 15] = sts;
+}
+
+std::optional<std::string> ReadNoted(const std::string& path, uint32_t file, Pid& p) {
+  std::optional<std::string> t = ReadPidFile(path, true);
+  if (!t) {
+    NoteOpenError(file, errno, p);
+  } else {
+    p.sts[std::countr_zero(file) & 15] = t->empty() ? kErrValue : 0;
+  }
+  return t;
 }
 
 namespace {
@@ -124,6 +143,18 @@ namespace {
 std::optional<std::string> ReadFile(const std::string& path) { return ReadPidFile(path, true); }
 
 std::string Dir(const ProcConfig& cfg, const Pid& p) { return absl::StrCat(cfg.root, "/proc/", p.pid); }
+
+}  // namespace
+
+std::string PidPath(const ProcConfig& cfg, int32_t id, const char* file) {
+  if (cfg.threads != 0) {
+    std::string task = absl::StrCat(cfg.root, "/proc/", id, "/task/", id, "/", file);
+    if (access(task.c_str(), F_OK) == 0) return task;
+  }
+  return absl::StrCat(cfg.root, "/proc/", id, "/", file);
+}
+
+namespace {
 
 std::string Link(const std::string& path) {
   char buf[4096];
@@ -343,37 +374,42 @@ uint32_t FilesOf(const MetricRow& row) {
 void ReadPidFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
   const uint32_t need = files & ~p.have;
   if (need == 0) return;
-  const std::string dir = Dir(cfg, p);
+  const auto path = [&cfg, &p](const char* file) { return PidPath(cfg, p.pid, file); };
   if (need & kFileStat) {
     p.stat.clear();
     p.state.clear();
     thread_local std::string text;
     if (cfg.root.empty()) {
-      if (p.stat_fd.Read(dir, "/stat", &text)) ParseStat(text, p);
-    } else if (auto t = ReadFile(dir + "/stat")) {
+      if (p.stat_fd.Read(path("stat"), "", &text)) {
+        p.sts[std::countr_zero(uint32_t{kFileStat})] = text.empty() ? kErrValue : 0;
+        ParseStat(text, p);
+      } else {
+        NoteOpenError(kFileStat, errno, p);
+      }
+    } else if (auto t = ReadNoted(path("stat"), kFileStat, p)) {
       ParseStat(*t, p);
     }
   }
   if (need & kFileStatm) {
     std::fill(std::begin(p.statm), std::end(p.statm), 0);
-    if (auto t = ReadFile(dir + "/statm")) {
+    if (auto t = ReadNoted(path("statm"), kFileStatm, p)) {
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       for (size_t i = 0; i < 7 && i < f.size(); ++i) (void)absl::SimpleAtoi(f[i], &p.statm[i]);
     }
   }
   if (need & kFileStatus) {
     p.status.clear();
-    if (auto t = ReadFile(dir + "/status")) p.status = ParseColonLines(*t);
+    if (auto t = ReadNoted(path("status"), kFileStatus, p)) p.status = ParseColonLines(*t);
   }
   if (need & kFileIo) {
     p.io.clear();
-    if (auto t = ReadFile(dir + "/io")) p.io = ParseColonLines(*t);
+    if (auto t = ReadNoted(path("io"), kFileIo, p)) p.io = ParseColonLines(*t);
   }
-  if (need & kFileExe) p.exe = Link(dir + "/exe");
-  if (need & kFileCwd) p.cwd = Link(dir + "/cwd");
+  if (need & kFileExe) p.exe = Link(Dir(cfg, p) + "/exe");
+  if (need & kFileCwd) p.cwd = Link(Dir(cfg, p) + "/cwd");
   if (need & kFileOom) {
     p.oom_score = 0;
-    if (auto t = ReadFile(dir + "/oom_score")) {
+    if (auto t = ReadNoted(path("oom_score"), kFileOom, p)) {
       (void)absl::SimpleAtoi(absl::StripAsciiWhitespace(*t), &p.oom_score);
     }
   }
@@ -405,6 +441,12 @@ void NamePid(const ProcConfig& cfg, Pid& p) {
 
 int PidValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomValue* atom) {
   int sts = 0;
+  // a file that could not be read answers as PCP's agent answers for it
+  // (smaps_rollup: not supported, whatever the reason)
+  if (const uint32_t file = FilesOf(r); std::has_single_bit(file) && file != kFileWchan) {
+    if (const int32_t failed = p.sts[std::countr_zero(file) & 15]; failed < 0)
+      return file == kFileSmaps ? kErrAppversion : failed;
+  }
   if (ExtraValue(cfg, r, p, atom, &sts)) return sts;
   switch (r.cluster) {
     case 8: return StatValue(cfg, r, p, atom);

@@ -73,15 +73,22 @@ struct Pid {
   uint32_t fd_count = 0;
   uint32_t autogroup_id = 0;
   int32_t autogroup_nice = 0;
-  std::string cgroups, maps, wchan;
+  std::string cgroups, container, maps, wchan;
   uint32_t ok = 0;  // files read successfully
-  KeptFd stat_fd;   // /proc/PID/stat (not below LINUX_STATSPATH)
+  // How PCP's agent answers for each file (by bit number) when it could
+  // not be read this fetch: 0, or PM_ERR_APPVERSION (missing),
+  // PM_ERR_VALUE (empty) or another error.
+  int32_t sts[16] = {};
+  KeptFd stat_fd;   // /proc/PID/stat (not below PROC_STATSPATH)
 };
 
 struct ProcConfig {
-  std::string root;  // LINUX_STATSPATH
-  uint64_t hz = 100;
-  uint32_t pagesize = 4096;
+  std::string root;  // PROC_STATSPATH
+  uint64_t hz = 100;        // clock ticks per second (PROC_HERTZ)
+  uint32_t pagesize = 4096;  // bytes (PROC_PAGESIZE)
+  // Non-zero (PROC_THREADS): every task of a process is an instance too,
+  // and each one's files are read from /proc/ID/task/ID first.
+  uint32_t threads = 0;
   uint32_t files = 0;  // files the metrics of the current fetch need
   // Looked up once per fetch (cleared as each fetch starts): user and
   // group names by id, and whether autogroups are enabled (-1: not read).
@@ -110,6 +117,19 @@ std::optional<std::string> ReadPidFile(const std::string& path, bool seq = false
 // where it stands), ending at a short read when `seq`, as ReadPidFile
 // does; false on a read error (ESRCH: the process is gone).
 bool ReadFd(int fd, bool at0, bool seq, std::string* text);
+
+// The path of one of a process's (or, with cfg.threads, a task's) files
+// or directories: /proc/ID/task/ID/FILE when threads are listed and that
+// exists, else /proc/ID/FILE, below cfg.root.
+std::string PidPath(const ProcConfig& cfg, int32_t id, const char* file);
+
+// Reads one of p's files (the one of bit `file`) as ReadPidFile does,
+// noting in p.sts how PCP's agent answers when it cannot: a file that
+// does not exist is PM_ERR_APPVERSION, one that cannot be read for want of
+// permission is no value (0), an empty one PM_ERR_VALUE.
+std::optional<std::string> ReadNoted(const std::string& path, uint32_t file, Pid& p);
+// Notes the answer for a file that failed to open with error `err`.
+void NoteOpenError(uint32_t file, int err, Pid& p);
 
 // The instance name and command line of a process first seen.
 void NamePid(const ProcConfig& cfg, Pid& p);

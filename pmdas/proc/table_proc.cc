@@ -96,6 +96,7 @@ extern const MetricRow kProcRows[] = {
     {"proc.runq.defunct", 13, 5, kType32, -1, kSemInstant, {0, 0, 1, 0, 0, 0}},
     {"proc.runq.unknown", 13, 6, kType32, -1, kSemInstant, {0, 0, 1, 0, 0, 0}},
     {"proc.runq.kernel", 13, 7, kType32, -1, kSemInstant, {0, 0, 1, 0, 0, 0}},
+    {"proc.id.container", 11, 1, kTypeString, 9, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
     {"proc.id.fsgid_nm", 24, 15, kTypeString, 9, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
     {"proc.id.sgid_nm", 24, 14, kTypeString, 9, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
     {"proc.id.egid_nm", 24, 13, kTypeString, 9, kSemDiscrete, {0, 0, 0, 0, 0, 0}},

@@ -233,6 +233,11 @@ def one_line(name, sem, units):
         return OTHER[name], next(note for prefix, note in SOURCES if name.startswith(prefix))
     p = name.split(".")
     leaf = p[-1]
+    if p[0] == "tty":
+        what = {"tx": "characters sent", "rx": "characters received", "frame": "framing errors",
+                "parity": "parity errors", "brk": "breaks received", "overrun": "overrun errors",
+                "irq": "interrupt line"}[leaf]
+        return f"Serial port {what}", "From /proc/tty/driver/serial; values for the super-user only, as in PCP."
     if name.startswith(("kernel.all.cpu.", "kernel.percpu.cpu.", "kernel.pernode.cpu.")):
         key = ".".join(p[3:])
         who = {"all": "all processors", "percpu": "each processor", "pernode": "the processors of each node"}[p[1]]
@@ -289,6 +294,9 @@ def one_line(name, sem, units):
         return f"Process memory: {PROC_MEM[leaf]}", "From /proc/PID/statm and status."
     if name.startswith("proc.io."):
         return f"Process I/O: {PROC_IO[leaf]}", "From /proc/PID/io."
+    if name == "proc.id.container":
+        return ("Process container id", "The container the process runs in, found in the cpuset line of\n"
+                "/proc/PID/cgroup (a Docker or Podman scope's id); empty when none.")
     if name.startswith("proc.id."):
         what = {"uid": "real user", "euid": "effective user", "suid": "saved user", "fsuid": "file system user",
                 "gid": "real group", "egid": "effective group", "sgid": "saved group", "fsgid": "file system group"}
@@ -327,6 +335,7 @@ INDOMS_LINUX = [
     ("LINUX.36", "One instance per kind of soft interrupt", 'Named by the first word of each line of /proc/softirqs ("TIMER").'),
     ("LINUX.40", "One instance per interrupt source and processor", '"SOURCE::cpuN", from /proc/interrupts.'),
     ("LINUX.41", "One instance per kind of soft interrupt and processor", '"KIND::cpuN", from /proc/softirqs.'),
+    ("LINUX.35", "One instance per serial port with a known UART", 'Named by its port number in /proc/tty/driver/serial, numbered in order\nof discovery.'),
 ]
 
 

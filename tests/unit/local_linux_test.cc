@@ -2,7 +2,7 @@
 // PCP's linux agent's (golden table tests/data/oracle/linux_desc.tsv, made
 // by tests/oracle/linux_desc.sh from PCP's own local context); its values
 // on this machine are sane; and it reads a made-up /proc tree (PCP's
-// LINUX_STATSPATH) with odd contents without failing.
+// LINUX_STATSPATH and PROC_STATSPATH) with odd contents without failing.
 #include <sys/stat.h>
 #include <utmp.h>
 
@@ -163,9 +163,11 @@ class FakeProcTest : public testing::Test {
     for (const char* d : {"", "/proc", "/proc/net", "/sys", "/sys/block", "/sys/block/sda", "/etc"})
       mkdir((root_ + d).c_str(), 0755);
     setenv("LINUX_STATSPATH", root_.c_str(), 1);
+    setenv("PROC_STATSPATH", root_.c_str(), 1);  // the proc agent's root, as in PCP
   }
   void TearDown() override {
     unsetenv("LINUX_STATSPATH");
+    unsetenv("PROC_STATSPATH");
     std::error_code ec;
     std::filesystem::remove_all(root_, ec);
   }

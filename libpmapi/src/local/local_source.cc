@@ -344,8 +344,12 @@ absl::Status LocalSource::Traverse(std::string_view name,
   switch (m.kind) {
     case PmnsMatch::Kind::kMissing:
       return PcpError(kErrName);
-    case PmnsMatch::Kind::kDynamic:
-      return dynamic(std::string(name), DynamicRootDomain(m.pmid));
+    case PmnsMatch::Kind::kDynamic: {
+      // a name the agent serves with no children is a leaf: itself
+      absl::StatusOr<int> n = dynamic_level(std::string(name), DynamicRootDomain(m.pmid), 0);
+      if (n.ok() && *n == 0) visit(std::string(name));
+      return n.ok() ? absl::OkStatus() : n.status();
+    }
     default:
       return names_.Walk(name, [&](const std::string& path, PmID id) {
         if (IsDynamicRoot(id)) return dynamic(path, DynamicRootDomain(id));

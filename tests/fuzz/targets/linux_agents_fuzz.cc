@@ -1,6 +1,6 @@
 // Fuzz target: the built-in linux and proc agents' readers of /proc and
 // /sys. The input is split at 0x01 bytes into the contents of a made-up
-// tree (LINUX_STATSPATH): /proc/stat, meminfo, loadavg, diskstats,
+// tree (LINUX_STATSPATH and PROC_STATSPATH): /proc/stat, meminfo, loadavg, diskstats,
 // partitions, net/dev, vmstat, net/snmp, net/netstat, net/snmp6,
 // net/sockstat, zoneinfo, net/softnet_stat, net/tcp, net/unix, uptime,
 // mounts, the stat, status, statm, io, cmdline, smaps_rollup and cgroup of
@@ -47,6 +47,7 @@ const std::string& Root() {
     fuzz::WriteFile(fuzz::ScratchDir() + "/pmcd.conf",
                     {reinterpret_cast<const uint8_t*>(conf.data()), conf.size()});
     setenv("LINUX_STATSPATH", r.c_str(), 1);
+    setenv("PROC_STATSPATH", r.c_str(), 1);
     return r;
   }();
   return root;
