@@ -67,8 +67,8 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libpmapi0)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libpmapi-common ${PMAPI_DEB_EXACT}")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
 # Archive volumes compressed with bzip2, gzip or zstd are read through
-# those programs, as PCP reads them.
-set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "bzip2, gzip, zstd")
+# those programs, as PCP reads them (gzip is essential in Debian).
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "bzip2, zstd")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
     "Performance Co-Pilot client library in C++ (runtime)
