@@ -8,7 +8,6 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "pcp/pmapi.h"
