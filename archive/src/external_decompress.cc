@@ -1,10 +1,9 @@
-// Runs an external decompressor with its output in a memfd, then reads it.
+// Runs an external decompressor and reads its output through a pipe.
 #include "external_decompress.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,9 +36,8 @@ const Decompressor* Find(const std::string& path) {
   return nullptr;
 }
 
-// Starts `d` on `path` with stdout on `out_fd`; returns its exit status
-// (256 + signal for a signal) or -errno.
-int Run(const Decompressor& d, const std::string& path, int out_fd) {
+// Starts `d` on `path` with stdout on `out_fd`; returns its pid or -errno.
+pid_t Start(const Decompressor& d, const std::string& path, int out_fd) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
@@ -52,29 +50,31 @@ int Run(const Decompressor& d, const std::string& path, int out_fd) {
   pid_t pid = -1;
   const int rc = posix_spawnp(&pid, d.program, &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -rc;
+  return rc != 0 ? -rc : pid;
+}
+
+// Waits for `pid`; returns its exit status (256 + signal for a signal).
+int Wait(pid_t pid) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -errno;
+    if (errno != EINTR) return 256;
   }
   if (WIFSIGNALED(status)) return 256 + WTERMSIG(status);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 256;
 }
 
-absl::StatusOr<std::vector<uint8_t>> ReadBack(int fd, size_t cap) {
-  struct stat st;
-  if (fstat(fd, &st) != 0) return PcpError(-errno);
-  const size_t size = static_cast<size_t>(st.st_size);
-  if (size > cap) return PcpError(kErrToobig);
-  std::vector<uint8_t> bytes(size);
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = pread(fd, bytes.data() + done, size - done, static_cast<off_t>(done));
+// Reads `fd` to its end: 0, else PM_ERR_TOOBIG past `cap` bytes or -errno
+// for a read error.
+int ReadAll(int fd, size_t cap, std::vector<uint8_t>* out) {
+  uint8_t buffer[65536];
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return PcpError(n < 0 ? -errno : kErrLogrec);
-    done += static_cast<size_t>(n);
+    if (n < 0) return -errno;
+    if (n == 0) return 0;
+    if (out->size() + static_cast<size_t>(n) > cap) return kErrToobig;
+    out->insert(out->end(), buffer, buffer + n);
   }
-  return bytes;
 }
 
 }  // namespace
@@ -87,15 +87,23 @@ const char* ExternalDecompressor(const std::string& path) {
 absl::StatusOr<std::vector<uint8_t>> RunDecompressor(const std::string& path, size_t cap) {
   const Decompressor* d = Find(path);
   if (d == nullptr) return PcpError(-EINVAL);
-  const int fd = memfd_create("pmapi-decompress", MFD_CLOEXEC);
-  if (fd < 0) return PcpError(-errno);
-  const int status = Run(*d, path, fd);
-  absl::StatusOr<std::vector<uint8_t>> out =
-      status < 0 ? absl::StatusOr<std::vector<uint8_t>>(PcpError(status))
-      : status != 0 ? absl::StatusOr<std::vector<uint8_t>>(PcpError(kErrLogrec))
-                    : ReadBack(fd, cap);
-  close(fd);
-  return out;
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return PcpError(-errno);
+  const pid_t pid = Start(*d, path, fds[1]);
+  close(fds[1]);
+  if (pid < 0) {
+    close(fds[0]);
+    return PcpError(pid);
+  }
+  std::vector<uint8_t> bytes;
+  // A file that expands past `cap` (a decompression bomb) is cut short.
+  const int read_status = ReadAll(fds[0], cap, &bytes);
+  if (read_status != 0) kill(pid, SIGKILL);
+  close(fds[0]);
+  const int status = Wait(pid);
+  if (read_status != 0) return PcpError(read_status);
+  if (status != 0) return PcpError(kErrLogrec);
+  return bytes;
 }
 
 }  // namespace pmapi

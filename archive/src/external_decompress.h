@@ -1,8 +1,9 @@
 // external_decompress.h: archive files compressed with bzip2, gzip or
 // zstd, which PCP decompresses by running the compressor's own program
 // ("bzip2 -dc FILE", "gzip -dc FILE", "zstd -dcq FILE"). Here too: the
-// program's output goes to an anonymous in-memory file, and what it writes
-// to stderr (its own diagnostics) passes through, as it does for PCP.
+// program's output is read through a pipe (at most `cap` bytes: a bigger
+// output stops the program), and what it writes to stderr (its own
+// diagnostics) passes through, as it does for PCP.
 // (xz and lzma files are read in-process: archive_file.cc.)
 //
 // Example:

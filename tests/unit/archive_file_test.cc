@@ -2,6 +2,7 @@
 // concatenated-stream xz and lzma-alone files match the original bytes, and
 // corrupt or truncated compressed files fail cleanly.
 #include "archive_file.h"
+#include "external_decompress.h"
 
 #include <unistd.h>
 
@@ -236,6 +237,16 @@ TEST_F(ArchiveFileTest, ExternalDecompressors) {
     ASSERT_FALSE(cut.ok()) << c.program;
     EXPECT_EQ(PcpCode(cut.status()), kErrLogrec) << c.program;
   }
+}
+
+TEST_F(ArchiveFileTest, ExternalDecompressorOutputIsCapped) {
+  Sh("gzip -c data > big.gz");
+  absl::StatusOr<std::vector<uint8_t>> small = RunDecompressor(dir_ + "/big.gz", 1000);
+  ASSERT_FALSE(small.ok());
+  EXPECT_EQ(PcpCode(small.status()), kErrToobig);
+  absl::StatusOr<std::vector<uint8_t>> whole = RunDecompressor(dir_ + "/big.gz", plain_.size());
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_EQ(whole->size(), plain_.size());
 }
 
 TEST_F(ArchiveFileTest, CompressedFileSizeIsItsContentsSize) {
