@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "pmapi/errors.h"
+#include "pmdas/common/agent_env.h"
 #include "pmdas/linux/linux_state.h"
 
 namespace pmapi {
@@ -149,14 +150,6 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
   return kErrPmid;
 }
 
-// A number from the environment as PCP's agent reads it (atoi), or
-// nullopt when the variable is not set.
-std::optional<long> EnvNumber(const char* name) {
-  const char* v = std::getenv(name);
-  if (v == nullptr) return std::nullopt;
-  return std::strtol(v, nullptr, 10);
-}
-
 // The settings PCP's agent takes from the environment for tests:
 // LINUX_STATSPATH (the root below which /proc and /sys are read),
 // LINUX_HERTZ (clock ticks per second), LINUX_PAGESIZE (bytes) and
@@ -165,10 +158,8 @@ std::optional<long> EnvNumber(const char* name) {
 // (interrupts.cc). A rate or size that is not positive keeps the system's.
 void ReadEnvironment(LinuxState& st) {
   if (const char* root = std::getenv("LINUX_STATSPATH")) st.root = root;
-  const long hz = EnvNumber("LINUX_HERTZ").value_or(sysconf(_SC_CLK_TCK));
-  st.hz = hz > 0 ? static_cast<uint64_t>(hz) : 100;
-  const long page = EnvNumber("LINUX_PAGESIZE").value_or(sysconf(_SC_PAGESIZE));
-  st.pagesize = page > 0 && page <= INT32_MAX ? static_cast<uint32_t>(page) : 4096;
+  st.hz = EnvHertz("LINUX_HERTZ");
+  st.pagesize = EnvPageSize("LINUX_PAGESIZE");
   st.all_access = EnvNumber("LINUX_ACCESS").value_or(0) != 0;
 }
 

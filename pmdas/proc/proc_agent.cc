@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "pmapi/errors.h"
+#include "pmdas/common/agent_env.h"
 #include "pmdas/common/metric_table.h"
 #include "pmdas/proc/proc_names.h"
 #include "pmdas/proc/proc_pid.h"
@@ -186,14 +187,6 @@ bool ListsProcesses(unsigned cluster) {
   return false;
 }
 
-// A number from the environment as PCP's agent reads it (atoi), or
-// nullopt when the variable is not set.
-std::optional<long> EnvNumber(const char* name) {
-  const char* v = std::getenv(name);
-  if (v == nullptr) return std::nullopt;
-  return std::strtol(v, nullptr, 10);
-}
-
 // The settings PCP's agent takes from the environment for tests:
 // PROC_STATSPATH (the root below which /proc is read), PROC_HERTZ (clock
 // ticks per second), PROC_PAGESIZE (bytes) and PROC_THREADS (non-zero:
@@ -201,10 +194,8 @@ std::optional<long> EnvNumber(const char* name) {
 // system's (PCP's agent would divide by it).
 void ReadEnvironment(ProcConfig& cfg) {
   if (const char* root = std::getenv("PROC_STATSPATH")) cfg.root = root;
-  const long hz = EnvNumber("PROC_HERTZ").value_or(sysconf(_SC_CLK_TCK));
-  cfg.hz = hz > 0 ? static_cast<uint64_t>(hz) : 100;
-  const long page = EnvNumber("PROC_PAGESIZE").value_or(sysconf(_SC_PAGESIZE));
-  cfg.pagesize = page > 0 && page <= INT32_MAX ? static_cast<uint32_t>(page) : 4096;
+  cfg.hz = EnvHertz("PROC_HERTZ");
+  cfg.pagesize = EnvPageSize("PROC_PAGESIZE");
   cfg.threads = static_cast<uint32_t>(EnvNumber("PROC_THREADS").value_or(0));
 }
 
