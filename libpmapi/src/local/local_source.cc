@@ -91,12 +91,13 @@ AgentSpec StandInForPcpAgent(const AgentSpec& spec) {
 }
 
 absl::StatusOr<std::shared_ptr<DsoLibrary>> OpenDso(const std::string& path) {
-  if (absl::Status refused = RefusePcpBuiltAgent(path); !refused.ok()) return refused;
   std::lock_guard<std::mutex> lock(dso_registry_mu);
   auto& registry = DsoRegistry();
   if (auto it = registry.find(path); it != registry.end()) {
     if (std::shared_ptr<DsoLibrary> lib = it->second.lock()) return lib;
   }
+  // Checked once per object opened, not per context.
+  if (absl::Status refused = RefusePcpBuiltAgent(path); !refused.ok()) return refused;
   auto lib = std::make_shared<DsoLibrary>();
   lib->path = path;
   lib->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
