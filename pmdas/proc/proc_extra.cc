@@ -142,6 +142,8 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
   }
   if (files & kFileAutogroup) {
     if (auto t = ReadNoted(path("autogroup"), kFileAutogroup, p)) {
+      // a kernel thread's file is empty: PCP's agent answers 0 for it
+      p.sts[std::countr_zero(uint32_t{kFileAutogroup})] = 0;
       p.ok |= kFileAutogroup;
       std::vector<absl::string_view> f = absl::StrSplit(*t, absl::ByAnyChar(" \n"), absl::SkipEmpty());
       absl::string_view id = f.empty() ? "" : f[0];
