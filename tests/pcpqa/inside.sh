@@ -193,8 +193,23 @@ prepare_ours() {
     install -m 755 "$TOOLS/$t" "$o/bin/$t"
     printf '#!/bin/bash\nLD_LIBRARY_PATH=%s exec -a "$0" %s "$@"\n' "$o/lib" "$o/bin/$t" >"$o/wrap/$t"
   done
+  build_sampledso "$o"
   chmod -R a+rX "$o"
   chmod 755 "$o"/wrap/*
+}
+
+# PCP's sample agent as a shared object (sampledso), built from the sources
+# Debian ships, unchanged, against our library: our tools never load the
+# build linked with PCP's libpcp_pmda, so with ours this build is mounted
+# in its place.
+build_sampledso() {
+  local s=/var/lib/pcp/pmdas/sample
+  mkdir -p "$1/sample"
+  # shellcheck disable=SC2046
+  cc -O2 -fPIC -shared -D_GNU_SOURCE -Wno-unused-result -I"$here/../../libpmapi/include" \
+    -o "$1/sample/pmda_sample.so" $(printf "$s/%s.c " pmda sample percontext events proc) \
+    "$1/lib/libpmapi.so.0" -Wl,-rpath,"$1/lib" -lm >"$WORK/make-sampledso.log" 2>&1 ||
+    log "the sample agent did not build against our library (see $WORK/make-sampledso.log)"
 }
 
 # One test with PCP's tools or ours; prints its verdict (runtest.sh).
@@ -205,6 +220,8 @@ run_one() {
   if [ "$v" = ours ]; then
     local binds="" b
     for b in $OURS_TOOLS; do binds="$binds mount --bind $WORK/ours/wrap/$b /usr/bin/$b;"; done
+    [ ! -f "$WORK/ours/sample/pmda_sample.so" ] ||
+      binds="$binds mount --bind $WORK/ours/sample/pmda_sample.so /var/lib/pcp/pmdas/sample/pmda_sample.so;"
     unshare --mount --propagation private -- bash -c "$binds exec $run" 2>"$dir/$t.err" || echo error
   else
     $run 2>"$dir/$t.err" || echo error

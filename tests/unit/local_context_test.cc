@@ -74,6 +74,58 @@ TEST_F(LocalContextTest, DynamicNamesComeFromTheAgent) {
   EXPECT_EQ(r.value(r.sets()[0], 0).lval, 11);
 }
 
+// Writes `text` to a file in the test's temporary directory; returns its path.
+std::string TempFile(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + "/" + name;
+  FILE* f = std::fopen(path.c_str(), "w");
+  EXPECT_NE(f, nullptr);
+  if (f != nullptr) {
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+  }
+  return path;
+}
+
+// A name space loaded in its place (pminfo -n) still takes the names below
+// a dynamic node from the agent.
+TEST_F(LocalContextTest, LoadedNameSpaceAsksTheAgentBelowADynamicNode) {
+  const std::string path = TempFile("loaded_root", "root { test }\ntest { dynamic 250:*:* long }\n"
+                                                   "test.long { minus_one 250:0:0 }\n");
+  absl::StatusOr<std::shared_ptr<const Pmns>> names = LoadNameSpace(path, false);
+  ASSERT_TRUE(names.ok()) << names.status();
+  ctx_->UseNameSpace(*names);
+  EXPECT_EQ(Id("test.dynamic.beta"), MakePmID(250, 3, 1));
+  EXPECT_EQ(Id("test.long.minus_one"), MakePmID(250, 0, 0));
+  EXPECT_EQ(*ctx_->NameAll(MakePmID(250, 3, 0)), std::vector<std::string>{"test.dynamic.alpha"});
+  std::vector<std::string> all;
+  ASSERT_TRUE(ctx_->Traverse("test", [&](const std::string& n) { all.push_back(n); }).ok());
+  EXPECT_EQ(all, (std::vector<std::string>{"test.dynamic.alpha", "test.dynamic.beta", "test.long.minus_one"}));
+  absl::StatusOr<std::vector<PmnsChild>> kids = ctx_->Children("test.dynamic");
+  ASSERT_TRUE(kids.ok());
+  EXPECT_EQ(kids->size(), 2u);
+}
+
+// The default name space's names of domains without an agent here are
+// known, and have no agent; names the agents hold stay the agents'.
+TEST(LocalDefaultNames, NamesOfDomainsWithoutAnAgent) {
+  const std::string path = TempFile("default_root",
+                                    "root { sample test }\nsample { long }\nsample.long { one 29:0:1 }\n"
+                                    "test { long other 250:9:9 }\ntest.long { minus_one 250:0:0 }\n");
+  setenv("PMNS_DEFAULT", path.c_str(), 1);
+  LocalOptions opts;
+  opts.config_path = kConfig;
+  absl::StatusOr<Context> ctx = OpenLocalContext(opts);
+  unsetenv("PMNS_DEFAULT");
+  ASSERT_TRUE(ctx.ok()) << ctx.status();
+  absl::StatusOr<PmID> one = ctx->LookupName("sample.long.one");
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_EQ(*one, MakePmID(29, 0, 1));
+  EXPECT_EQ(PcpCode(ctx->LookupDesc(*one).status()), kErrNoagent);
+  // domain 250 has its agent: its names are the agent's alone
+  EXPECT_EQ(PcpCode(ctx->LookupName("test.other").status()), kErrName);
+  EXPECT_EQ(*ctx->LookupName("test.long.minus_one"), MakePmID(250, 0, 0));
+}
+
 TEST_F(LocalContextTest, DescriptorsOfEveryType) {
   struct Want {
     const char* name;
@@ -197,6 +249,40 @@ TEST_F(LocalContextTest, Labels) {
   ASSERT_TRUE(context.ok());
   EXPECT_NE((*context)[0].json.find("\"hostname\":"), std::string::npos);
   EXPECT_EQ(PcpCode(ctx_->LookupLabels(kLabelDomain, 29).status()), kErrNoagent);
+}
+
+// The context labels take the administrator's files from
+// $PCP_SYSCONF_DIR/labels (sorted, later files winning, malformed ones left
+// out) and labels/optional, then the host's names and the user's ids.
+TEST_F(LocalContextTest, ContextLabelsFromTheLabelsDirectory) {
+  const std::string dir = testing::TempDir() + "/sysconf_labels";
+  ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir + "/labels/optional").c_str()), 0);
+  auto put = [&](const std::string& name, const std::string& text) {
+    FILE* f = std::fopen((dir + "/labels/" + name).c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+  };
+  put("a.json", R"({"site":"first","hostname":"not-this-one"})");
+  put("b.json", R"({"site":"second", "rack": 7})");
+  put("c.json", "not json");
+  put(".hidden", R"({"hidden":true})");
+  put("optional/x.json", R"({"tier":"gold"})");
+  setenv("PCP_SYSCONF_DIR", dir.c_str(), 1);
+  absl::StatusOr<std::vector<LabelSet>> context = ctx_->LookupLabels(kLabelContext, 0);
+  unsetenv("PCP_SYSCONF_DIR");
+  ASSERT_TRUE(context.ok());
+  const LabelSet& set = (*context)[0];
+  EXPECT_NE(set.json.find(R"("rack":7,)"), std::string::npos) << set.json;
+  EXPECT_NE(set.json.find(R"("site":"second")"), std::string::npos) << set.json;
+  EXPECT_EQ(set.json.find("not-this-one"), std::string::npos) << set.json;
+  EXPECT_EQ(set.json.find("hidden"), std::string::npos) << set.json;
+  for (const LabelEntry& l : set.labels) {
+    const std::string name = set.json.substr(l.name, l.namelen);
+    const bool optional = name == "tier" || name == "userid" || name == "groupid";
+    EXPECT_EQ((l.flags & kLabelOptional) != 0, optional) << name;
+    EXPECT_NE(l.flags & kLabelContext, 0) << name;
+  }
 }
 
 TEST_F(LocalContextTest, StoreRules) {

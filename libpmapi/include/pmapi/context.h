@@ -237,6 +237,7 @@ class Context {
   absl::StatusOr<std::string> TextWithFallback(uint32_t ident, int kind, int target);
   absl::Status TraverseMerged(const std::string& name,
                               const std::function<void(const std::string&)>& visit);
+  bool AgentNamesAt(std::string_view name) const;
   absl::StatusOr<PmID> BaseLookupName(std::string_view name);
   absl::StatusOr<std::vector<PmnsChild>> BaseChildren(std::string_view name);
   absl::Status BaseTraverse(std::string_view name,

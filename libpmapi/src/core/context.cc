@@ -94,22 +94,30 @@ std::string Context::HostName() {
 
 // The names of the context before derived metrics: a name space loaded
 // with UseNameSpace (maybe trimmed) replaces the source's.
+// In a local context, the names at and below a dynamic node of a loaded
+// name space are the agent's, as the source has them.
+bool Context::AgentNamesAt(std::string_view name) const {
+  return kind() == kContextLocal && names_->Resolve(name).kind == PmnsMatch::Kind::kDynamic;
+}
+
 absl::StatusOr<PmID> Context::BaseLookupName(std::string_view name) {
-  if (names_ != nullptr) return names_->LookupName(name);
-  return source_->LookupName(name);
+  if (names_ == nullptr || AgentNamesAt(name)) return source_->LookupName(name);
+  return names_->LookupName(name);
 }
 
 absl::StatusOr<std::vector<PmnsChild>> Context::BaseChildren(std::string_view name) {
-  if (names_ != nullptr) return names_->Children(name);
-  return source_->Children(name);
+  if (names_ == nullptr || AgentNamesAt(name)) return source_->Children(name);
+  return names_->Children(name);
 }
 
 absl::Status Context::BaseTraverse(std::string_view name,
                                    const std::function<void(const std::string&)>& visit) {
-  if (names_ == nullptr) return source_->Traverse(name, visit);
+  if (names_ == nullptr || AgentNamesAt(name)) return source_->Traverse(name, visit);
   absl::StatusOr<std::vector<std::string>> all = names_->Traverse(name);
   if (!all.ok()) return all.status();
-  for (const std::string& n : *all) visit(n);
+  for (const std::string& n : *all) {
+    if (!AgentNamesAt(n) || !source_->Traverse(n, visit).ok()) visit(n);
+  }
   return absl::OkStatus();
 }
 
@@ -134,7 +142,7 @@ std::vector<absl::StatusOr<PmID>> Context::LookupNames(std::span<const std::stri
   std::vector<absl::StatusOr<PmID>> out;
   if (names_ != nullptr) {
     out.reserve(names.size());
-    for (const std::string& n : names) out.push_back(names_->LookupName(n));
+    for (const std::string& n : names) out.push_back(BaseLookupName(n));
   } else {
     out = source_->LookupNames(names);
   }
@@ -153,8 +161,11 @@ absl::StatusOr<std::vector<std::string>> Context::NameAll(PmID id) {
       return std::vector<std::string>{*name};
     }
   }
-  if (names_ != nullptr) return names_->NameAll(id);
-  return source_->NameAll(id);
+  if (names_ == nullptr) return source_->NameAll(id);
+  absl::StatusOr<std::vector<std::string>> all = names_->NameAll(id);
+  // a metric below a dynamic node is named by its agent
+  if (!all.ok() && kind() == kContextLocal) return source_->NameAll(id);
+  return all;
 }
 
 // The context's children, then those only derived metrics add; a derived

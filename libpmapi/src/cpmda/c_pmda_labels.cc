@@ -1,6 +1,7 @@
 // c_pmda_labels.cc: labels in the C PMDA interface: pmdaLabel (the
 // default label handler), pmdaAddLabels, pmdaAddNotes, pmdaAddLabelFlags,
 // and the conversions between pmLabelSet and the library's LabelSet.
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "c_api_internal.h"
+#include "context_labels.h"
 #include "c_pmda_internal.h"
 #include "pmapi/errors.h"
 #include "pmapi/labels.h"
@@ -165,7 +167,14 @@ int pmdaLabel(int ident, int type, pmLabelSet** lpp, pmdaExt* ext) {
   if (ext == nullptr || lpp == nullptr) return PM_ERR_GENERIC;
   pmapi::CPmdaState* st = pmapi::CPmdaStateOf(ext);
   switch (type) {
-    case PM_LABEL_CONTEXT:
+    case PM_LABEL_CONTEXT: {
+      if (*lpp != nullptr) return pmdaAddLabelFlags(*lpp, type);
+      // the administrator's label files, as libpcp_pmda answers
+      absl::StatusOr<pmapi::LabelSet> set = pmapi::ConfiguredContextLabels(pmapi::SysconfDir());
+      if (!set.ok() || set->labels.empty()) return 0;
+      *lpp = pmapi::NewCLabelSet(*set);
+      return *lpp == nullptr ? -ENOMEM : 1;
+    }
     case PM_LABEL_INDOM:
     case PM_LABEL_CLUSTER:
     case PM_LABEL_ITEM:

@@ -20,6 +20,7 @@
 #include "pmapi/labels.h"
 #include "pmapi/local.h"
 #include "c_pmda_host.h"
+#include "context_labels.h"
 #include "local_spec.h"
 #include "elf_needed.h"
 #include "pmda_builtin.h"
@@ -149,7 +150,15 @@ std::unique_ptr<LocalSource> LocalSource::Create(const std::vector<AgentSpec>& s
                                                  std::vector<std::string>* warnings) {
   std::unique_ptr<LocalSource> src(new LocalSource());
   for (const AgentSpec& spec : specs) src->Load(StandInForPcpAgent(spec), config_dir, warnings);
+  src->AddUnservedDefaultNames();
   return src;
+}
+
+void LocalSource::AddUnservedDefaultNames() {
+  // without a default name space, the agents' names are all there is
+  absl::StatusOr<std::string> text =
+      DefaultPmnsUnserved([this](unsigned domain) { return AgentFor(domain) != nullptr; }, names_);
+  if (text.ok() && !text->empty()) (void)names_.AddAgentNames(*text, 0, "default name space");
 }
 
 void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
@@ -408,21 +417,7 @@ absl::StatusOr<std::string> LocalSource::LookupText(uint32_t ident, int kind) {
 }
 
 absl::StatusOr<std::vector<LabelSet>> LocalSource::ContextLabels() {
-  char host[256] = {}, domain[256] = {};
-  if (gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
-  if (getdomainname(domain, sizeof(domain) - 1) != 0 || domain[0] == '\0' ||
-      std::string_view(domain) == "(none)")
-    std::snprintf(domain, sizeof(domain), "localdomain");
-  std::string machine;
-  if (absl::StatusOr<std::string> id = ReadFile("/etc/machine-id"); id.ok()) {
-    for (char c : *id) {
-      if (std::isxdigit(static_cast<unsigned char>(c))) machine += c;
-    }
-  }
-  std::string json = absl::StrFormat(
-      "{\"domainname\":\"%s\",\"groupid\":%u,\"hostname\":\"%s\",\"machineid\":\"%s\",\"userid\":%u}",
-      domain, getgid(), host, machine, getuid());
-  absl::StatusOr<LabelSet> set = ParseLabelSet(json, kLabelContext);
+  absl::StatusOr<LabelSet> set = LocalContextLabels(SysconfDir());
   if (!set.ok()) return set.status();
   return std::vector<LabelSet>{*std::move(set)};
 }

@@ -67,6 +67,8 @@ class LocalSource : public Source {
 
   LocalSource() = default;
   void Load(const AgentSpec& spec, const std::string& config_dir, std::vector<std::string>* warnings);
+  // The default name space's names of the domains no agent here serves.
+  void AddUnservedDefaultNames();
   Agent* AgentFor(unsigned domain);
   absl::StatusOr<PmdaInResult> Instances(InDom indom, int32_t inst, const std::string* name);
   // Fetches the ids of one agent into *out (one set per id).

@@ -125,7 +125,7 @@ std::optional<LocalAgentTable> SpecifiedAgents() {
   return Table();
 }
 
-absl::StatusOr<std::string> DefaultPmnsSubtree(int domain) {
+absl::StatusOr<Pmns> LoadDefaultPmns() {
   std::string path;
   if (const char* env = std::getenv("PMNS_DEFAULT"); env != nullptr && *env != '\0') {
     path = env;
@@ -138,38 +138,35 @@ absl::StatusOr<std::string> DefaultPmnsSubtree(int domain) {
     return PcpError(PcpCode(pmns.status()),
                     absl::StrCat("default name space ", path, ": ", pmns.status().message()));
   }
-  absl::StatusOr<std::vector<std::string>> leaves = pmns->Traverse("");
+  return pmns;
+}
+
+absl::StatusOr<std::string> PmnsText(const Pmns& pmns, const std::function<std::string(const std::string&, PmID)>& entry) {
+  absl::StatusOr<std::vector<std::string>> leaves = pmns.Traverse("");
   if (!leaves.ok()) return leaves.status();
   // each inner node's children, in the order first met
   std::map<std::string, std::vector<std::string>> children;
   std::vector<std::string> order;
-  auto add_child = [&](const std::string& parent, const std::string& entry) {
+  auto add_child = [&](const std::string& parent, const std::string& e) {
     auto [it, fresh] = children.try_emplace(parent);
     if (fresh) order.push_back(parent);
-    for (const std::string& e : it->second)
-      if (e == entry) return;
-    it->second.push_back(entry);
+    for (const std::string& have : it->second)
+      if (have == e) return;
+    it->second.push_back(e);
   };
   for (const std::string& leaf : *leaves) {
-    absl::StatusOr<PmID> id = pmns->LookupName(leaf);
+    absl::StatusOr<PmID> id = pmns.LookupName(leaf);
     if (!id.ok()) continue;
-    // the root of a subtree the agent serves itself: 511.DOMAIN.0
-    const bool dynamic = IsDynamicRoot(*id) && PmIDCluster(*id) == static_cast<unsigned>(domain);
-    if (!dynamic && PmIDDomain(*id) != static_cast<unsigned>(domain)) continue;
+    const std::string ident = entry(leaf, *id);
+    if (ident.empty()) continue;
     std::string parent = "root";
     size_t start = 0;
     for (size_t dot = leaf.find('.'); dot != std::string::npos; dot = leaf.find('.', start)) {
-      std::string name = leaf.substr(start, dot - start);
-      add_child(parent, name);
+      add_child(parent, leaf.substr(start, dot - start));
       parent = leaf.substr(0, dot);
       start = dot + 1;
     }
-    if (dynamic) {
-      add_child(parent, absl::StrCat(leaf.substr(start), " ", domain, ":*:*"));
-      continue;
-    }
-    add_child(parent, absl::StrCat(leaf.substr(start), " ", PmIDDomain(*id), ":", PmIDCluster(*id), ":",
-                                   PmIDItem(*id)));
+    add_child(parent, absl::StrCat(leaf.substr(start), " ", ident));
   }
   std::string text;
   for (const std::string& node : order) {
@@ -178,6 +175,37 @@ absl::StatusOr<std::string> DefaultPmnsSubtree(int domain) {
     absl::StrAppend(&text, "}\n");
   }
   return text;
+}
+
+std::string EntryId(PmID id) {
+  // the root of a subtree an agent serves itself is 511.DOMAIN.0
+  if (IsDynamicRoot(id)) return absl::StrCat(PmIDCluster(id), ":*:*");
+  return absl::StrCat(PmIDDomain(id), ":", PmIDCluster(id), ":", PmIDItem(id));
+}
+
+unsigned DomainOf(PmID id) { return IsDynamicRoot(id) ? PmIDCluster(id) : PmIDDomain(id); }
+
+absl::StatusOr<std::string> DefaultPmnsSubtree(int domain) {
+  absl::StatusOr<Pmns> pmns = LoadDefaultPmns();
+  if (!pmns.ok()) return pmns.status();
+  return PmnsText(*pmns, [domain](const std::string&, PmID id) {
+    return DomainOf(id) == static_cast<unsigned>(domain) ? EntryId(id) : std::string();
+  });
+}
+
+absl::StatusOr<std::string> DefaultPmnsUnserved(const std::function<bool(unsigned)>& served, const Pmns& have) {
+  absl::StatusOr<Pmns> pmns = LoadDefaultPmns();
+  if (!pmns.ok()) return pmns.status();
+  return PmnsText(*pmns, [&](const std::string& leaf, PmID id) {
+    // a dynamic subtree without its agent has no names to give
+    if (IsDynamicRoot(id) || served(DomainOf(id))) return std::string();
+    // a name, or a name above it, the agents' names already hold
+    for (size_t dot = leaf.find('.'); dot != std::string::npos; dot = leaf.find('.', dot + 1)) {
+      const PmnsMatch::Kind k = have.Resolve(leaf.substr(0, dot)).kind;
+      if (k == PmnsMatch::Kind::kLeaf || k == PmnsMatch::Kind::kDynamic) return std::string();
+    }
+    return have.Resolve(leaf).kind == PmnsMatch::Kind::kMissing ? EntryId(id) : std::string();
+  });
 }
 
 }  // namespace pmapi

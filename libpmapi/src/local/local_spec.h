@@ -15,11 +15,13 @@
 #ifndef PMAPI_SRC_LOCAL_SPEC_H_
 #define PMAPI_SRC_LOCAL_SPEC_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "pmapi/pmns.h"
 #include "pmda_config.h"
 
 namespace pmapi {
@@ -35,6 +37,13 @@ std::optional<LocalAgentTable> SpecifiedAgents();
 // Returns the names below the root of the default name space whose PMIDs
 // are in `domain`, as the text of a namespace file.
 absl::StatusOr<std::string> DefaultPmnsSubtree(int domain);
+
+// Returns the names of the default name space whose domains no agent here
+// serves (`served` says which do) and that neither `have` holds nor a name
+// of `have` stands above, as the text of a namespace file: PCP's local
+// context knows every name of the default name space, and a name of a
+// domain without an agent is "No PMCD agent for domain of request".
+absl::StatusOr<std::string> DefaultPmnsUnserved(const std::function<bool(unsigned)>& served, const Pmns& have);
 
 }  // namespace pmapi
 

@@ -8,6 +8,7 @@
 #include "pmapi/errors.h"
 #include "pmapi/labels.h"
 #include "pmapi/strings.h"
+#include "context_labels.h"
 #include "pmda_help.h"
 
 namespace pmapi {
@@ -448,7 +449,13 @@ absl::Status Pmda::DefaultStore(const Result& values) {
 absl::StatusOr<std::vector<LabelSet>> Pmda::DefaultLabel(uint32_t ident, int type) {
   std::vector<LabelSet> out;
   switch (type) {
-    case kLabelContext:
+    case kLabelContext: {
+      // the administrator's label files, as libpcp_pmda answers
+      absl::StatusOr<LabelSet> set = ConfiguredContextLabels(SysconfDir());
+      if (!set.ok()) return set.status();
+      if (!set->labels.empty()) out.push_back(*std::move(set));
+      return out;
+    }
     case kLabelInDom:
     case kLabelCluster:
     case kLabelItem:

@@ -412,6 +412,31 @@ class DirectTest : public ::testing::Test {
   std::vector<std::string> diagnostics_;
 };
 
+// pmdaLabel's default context labels are the administrator's label files
+// ($PCP_SYSCONF_DIR/labels, then labels/optional), as libpcp_pmda's.
+TEST_F(DirectTest, DefaultContextLabelsComeFromTheLabelFiles) {
+  const std::string dir = testing::TempDir() + "/c_pmda_sysconf";
+  ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir + "/labels/optional && " +
+                         "echo '{\"QA\":562}' > " + dir + "/labels/562.json && " +
+                         "echo '{\"tier\":1}' > " + dir + "/labels/optional/t.json").c_str()),
+            0);
+  InitAll();
+  setenv("PCP_SYSCONF_DIR", dir.c_str(), 1);
+  pmLabelSet* set = nullptr;
+  EXPECT_EQ(pmdaLabel(0, PM_LABEL_CONTEXT, &set, dp_.version.any.ext), 1);
+  ASSERT_NE(set, nullptr);
+  EXPECT_EQ(std::string(set->json, set->jsonlen), R"({"QA":562,"tier":1})");
+  EXPECT_EQ(set->labels[0].flags, unsigned(PM_LABEL_CONTEXT));
+  EXPECT_EQ(set->labels[1].flags, unsigned(PM_LABEL_CONTEXT | PM_LABEL_OPTIONAL));
+  FreeCLabelSetContents(set, 1);
+  std::free(set);
+  set = nullptr;
+  setenv("PCP_SYSCONF_DIR", (dir + "/none").c_str(), 1);
+  EXPECT_EQ(pmdaLabel(0, PM_LABEL_CONTEXT, &set, dp_.version.any.ext), 0);
+  EXPECT_EQ(set, nullptr);
+  unsetenv("PCP_SYSCONF_DIR");
+}
+
 TEST_F(DirectTest, InitWritesTheDomainAndChoosesDirectLookup) {
   InitAll();
   pmdaExt* ext = dp_.version.any.ext;
