@@ -77,15 +77,24 @@ void Dumper::Stamp(const ArchiveTime& t) {
   out_.Check();
 }
 
-void Dumper::Names(pmapi::PmID pmid) {
+std::vector<std::string> Dumper::NamesOf(pmapi::PmID pmid) const {
+  if (opt_.names != nullptr) {
+    absl::StatusOr<std::vector<std::string>> all = opt_.names->NameAll(pmid);
+    return all.ok() ? *std::move(all) : std::vector<std::string>{};
+  }
   const pmapi::MetricDesc* d = archive_.FindDesc(pmid);
-  if (d == nullptr || d->names.empty()) {
+  return d == nullptr ? std::vector<std::string>{} : d->names;
+}
+
+void Dumper::Names(pmapi::PmID pmid) {
+  const std::vector<std::string> names = NamesOf(pmid);
+  if (names.empty()) {
     out_.Str("<noname>");
     return;
   }
-  for (size_t i = 0; i < d->names.size(); ++i) {
+  for (size_t i = 0; i < names.size(); ++i) {
     if (i > 0) out_.Str(" or ");
-    out_.Str(d->names[i]);
+    out_.Str(names[i]);
   }
 }
 
@@ -94,11 +103,11 @@ const std::string& Dumper::MetricHeading(pmapi::PmID pmid) {
   if (fresh) {
     std::string& h = it->second;
     absl::StrAppend(&h, "    ", PmIDText(pmid), " (");
-    const pmapi::MetricDesc* d = archive_.FindDesc(pmid);
-    if (d == nullptr || d->names.empty()) {
+    const std::vector<std::string> names = NamesOf(pmid);
+    if (names.empty()) {
       h += "<noname>";
     } else {
-      h += absl::StrJoin(d->names, " or ");
+      h += absl::StrJoin(names, " or ");
     }
     h += "):";
   }
@@ -363,7 +372,7 @@ void Dumper::TemporalIndex() {
 void Dumper::EventParameter(int index, pmapi::PmID pmid, int type,
                             std::span<const uint8_t> value, uint32_t* flags) {
   const pmapi::MetricDesc* d = archive_.FindDesc(pmid);
-  if (d != nullptr && !d->names.empty()) {
+  if (!NamesOf(pmid).empty()) {
     if (index == 0) out_.Str(" ---\n");
     out_.Str("        ");
     out_.Str(PmIDText(pmid));

@@ -10,6 +10,7 @@
 #ifndef PMAPI_TOOLS_PMDUMPLOG_DUMPER_H_
 #define PMAPI_TOOLS_PMDUMPLOG_DUMPER_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "output.h"
 #include "pmapi/archive.h"
+#include "pmapi/pmns.h"
 #include "time_format.h"
 
 namespace pmdumplog {
@@ -27,6 +29,8 @@ struct DumpOptions {
   bool marks = false;     // -M
   bool reverse = false;   // -r
   std::vector<pmapi::PmID> pmids;  // metrics named on the command line
+  // -n FILE: the name space metrics are named from (else the archive's)
+  std::shared_ptr<const pmapi::Pmns> names;
   // Time window: records outside [start, finish] are not dumped.
   std::optional<pmapi::ArchiveTime> start;
   std::optional<pmapi::ArchiveTime> finish;
@@ -51,6 +55,8 @@ class Dumper {
  private:
   void Stamp(const pmapi::ArchiveTime& t);
   void Names(pmapi::PmID pmid);
+  // The metric's names (none if it has none), from -n's file if given.
+  std::vector<std::string> NamesOf(pmapi::PmID pmid) const;
   void Value(int valfmt, int type, const pmapi::ValueView& v);
   void InstanceLabel(pmapi::InDom indom, int32_t inst);
   void Record(const pmapi::Result& r, const std::vector<const pmapi::ValueSet*>& sets);

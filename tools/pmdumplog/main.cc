@@ -9,10 +9,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "dumper.h"
+#include "names.h"
 #include "options.h"
 #include "pmapi/errors.h"
 #include "pmapi/timewindow.h"
@@ -90,7 +92,10 @@ void Apply(const pmtools::ParsedOption& o, Flags* f) {
     case 'D':
       if (!pmtools::ApplyDebugOption("pmdumplog", o.value)) ++f->errors;
       break;
-    case 'n': break;  // accepted; no effect on an archive dump
+    case 'n':  // names are printed from this name space, as pmNameAll finds them
+      f->dump.names = pmtools::LoadNameSpaceOption("pmdumplog", o.value, true);
+      if (f->dump.names == nullptr) ++f->errors;
+      break;
     case 'V': f->version = true; break;
     case 'Z':
     case 'z':
@@ -135,14 +140,18 @@ bool ResolveWindow(const Flags& f, const pmapi::ArchiveLabel& label,
 
 void LookupMetrics(const pmapi::Archive& a, const std::vector<std::string>& names,
                    DumpOptions* d) {
+  // -n's names, of the metrics the archive holds
+  std::optional<pmapi::Pmns> loaded;
+  if (d->names != nullptr) loaded = d->names->Trimmed([&a](pmapi::PmID id) { return a.FindDesc(id) != nullptr; });
+  const pmapi::Pmns& pmns = loaded ? *loaded : a.pmns();
   for (const std::string& name : names) {
-    absl::StatusOr<pmapi::PmID> id = a.pmns().LookupName(name);
+    absl::StatusOr<pmapi::PmID> id = pmns.LookupName(name);
     if (id.ok()) {
       d->pmids.push_back(*id);
       continue;
     }
     if (pmapi::PcpCode(id.status()) == pmapi::kErrNonleaf) {
-      a.pmns().Walk(name, [d](const std::string&, pmapi::PmID leaf) {
+      pmns.Walk(name, [d](const std::string&, pmapi::PmID leaf) {
         d->pmids.push_back(leaf);
         return absl::OkStatus();
       }).IgnoreError();
@@ -193,13 +202,6 @@ int Run(int argc, char** argv) {
   pmapi::Archive& archive = **opened;
   const absl::StatusOr<pmapi::ArchiveTime> end = archive.End();
   Output out;
-  if (!end.ok()) {
-    fprintf(stderr,
-            "pmdumplog: Cannot locate end of archive %s: %s\n\n"
-            "WARNING: This archive is sufficiently damaged that it may not be possible to\n"
-            "         produce complete information.  Continuing and hoping for the best.\n\n",
-            name, pmapi::ErrStr(pmapi::PcpCode(end.status())).c_str());
-  }
   TimeFormat tf(archive.label().version);
   const pmapi::ArchiveLabel& label = archive.label();
   if (f.z) {
@@ -209,6 +211,16 @@ int Run(int argc, char** argv) {
   } else if (f.zone_set) {
     tf.SetZone(f.zone);
     out.Str("Note: timezone set to \"TZ=" + f.zone + "\"\n\n");
+  }
+  // PCP sets the zone (and prints its note) before it looks for the end,
+  // and writes what stdout holds before its warning.
+  if (!end.ok()) {
+    out.Flush();
+    fprintf(stderr,
+            "pmdumplog: Cannot locate end of archive %s: %s\n\n"
+            "WARNING: This archive is sufficiently damaged that it may not be possible to\n"
+            "         produce complete information.  Continuing and hoping for the best.\n\n",
+            name, pmapi::ErrStr(pmapi::PcpCode(end.status())).c_str());
   }
   if (!ResolveWindow(f, label, end, tf, &f.dump)) {
     out.Flush();

@@ -139,14 +139,15 @@ bool LiveOptionsValid(const Settings& s, int kind) {
 }  // namespace
 
 int Run(const Settings& given) {
+  // Line by line, as PCP's pmval writes: live samples show as they are
+  // taken, even through a pipe, and an error on stderr comes after the
+  // lines already reported.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Settings settings = given;
   const std::optional<Source> chosen = ChooseSource(settings);
   if (!chosen) return 1;
   const Source& src = *chosen;
   if (src.kind != pmapi::kContextArchive) {
-    // Line by line, as PCP's pmval writes: live samples show as they are
-    // taken, even through a pipe. (Archive reports keep full buffering.)
-    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     if (!LiveOptionsValid(settings, src.kind)) return 1;
     settings.hosts = {src.name};
   }
