@@ -23,18 +23,22 @@ run_suite "$root/build" "" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
 if [ -z "${PMAPI_SKIP_SANITIZE:-}" ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  # The sanitizer pass runs every suite but the package build, which only
-  # repeats the normal build's packaging under slower flags, and the golden
-  # runs over the reference archives, which are well-formed and whose
-  # output the normal pass already compares (the QA corpora, with PCP's
-  # corrupt archives, do run here). Line tables are enough for the
-  # sanitizers' stack traces. PCP's QA suite (label pcpqa) runs in the
-  # normal pass only: it compares output, which the sanitizers do not change.
-  # So does realclients: PCP's own programs, which are not ours to
-  # instrument (built plain, they cannot load an instrumented library).
+  # The sanitizer pass runs the suites that feed the library bad or
+  # unusual input (unit, fuzz, robust), the C programs and agents built
+  # against it (compat) and the host protocol (interop). Left out, as they
+  # only compare output the normal pass already compares: the package
+  # build, the man pages, PCP's QA suite (pcpqa), PCP's own programs
+  # (realclients, which are not ours to instrument: built plain, they
+  # cannot load an instrumented library), the replay comparison, and the
+  # golden comparisons over whole corpora (the reference corpus, the stock
+  # derived metrics, the derived-metric oracle, and pmdumplog's and pmval's
+  # runs over the QA corpora), which take most of this pass's time under
+  # the sanitizers. The QA corpora, with PCP's corrupt archives, are still
+  # read under the sanitizers by pminfo's run over them and by the robust
+  # suite's truncation and corruption tests.
   # The shipped agents run as daemons under pmcd are left out too: built
   # with the sanitizers, PCP's sample agent answers some requests after
   # pmcd has stopped waiting. Their shared-object forms (-K) stay.
-  run_suite "$root/build-asan" "-LE package|pcpqa|realclients -E ReferenceCorpus|compat_pmda_shipped_daemons" -DCMAKE_BUILD_TYPE=Debug \
+  run_suite "$root/build-asan" "-LE package|pcpqa|realclients|man|replay -E ReferenceCorpus|ArchiveGoldenTest.QaCorpus|PmvalGoldenTest.QaCorpus|StockDerived|DeriveOracle|compat_pmda_shipped_daemons" -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DCMAKE_C_FLAGS_DEBUG="-g1" -DPMAPI_SANITIZE=ON
 fi
