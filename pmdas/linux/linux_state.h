@@ -190,6 +190,7 @@ struct LinuxState {
   std::optional<double> uptime, idletime;
   // "Section.Field" of /proc/net/snmp and netstat, "Field" of snmp6
   absl::flat_hash_map<std::string, uint64_t> snmp;
+  bool snmp6_read = false;  // /proc/net/snmp6 was read and was not empty
   std::map<int, std::pair<uint64_t, uint64_t>> icmpmsg;  // type -> in, out (all ones: none)
   absl::flat_hash_map<std::string, uint64_t> sockstat;   // "TCP.inuse", "TCP6.inuse"
   std::optional<std::array<uint32_t, 12>> tcp, tcp6;

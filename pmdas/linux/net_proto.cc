@@ -20,6 +20,8 @@
 namespace pmapi::linux_agent {
 namespace {
 
+constexpr unsigned kSnmp6Cluster = 58;  // network.{ip6,icmp6,udp6,udplite6}
+
 struct Renamed {
   const char* metric;  // FAMILY.LEAF
   const char* key;     // section.field, lower case
@@ -167,7 +169,9 @@ void RefreshProto(LinuxState& st, uint32_t sources, Pmda& pmda) {
     st.icmpmsg.clear();
     ParsePairs(ReadText(st, "/proc/net/snmp"), st);
     ParsePairs(ReadText(st, "/proc/net/netstat"), st);
-    ParseSnmp6(ReadText(st, "/proc/net/snmp6"), st);
+    const std::string snmp6 = ReadText(st, "/proc/net/snmp6");
+    st.snmp6_read = !snmp6.empty();
+    ParseSnmp6(snmp6, st);
     std::vector<PmdaInstid> set;
     for (const auto& [type, v] : st.icmpmsg) set.push_back({type, absl::StrCat("Type", type)});
     SetInstances(pmda, kIcmpMsgIndom, std::move(set));
@@ -193,6 +197,9 @@ int FetchProto(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     auto it = st.snmp.find(key);
     if (it != st.snmp.end()) return Store(r, it->second, atom);
   }
+  // PCP's agent reads /proc/net/snmp6 into zeroed counters: a field an
+  // older kernel does not list is 0 once the file has been read
+  if (r.cluster == kSnmp6Cluster && st.snmp6_read) return Store(r, 0, atom);
   return 0;
 }
 
