@@ -109,7 +109,7 @@ TEST_F(LocalContextTest, LoadedNameSpaceAsksTheAgentBelowADynamicNode) {
 // known, and have no agent; names the agents hold stay the agents'.
 TEST(LocalDefaultNames, NamesOfDomainsWithoutAnAgent) {
   const std::string path = TempFile("default_root",
-                                    "root { sample test }\nsample { long }\nsample.long { one 29:0:1 }\n"
+                                    "root { sample test }\nsample { long secret 29:*:* }\nsample.long { one 29:0:1 }\n"
                                     "test { long other 250:9:9 }\ntest.long { minus_one 250:0:0 }\n");
   setenv("PMNS_DEFAULT", path.c_str(), 1);
   LocalOptions opts;
@@ -121,6 +121,11 @@ TEST(LocalDefaultNames, NamesOfDomainsWithoutAnAgent) {
   ASSERT_TRUE(one.ok()) << one.status();
   EXPECT_EQ(*one, MakePmID(29, 0, 1));
   EXPECT_EQ(PcpCode(ctx->LookupDesc(*one).status()), kErrNoagent);
+  // below a dynamic node without its agent: no agent; a walk passes it over
+  EXPECT_EQ(PcpCode(ctx->LookupName("sample.secret.bar").status()), kErrNoagent);
+  std::vector<std::string> all;
+  ASSERT_TRUE(ctx->Traverse("sample", [&](const std::string& n) { all.push_back(n); }).ok());
+  EXPECT_EQ(all, std::vector<std::string>{"sample.long.one"});
   // domain 250 has its agent: its names are the agent's alone
   EXPECT_EQ(PcpCode(ctx->LookupName("test.other").status()), kErrName);
   EXPECT_EQ(*ctx->LookupName("test.long.minus_one"), MakePmID(250, 0, 0));

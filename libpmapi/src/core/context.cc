@@ -235,7 +235,8 @@ absl::Status Context::TraverseMerged(const std::string& name,
   }
   for (const PmnsChild& k : *kids) {
     absl::Status s = TraverseMerged(name.empty() ? k.name : name + "." + k.name, visit);
-    if (!s.ok()) return s;
+    // a dynamic subtree whose agent is not here is passed over, as PCP does
+    if (!s.ok() && PcpCode(s) != kErrNoagent) return s;
   }
   return absl::OkStatus();
 }

@@ -362,7 +362,11 @@ absl::Status LocalSource::Traverse(std::string_view name,
     }
     default:
       return names_.Walk(name, [&](const std::string& path, PmID id) {
-        if (IsDynamicRoot(id)) return dynamic(path, DynamicRootDomain(id));
+        if (IsDynamicRoot(id)) {
+          // a subtree whose agent is not here is passed over, as PCP does
+          if (AgentFor(DynamicRootDomain(id)) == nullptr) return absl::OkStatus();
+          return dynamic(path, DynamicRootDomain(id));
+        }
         visit(path);
         return absl::OkStatus();
       });

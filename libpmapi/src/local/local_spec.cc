@@ -197,8 +197,7 @@ absl::StatusOr<std::string> DefaultPmnsUnserved(const std::function<bool(unsigne
   absl::StatusOr<Pmns> pmns = LoadDefaultPmns();
   if (!pmns.ok()) return pmns.status();
   return PmnsText(*pmns, [&](const std::string& leaf, PmID id) {
-    // a dynamic subtree without its agent has no names to give
-    if (IsDynamicRoot(id) || served(DomainOf(id))) return std::string();
+    if (served(DomainOf(id))) return std::string();
     // a name, or a name above it, the agents' names already hold
     for (size_t dot = leaf.find('.'); dot != std::string::npos; dot = leaf.find('.', dot + 1)) {
       const PmnsMatch::Kind k = have.Resolve(leaf.substr(0, dot)).kind;
