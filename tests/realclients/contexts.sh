@@ -53,7 +53,9 @@ setup_local() {
   local share=$prefix/share/pmapi
   {
     printf 'linux\t60\tbuiltin\tlinux_init\t%s/pmdas/linux\tpmns=%s/pmdas/linux/root_linux\n' "$share" "$share"
-    printf 'sampledso\t30\tdso\tsample_init\t%s/pmda_sample.so\tpmns=%s/pmns/sampledso\n' "$d" "$pmcd_dir"
+    # as PCP's line: no name-space file, so its names are the default name
+    # space's, in its order
+    printf 'sampledso\t30\tdso\tsample_init\t%s/pmda_sample.so\n' "$d"
   } > "$work/local-ours.conf"
 }
 
