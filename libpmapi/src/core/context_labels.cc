@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string_view>
 #include <vector>
 
@@ -19,12 +18,16 @@
 namespace pmapi {
 namespace {
 
-// The JSON of one file (empty if it cannot be read, a directory included).
+// The text of one file, as much of it as a label set may hold (PCP reads
+// no more either); empty if it cannot be read, a directory included.
 std::string FileText(const std::string& path) {
+  constexpr std::streamsize kMaxLabelText = 64 * 1024;
   std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  return in ? text.str() : std::string();
+  if (!in) return std::string();
+  std::string text(kMaxLabelText, '\0');
+  in.read(text.data(), kMaxLabelText);
+  text.resize(static_cast<size_t>(in.gcount()));
+  return text;
 }
 
 // The names in `dir` in byte order, dot files left out.
