@@ -11,15 +11,17 @@
 # last lines are the median rate and median CPU per fetch of each, and the
 # better quartile of each. The pmcd
 # is the private one of scripts/pmcd-private.sh (started if needed, in
-# BUILD_DIR/bench-pmcd, and stopped again afterwards if this script started
+# $PMAPI_BENCH_DIR/pmcd (default /tmp/pmapi-bench), and stopped again afterwards if this script started
 # it). Needs PCP's libpcp3-dev for the comparison program.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 n=${2:-20000}
 rounds=${3:-5}
-out="$build/bench-host-fetch"
-pmcd_dir="$build/bench-pmcd"
+# the peer programs linked with libpcp live outside the build tree
+work=${PMAPI_BENCH_DIR:-${TMPDIR:-/tmp}/pmapi-bench}
+out="$work/host-fetch"
+pmcd_dir="$work/pmcd"
 mkdir -p "$out"
 
 c++ -std=c++20 -O2 -I"$top/bench/common" -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archive/include" \

@@ -18,7 +18,8 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 n=${2:-1000000}
-out="$build/bench-local-fetch"
+# the peer programs linked with libpcp live outside the build tree
+out="${PMAPI_BENCH_DIR:-${TMPDIR:-/tmp}/pmapi-bench}/local-fetch"
 mkdir -p "$out"
 pmdas=/var/lib/pcp/pmdas
 

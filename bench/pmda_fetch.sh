@@ -22,7 +22,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 n=${2:-3000}
 rounds=${3:-11}
-out="$build/bench-pmda-fetch"
+# the peer programs linked with libpcp live outside the build tree
+out="${PMAPI_BENCH_DIR:-${TMPDIR:-/tmp}/pmapi-bench}/pmda-fetch"
 sys=/var/lib/pcp/pmdas
 script="$top/scripts/pmcd-private.sh"
 rm -rf "$out"
