@@ -151,13 +151,21 @@ std::unique_ptr<LocalSource> LocalSource::Create(const std::vector<AgentSpec>& s
   std::unique_ptr<LocalSource> src(new LocalSource());
   for (const AgentSpec& spec : specs) src->Load(StandInForPcpAgent(spec), config_dir, warnings);
   src->AddUnservedDefaultNames();
+  src->default_names_.reset();  // needed only while the names are built
   return src;
+}
+
+const absl::StatusOr<Pmns>& LocalSource::DefaultNames() {
+  if (!default_names_) default_names_ = LoadDefaultPmns();
+  return *default_names_;
 }
 
 void LocalSource::AddUnservedDefaultNames() {
   // without a default name space, the agents' names are all there is
+  const absl::StatusOr<Pmns>& defaults = DefaultNames();
+  if (!defaults.ok()) return;
   absl::StatusOr<std::string> text =
-      DefaultPmnsUnserved([this](unsigned domain) { return AgentFor(domain) != nullptr; }, names_);
+      DefaultPmnsUnserved(*defaults, [this](unsigned domain) { return AgentFor(domain) != nullptr; }, names_);
   if (text.ok() && !text->empty()) (void)names_.AddAgentNames(*text, 0, "default name space");
 }
 
@@ -172,7 +180,8 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
   }
   std::string pmns = spec.pmns.empty() ? absl::StrCat(config_dir, "/root_", spec.name) : spec.pmns;
   if (spec.pmns_from_default) {
-    absl::StatusOr<std::string> text = DefaultPmnsSubtree(spec.domain);
+    const absl::StatusOr<Pmns>& defaults = DefaultNames();
+    absl::StatusOr<std::string> text = defaults.ok() ? DefaultPmnsSubtree(*defaults, spec.domain) : defaults.status();
     absl::Status s = text.ok() ? names_.AddAgentNames(*text, spec.domain, "default name space") : text.status();
     if (!s.ok()) warn(s.ToString());
   } else if (absl::StatusOr<std::string> text = ReadFile(pmns); text.ok()) {

@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,9 @@ class LocalSource : public Source {
   void Load(const AgentSpec& spec, const std::string& config_dir, std::vector<std::string>* warnings);
   // The default name space's names of the domains no agent here serves.
   void AddUnservedDefaultNames();
+  // The default name space, read the first time it is needed.
+  const absl::StatusOr<Pmns>& DefaultNames();
+  std::optional<absl::StatusOr<Pmns>> default_names_;
   Agent* AgentFor(unsigned domain);
   absl::StatusOr<PmdaInResult> Instances(InDom indom, int32_t inst, const std::string* name);
   // Fetches the ids of one agent into *out (one set per id).

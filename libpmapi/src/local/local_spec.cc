@@ -185,18 +185,15 @@ std::string EntryId(PmID id) {
 
 unsigned DomainOf(PmID id) { return IsDynamicRoot(id) ? PmIDCluster(id) : PmIDDomain(id); }
 
-absl::StatusOr<std::string> DefaultPmnsSubtree(int domain) {
-  absl::StatusOr<Pmns> pmns = LoadDefaultPmns();
-  if (!pmns.ok()) return pmns.status();
-  return PmnsText(*pmns, [domain](const std::string&, PmID id) {
+absl::StatusOr<std::string> DefaultPmnsSubtree(const Pmns& defaults, int domain) {
+  return PmnsText(defaults, [domain](const std::string&, PmID id) {
     return DomainOf(id) == static_cast<unsigned>(domain) ? EntryId(id) : std::string();
   });
 }
 
-absl::StatusOr<std::string> DefaultPmnsUnserved(const std::function<bool(unsigned)>& served, const Pmns& have) {
-  absl::StatusOr<Pmns> pmns = LoadDefaultPmns();
-  if (!pmns.ok()) return pmns.status();
-  return PmnsText(*pmns, [&](const std::string& leaf, PmID id) {
+absl::StatusOr<std::string> DefaultPmnsUnserved(const Pmns& defaults, const std::function<bool(unsigned)>& served,
+                                                const Pmns& have) {
+  return PmnsText(defaults, [&](const std::string& leaf, PmID id) {
     if (served(DomainOf(id))) return std::string();
     // a name, or a name above it, the agents' names already hold
     for (size_t dot = leaf.find('.'); dot != std::string::npos; dot = leaf.find('.', dot + 1)) {

@@ -34,16 +34,21 @@ struct LocalAgentTable {
 // Returns the table the specs made, or nothing when no spec was applied.
 std::optional<LocalAgentTable> SpecifiedAgents();
 
-// Returns the names below the root of the default name space whose PMIDs
-// are in `domain`, as the text of a namespace file.
-absl::StatusOr<std::string> DefaultPmnsSubtree(int domain);
+// Reads the default name space ($PMNS_DEFAULT, else
+// $PCP_VAR_DIR/pmns/root).
+absl::StatusOr<Pmns> LoadDefaultPmns();
 
-// Returns the names of the default name space whose domains no agent here
+// Returns the names of `defaults` (the default name space) whose PMIDs are
+// in `domain`, as the text of a namespace file.
+absl::StatusOr<std::string> DefaultPmnsSubtree(const Pmns& defaults, int domain);
+
+// Returns the names of `defaults` (the default name space) whose domains no agent here
 // serves (`served` says which do) and that neither `have` holds nor a name
 // of `have` stands above, as the text of a namespace file: PCP's local
 // context knows every name of the default name space, and a name of a
 // domain without an agent is "No PMCD agent for domain of request".
-absl::StatusOr<std::string> DefaultPmnsUnserved(const std::function<bool(unsigned)>& served, const Pmns& have);
+absl::StatusOr<std::string> DefaultPmnsUnserved(const Pmns& defaults, const std::function<bool(unsigned)>& served,
+                                                const Pmns& have);
 
 }  // namespace pmapi
 
