@@ -145,7 +145,7 @@ PmnsMatch Pmns::Resolve(std::string_view name) const {
     const int32_t node = Find(name.substr(0, dot));
     if (node < 0) return PmnsMatch{};
     const PmID id = nodes_[node].pmid;
-    if (IsDynamicRoot(id)) return PmnsMatch{Kind::kDynamic, id};
+    if (IsDynamicRoot(id)) return PmnsMatch{Kind::kDynamic, id, dot == std::string_view::npos};
     if (dot == std::string_view::npos) {
       return id == kPmIDNull ? PmnsMatch{Kind::kNonLeaf, id} : PmnsMatch{Kind::kLeaf, id};
     }

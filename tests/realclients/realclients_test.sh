@@ -38,7 +38,7 @@ src=$1 build=$2 work=$3 cmake=$4 cc=$5
 qa=/var/lib/pcp/testsuite
 demos=/usr/share/pcp/demos/pmclient
 here=$(cd "$(dirname "$0")" && pwd)
-declare -A floor=([archive]=12 [local]=11 [host]=55 [none]=67)
+declare -A floor=([archive]=12 [local]=12 [host]=55 [none]=67)
 if [ ! -d "$qa/src" ] || [ ! -f /usr/include/pcp/pmapi.h ]; then
   echo "skipped: pcp-testsuite or libpcp3-dev not installed"
   exit 77

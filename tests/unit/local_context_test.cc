@@ -74,6 +74,14 @@ TEST_F(LocalContextTest, DynamicNamesComeFromTheAgent) {
   EXPECT_EQ(r.value(r.sets()[0], 0).lval, 11);
 }
 
+// The subtree root's own name looks up to the root's PMID, as libpcp's
+// local context answers it; that PMID has no name back and no descriptor.
+TEST_F(LocalContextTest, DynamicRootNameIsTheRootPmid) {
+  EXPECT_EQ(Id("test.dynamic"), MakeDynamicRoot(250));
+  EXPECT_EQ(PcpCode(ctx_->NameAll(MakeDynamicRoot(250)).status()), kErrPmid);
+  EXPECT_EQ(PcpCode(ctx_->LookupDesc(MakeDynamicRoot(250)).status()), kErrNoagent);
+}
+
 // Writes `text` to a file in the test's temporary directory; returns its path.
 std::string TempFile(const std::string& name, const std::string& text) {
   const std::string path = testing::TempDir() + "/" + name;

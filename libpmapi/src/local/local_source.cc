@@ -297,6 +297,9 @@ absl::StatusOr<PmID> LocalSource::LookupName(std::string_view name) {
     case PmnsMatch::Kind::kDynamic:
       break;
   }
+  // The root's own name is a name of the name space, as in PCP: it looks
+  // up to the root's PMID (which has no descriptor and no name back).
+  if (m.at_root) return m.pmid;
   Agent* a = AgentFor(DynamicRootDomain(m.pmid));
   if (a == nullptr) return PcpError(kErrNoagent);
   auto lock = a->Lock();

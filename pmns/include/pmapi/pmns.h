@@ -71,6 +71,8 @@ struct PmnsMatch {
   // kLeaf: the metric's PMID; kDynamic: the PMID of the dynamic subtree
   // root at or above the name.
   PmID pmid = kPmIDNull;
+  // kDynamic: the name is the subtree root itself, not a name below it.
+  bool at_root = false;
 };
 
 // How LoadFile reads a file.
