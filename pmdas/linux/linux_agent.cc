@@ -137,6 +137,7 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
       return FetchCpu(st, r, inst, atom);
     case 25: return FetchLogin(st, r, atom);
     case 74: return FetchTty(st, r, inst, atom);
+    case 27: case 75: return FetchVfs(st, r, atom);
     case 4: case 63: case 82: return FetchInterrupts(st, r, inst, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
@@ -200,18 +201,23 @@ void LinuxAgentInit(Pmda& dp) {
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t sources = 0;
-    bool tty = false;
+    bool tty = false, vfs = false, locks = false;
     std::vector<unsigned> clusters;  // pressure files are read one by one
     for (PmID id : ids) {
       if (const PmdaMetric* m = pmda.FindMetric(id)) {
         const uint32_t s = SourcesOf(agent_tables::RowOf(*m));
         if (s & kSrcPressure) clusters.push_back(agent_tables::RowOf(*m).cluster);
-        tty = tty || agent_tables::RowOf(*m).cluster == 74;
+        const unsigned cluster = agent_tables::RowOf(*m).cluster;
+        tty = tty || cluster == 74;
+        vfs = vfs || cluster == 27;
+        locks = locks || cluster == 75;
         sources |= s;
       }
     }
     Refresh(*state, sources, pmda, clusters);
     if (tty) RefreshTty(*state, pmda);
+    if (vfs) RefreshVfs(*state);
+    if (locks) RefreshLocks(*state);
     return pmda.DefaultFetch(ids, result);
   };
   dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {

@@ -159,6 +159,14 @@ struct TtyPort {
   uint32_t tx = 0, rx = 0, frame = 0, parity = 0, brk = 0, overrun = 0, irq = 0;
 };
 
+// Locks of one kind in /proc/locks (vfs.locks.*).
+struct LockCount {
+  uint32_t read = 0, write = 0, count = 0;
+};
+struct VfsLocks {
+  LockCount posix, flock, lease;
+};
+
 struct LinuxState {
   std::string root;  // LINUX_STATSPATH
   uint64_t hz = 100;        // LINUX_HERTZ
@@ -200,6 +208,9 @@ struct LinuxState {
   std::vector<std::pair<int, std::array<uint64_t, 6>>> softnet;  // cpu, columns
   std::optional<uint32_t> entropy_avail, poolsize, pid_max, nptys;
   uint32_t ntape = 0, nfchost = 0;
+  std::array<int32_t, 9> vfs{};  // vfs.files/inodes/dentry/aio, by PMID item
+  bool vfs_refreshed = false;    // the warning for missing files is given once
+  VfsLocks locks;
   std::vector<CpuInfo> cpuinfo;  // by processor number
   IrqTable irq, sirq;
   uint32_t irq_errors = 0, irq_missed = 0;  // the ERR and MIS lines last seen
@@ -241,6 +252,9 @@ void RefreshInterrupts(LinuxState& st, Pmda& pmda);              // interrupts s
 int FetchInterrupts(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 void RefreshLogin(LinuxState& st);                                // utmp
 void RefreshTty(LinuxState& st, Pmda& pmda);                      // tty/driver/serial
+void RefreshVfs(LinuxState& st);                                  // sys/fs
+void RefreshLocks(LinuxState& st);                                // locks
+int FetchVfs(const LinuxState& st, const MetricRow& r, AtomValue* atom);
 int FetchTty(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchLogin(const LinuxState& st, const MetricRow& r, AtomValue* atom);
 void RefreshCpuinfo(LinuxState& st);                              // cpuinfo (after stat)

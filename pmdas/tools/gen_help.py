@@ -182,6 +182,21 @@ OTHER = {
     "filesys.blocksize": "Block size of each file system", "filesys.avail": "Space free to ordinary users on each file system",
     "filesys.readonly": "1 when the file system is mounted read-only",
     "proc.nprocs": "Number of processes",
+    "vfs.files.count": "File handles allocated", "vfs.files.free": "File handles allocated but unused",
+    "vfs.files.max": "Most file handles the kernel will allocate",
+    "vfs.inodes.count": "Inodes the kernel has allocated", "vfs.inodes.free": "Allocated inodes not in use",
+    "vfs.dentry.count": "Directory cache entries allocated", "vfs.dentry.free": "Directory cache entries not in use",
+    "vfs.aio.count": "Asynchronous I/O requests in flight, over all contexts",
+    "vfs.aio.max": "Most asynchronous I/O requests the kernel allows in flight",
+    "vfs.locks.posix.read": "POSIX record locks with read access",
+    "vfs.locks.posix.write": "POSIX record locks with write access",
+    "vfs.locks.posix.count": "POSIX record locks held",
+    "vfs.locks.flock.read": "flock(2) locks with read access",
+    "vfs.locks.flock.write": "flock(2) locks with write access",
+    "vfs.locks.flock.count": "flock(2) locks held",
+    "vfs.locks.lease.read": "File leases and delegations with read access",
+    "vfs.locks.lease.write": "File leases and delegations with write access",
+    "vfs.locks.lease.count": "File leases and delegations held",
     "network.all.in.bytes": "Bytes received on all physical interfaces",
 }
 
@@ -221,6 +236,11 @@ SOURCES = [
     ("filesys.", "Block device file systems of /proc/mounts, sizes from statfs(2)."),
     ("network.all.", "Loopback, bonding and teaming interfaces are left out."),
     ("proc.nprocs", "Processes listed in /proc."),
+    ("vfs.files.", "From /proc/sys/fs/file-nr."), ("vfs.inodes.", "From /proc/sys/fs/inode-state."),
+    ("vfs.dentry.", "From /proc/sys/fs/dentry-state."),
+    ("vfs.aio.", "From /proc/sys/fs/aio-nr and aio-max-nr."),
+    ("vfs.locks.posix.", "From /proc/locks: POSIX, ACCESS and OFDLCK lines; a lock with RW access\ncounts as both read and write."),
+    ("vfs.locks.", "From /proc/locks; a lock with RW access counts as both read and write."),
 ]
 
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <utmp.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -211,6 +212,45 @@ TEST_F(FakeProcTest, ReadsTheMadeUpTree) {
   EXPECT_EQ(ctx.Fetch({&avail, 1})->sets()[0].numval, 0);
   PmID swapin = *ctx.LookupName("swap.in");
   EXPECT_EQ(ctx.Fetch({&swapin, 1})->sets()[0].numval, kErrAppversion);
+}
+
+// vfs.*: numbers read as scanf's %d reads them (a bad field ends the file,
+// a number beyond a long is cut to an int as glibc stores it), locks
+// counted by kind and access; a missing file gives zeros.
+TEST_F(FakeProcTest, VfsTablesAndLocks) {
+  mkdir((root_ + "/proc/sys").c_str(), 0755);
+  mkdir((root_ + "/proc/sys/fs").c_str(), 0755);
+  WriteFile(root_ + "/proc/sys/fs/file-nr", "812\t0\t9223372036854775807\n");
+  WriteFile(root_ + "/proc/sys/fs/inode-state", "335814 17 0 0 0 0 0\n");
+  WriteFile(root_ + "/proc/sys/fs/dentry-state", "764837 x 45\n");
+  WriteFile(root_ + "/proc/sys/fs/aio-nr", "-3\n");
+  WriteFile(root_ + "/proc/sys/fs/aio-max-nr", "65536\n");
+  WriteFile(root_ + "/proc/locks",
+            "1: POSIX  ADVISORY  WRITE 543 fd:01:1234 0 EOF\n"
+            "1: -> POSIX  ADVISORY  READ 544 fd:01:1234 0 EOF\n"
+            "2: OFDLCK ADVISORY  READ -1 00:0e:1 0 EOF\n"
+            "3: FLOCK  ADVISORY  RW 600 00:0e:2 0 EOF\n"
+            "4: LEASE  ACTIVE    READ 700 00:0e:3 0 EOF\n"
+            "5: WEIRD  ADVISORY  WRITE 1 00:00:1 0 EOF\nnot a lock\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  auto value = [&](const char* name) { return Values(ctx, name, &keep).at(kInNull).lval; };
+  EXPECT_EQ(value("vfs.files.count"), 812);
+  EXPECT_EQ(value("vfs.files.max"), -1);
+  EXPECT_EQ(value("vfs.inodes.free"), 17);
+  EXPECT_EQ(value("vfs.dentry.count"), 764837);
+  EXPECT_EQ(value("vfs.dentry.free"), 0);
+  EXPECT_EQ(value("vfs.aio.count"), -3);
+  EXPECT_EQ(value("vfs.aio.max"), 65536);
+  EXPECT_EQ(value("vfs.locks.posix.count"), 2);
+  EXPECT_EQ(value("vfs.locks.posix.read"), 1);
+  EXPECT_EQ(value("vfs.locks.posix.write"), 1);
+  EXPECT_EQ(value("vfs.locks.flock.read"), 1);
+  EXPECT_EQ(value("vfs.locks.flock.write"), 1);
+  EXPECT_EQ(value("vfs.locks.lease.count"), 1);
+  std::remove((root_ + "/proc/sys/fs/aio-nr").c_str());
+  EXPECT_EQ(value("vfs.files.count"), 0);
+  EXPECT_EQ(value("vfs.aio.max"), 0);
 }
 
 TEST_F(FakeProcTest, EmptyAndGarbageFilesGiveNoValues) {
