@@ -159,6 +159,18 @@ struct TtyPort {
   uint32_t tx = 0, rx = 0, frame = 0, parity = 0, brk = 0, overrun = 0, irq = 0;
 };
 
+// /proc/net/softnet_stat: the kept columns per processor, and which
+// metrics the last line read supports.
+enum SoftnetFlag : uint32_t {
+  kSoftnetBasic = 1, kSoftnetRps = 2, kSoftnetFlowLimit = 4, kSoftnetBacklog = 8,
+};
+struct Softnet {
+  absl::flat_hash_map<int, std::array<uint64_t, 6>> percpu;  // by processor
+  std::array<uint64_t, 6> all{};  // sums over the lines of the last read
+  uint32_t flags = 0;
+  int logonce = 0;  // PCP's agent's limit on repeated warnings
+};
+
 // Locks of one kind in /proc/locks (vfs.locks.*).
 struct LockCount {
   uint32_t read = 0, write = 0, count = 0;
@@ -205,7 +217,7 @@ struct LinuxState {
   std::optional<std::array<uint32_t, 2>> udp, udp6;
   std::optional<uint32_t> raw, raw6;
   std::optional<std::array<uint32_t, 4>> unix_sockets;
-  std::vector<std::pair<int, std::array<uint64_t, 6>>> softnet;  // cpu, columns
+  Softnet softnet;
   std::optional<uint32_t> entropy_avail, poolsize, pid_max, nptys;
   uint32_t ntape = 0, nfchost = 0;
   std::array<int32_t, 9> vfs{};  // vfs.files/inodes/dentry/aio, by PMID item

@@ -3,8 +3,10 @@
 // udpconn6} (established and listening), network.{rawconn,rawconn6} and
 // network.unix from /proc/net/{tcp,tcp6,udp,udp6,raw,raw6,unix}, and
 // network.softnet from /proc/net/softnet_stat.
+#include <cstdio>
 #include <cstdlib>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "pmapi/errors.h"
@@ -80,28 +82,102 @@ std::optional<std::array<uint32_t, 4>> UnixSockets(const LinuxState& st) {
   return n;
 }
 
+// One scanf "%08llx" at the front of `s`: leading blanks, then at most
+// eight hex digits. False (nothing stored) when there is no digit.
+bool ScanHex8(absl::string_view* s, uint64_t* out) {
+  while (!s->empty() && absl::ascii_isspace(static_cast<unsigned char>(s->front()))) s->remove_prefix(1);
+  size_t n = 0;
+  while (n < s->size() && n < 8 && absl::ascii_isxdigit(static_cast<unsigned char>((*s)[n]))) ++n;
+  if (n == 0) return false;
+  *out = std::strtoull(std::string(s->substr(0, n)).c_str(), nullptr, 16);
+  s->remove_prefix(n);
+  return true;
+}
+
+// The columns of one softnet_stat line, as PCP's agent scans them (up to
+// 15); returns how many were read.
+int ScanSoftnetLine(absl::string_view line, std::array<uint64_t, 15>* cols) {
+  int n = 0;
+  while (n < 15 && ScanHex8(&line, &(*cols)[n])) ++n;
+  return n;
+}
+
 // softnet_stat columns kept: processed, dropped, time_squeeze,
 // cpu_collision, received_rps, flow_limit_count.
 constexpr size_t kSoftnetColumns[] = {0, 1, 2, 8, 9, 10};
 
+// Which metrics a line's column count supports, as PCP's agent decides.
+uint32_t SoftnetFlags(int columns) {
+  uint32_t flags = 0;
+  if (columns >= 9) flags |= kSoftnetBasic;
+  if (columns >= 10) flags |= kSoftnetRps;
+  if (columns >= 11) flags |= kSoftnetFlowLimit;
+  if (columns >= 15) flags |= kSoftnetBacklog;
+  return flags;
+}
+
+// As PCP's agent: one line per online processor of /proc/stat, in order
+// (the processor column of newer kernels is only checked); the flags of
+// the last line say which metrics have values. A missing file leaves no
+// flags, so every metric is "not supported".
 void RefreshSoftnet(LinuxState& st) {
-  st.softnet.clear();
+  Softnet& sn = st.softnet;
+  sn.flags = 0;
+  sn.all = {};
   std::optional<std::string> text = ls::ReadProcFile(st.root, "/proc/net/softnet_stat");
   if (!text) return;
-  size_t row = 0;
-  for (absl::string_view line : Lines(*text)) {
-    std::vector<absl::string_view> f = absl::StrSplit(line, ' ', absl::SkipEmpty());
-    std::array<uint64_t, 6> v{};
-    for (size_t i = 0; i < 6; ++i) {
-      if (kSoftnetColumns[i] < f.size())
-        v[i] = std::strtoull(std::string(f[kSoftnetColumns[i]]).c_str(), nullptr, 16);
+  absl::string_view rest = *text;
+  for (const auto& [cpu, times] : st.stat.cpus) {
+    if (rest.empty()) {
+      std::fprintf(stderr, "refresh_proc_net_softnet: warning: insufficient data, cpu %d\n", cpu);
+      break;
     }
-    // the processor's number is column 12 on newer kernels, else the row
-    unsigned long cpu = row;
-    if (f.size() >= 13) cpu = std::strtoul(std::string(f[12]).c_str(), nullptr, 16);
-    st.softnet.emplace_back(static_cast<int>(cpu), v);
-    ++row;
+    const size_t nl = rest.find('\n');
+    absl::string_view line = rest.substr(0, nl);
+    rest.remove_prefix(nl == absl::string_view::npos ? rest.size() : nl + 1);
+    std::array<uint64_t, 15> cols{};
+    const int n = ScanSoftnetLine(line, &cols);
+    if (n >= 13 && static_cast<int>(cols[12]) != cpu) {
+      std::fprintf(stderr, "refresh_proc_net_softnet: warning: inconsistent cpu %d not %d\n", cpu,
+                   static_cast<int>(cols[12]));
+      sn.logonce = 1;
+    }
+    std::array<uint64_t, 6>& v = sn.percpu[cpu];
+    for (size_t i = 0; i < 6; ++i) {
+      v[i] = cols[kSoftnetColumns[i]];
+      sn.all[i] += v[i];
+    }
+    const uint32_t flags = SoftnetFlags(n);
+    if (cpu > 0 && flags != sn.flags && sn.logonce <= 1) {
+      std::fprintf(stderr, "refresh_proc_net_softnet: warning: inconsistent flags, cpu %d\n", cpu);
+      sn.logonce = 1;
+    }
+    sn.flags = flags;
   }
+  if (sn.logonce) sn.logonce++;
+}
+
+// The flag a softnet item (0-5 all, 6-11 per processor) needs.
+uint32_t SoftnetFlagOf(unsigned item) {
+  switch (item % 6) {
+    case 4: return kSoftnetRps;
+    case 5: return kSoftnetFlowLimit;
+  }
+  return kSoftnetBasic;
+}
+
+int FetchSoftnet(const LinuxState& st, unsigned item, unsigned inst, AtomValue* atom) {
+  if (item > 11) return kErrPmid;
+  const Softnet& sn = st.softnet;
+  if (!(sn.flags & SoftnetFlagOf(item))) return kErrAppversion;
+  if (item < 6) {
+    atom->ull = sn.all[item];
+    return 1;
+  }
+  auto it = sn.percpu.find(static_cast<int>(inst));
+  if (it == sn.percpu.end()) return kErrInst;
+  atom->ull = it->second[item - 6];
+  return 1;
 }
 
 int U32(const std::optional<uint32_t>& v, AtomValue* atom) { return v ? (atom->ul = *v, 1) : 0; }
@@ -152,20 +228,7 @@ int FetchSock(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue
     case 81:
       if (r.item < 1 || r.item > 4) return kErrPmid;
       return st.unix_sockets ? (atom->ul = (*st.unix_sockets)[r.item - 1], 1) : 0;
-    case 57: {
-      if (r.item > 11) return kErrPmid;
-      if (st.softnet.empty()) return 0;
-      if (r.item < 6) {
-        uint64_t sum = 0;
-        for (const auto& [cpu, v] : st.softnet) sum += v[r.item];
-        atom->ull = sum;
-        return 1;
-      }
-      for (const auto& [cpu, v] : st.softnet) {
-        if (static_cast<unsigned>(cpu) == inst) return (atom->ull = v[r.item - 6], 1);
-      }
-      return 0;
-    }
+    case 57: return FetchSoftnet(st, r.item, inst, atom);
   }
   return kErrPmid;
 }

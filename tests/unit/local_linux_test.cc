@@ -253,6 +253,26 @@ TEST_F(FakeProcTest, VfsTablesAndLocks) {
   EXPECT_EQ(value("vfs.aio.max"), 0);
 }
 
+// network.softnet: one line per processor of /proc/stat; a line's column
+// count says which metrics the kernel has (9 columns: no received_rps or
+// flow_limit_count); without the file every metric is "not supported".
+TEST_F(FakeProcTest, SoftnetColumnsByKernel) {
+  WriteFile(root_ + "/proc/stat", "cpu  1 1 1 1 0 0 0 0 0 0\ncpu0 1 1 1 1 0 0 0 0 0 0\ncpu1 1 1 1 1 0 0 0 0 0 0\n");
+  WriteFile(root_ + "/proc/net/softnet_stat",
+            "00001904 00000002 00000003 00000001 00000001 00000001 00000001 00000001 00000004\n"
+            "00000534 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  EXPECT_EQ(U64(Values(ctx, "network.softnet.processed", &keep).at(kInNull)), 0x1904u + 0x534u);
+  EXPECT_EQ(U64(Values(ctx, "network.softnet.cpu_collision", &keep).at(kInNull)), 4u);
+  EXPECT_EQ(U64(Values(ctx, "network.softnet.percpu.processed", &keep).at(1)), 0x534u);
+  PmID rps = *ctx.LookupName("network.softnet.received_rps");
+  EXPECT_EQ(ctx.Fetch({&rps, 1})->sets()[0].numval, kErrAppversion);
+  std::remove((root_ + "/proc/net/softnet_stat").c_str());
+  PmID processed = *ctx.LookupName("network.softnet.processed");
+  EXPECT_EQ(ctx.Fetch({&processed, 1})->sets()[0].numval, kErrAppversion);
+}
+
 TEST_F(FakeProcTest, EmptyAndGarbageFilesGiveNoValues) {
   WriteFile(root_ + "/proc/stat", std::string("\0\0\xff\n cpu", 9));
   WriteFile(root_ + "/proc/meminfo", "");

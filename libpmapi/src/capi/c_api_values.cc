@@ -498,7 +498,8 @@ static std::string TracedInput(int valfmt, const pmValue* ival, int itype) {
       int vlen = static_cast<int>(vb->vlen) - PM_VAL_HDR_SIZE;
       std::string out = absl::StrCat("[len=", vlen, "]");
       for (int i = 0; i < vlen && i < 12; ++i) {
-        absl::StrAppendFormat(&out, i % 4 == 0 ? " %02x" : "%02x", vb->vbuf[i] & 0xff);
+        if (i % 4 == 0) out += ' ';
+        absl::StrAppendFormat(&out, "%02x", vb->vbuf[i] & 0xff);
       }
       if (vlen > 12) out += " ...";
       return out;
