@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "pmapi/errors.h"
 #include "pmdas/linux/linux_state.h"
@@ -144,7 +145,7 @@ void RefreshCpuinfo(LinuxState& st) {
     const size_t colon = line.find(':');
     if (colon == absl::string_view::npos) continue;
     absl::string_view val = colon + 2 <= line.size() ? line.substr(colon + 2) : absl::string_view();
-    if (StartsNoCase(line, "processor")) {
+    if (absl::StartsWith(line, "processor")) {  // case matters here, as in PCP's agent
       ++cpu;
       if (after_processor) shared = true;  // processor lines first, the description after
       after_processor = true;

@@ -350,10 +350,11 @@ TEST_F(FakeProcTest, CpuinfoPerProcessor) {
 }
 
 TEST_F(FakeProcTest, CpuinfoDescriptionAfterTheProcessorLines) {
-  // arm64 kernels list the processors first and one description after
+  // arm64 kernels list the processors first and one description after;
+  // older ones start with a "Processor" line, which is not a processor
   WriteFile(root_ + "/proc/stat", "cpu  1 1 1 1 0 0 0 0 0 0\ncpu0 1 1 1 1 0 0 0 0 0 0\ncpu1 1 1 1 1 0 0 0 0 0 0\n");
   WriteFile(root_ + "/proc/cpuinfo",
-            "processor\t: 0\nprocessor\t: 1\nFeatures\t: fp asimd  \nCPU implementer\t: 0x41\n"
+            "Processor\t: AArch64 Processor rev 0 (aarch64)\nprocessor\t: 0\nprocessor\t: 1\nFeatures\t: fp asimd  \nCPU implementer\t: 0x41\n"
             "CPU variant\t: 0x3\nCPU revision\t: 1\nBogoMIPS\t: 50.00\n");
   Context ctx = OpenOrDie();
   Result keep;
