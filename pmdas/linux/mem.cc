@@ -96,8 +96,9 @@ void AddVmstatTotals(FieldMap& vm) {
     vm["nr_slab"] = a + b;
   if (!vm.contains("thp_split")) {
     a = b = 0;
-    const bool have = Get(vm, "thp_split_page", &a) | Get(vm, "thp_split_page_failed", &b);
-    if (have) vm["thp_split"] = a + b;
+    const bool have_page = Get(vm, "thp_split_page", &a);
+    const bool have_failed = Get(vm, "thp_split_page_failed", &b);
+    if (have_page || have_failed) vm["thp_split"] = a + b;
   }
 }
 
