@@ -249,6 +249,12 @@ int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue
     atom->ul = static_cast<uint32_t>(st.disks.size());
     return 1;
   }
+  if (item == 103) {  // hinv.map.scsi_id
+    const Disk* d = ByInst(st.disks, inst);
+    if (d == nullptr) return kErrInst;
+    atom->bytes = ScsiId(st, d->s.name);
+    return 1;
+  }
   unsigned dev_item;
   if (DevItemOfAll(item, &dev_item)) {
     uint64_t sum = 0, v = 0;

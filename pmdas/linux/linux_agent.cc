@@ -138,6 +138,7 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 25: return FetchLogin(st, r, atom);
     case 74: return FetchTty(st, r, inst, atom);
     case 27: case 75: return FetchVfs(st, r, atom);
+    case 15: return FetchScsi(st, r, inst, atom);
     case 4: case 63: case 82: return FetchInterrupts(st, r, inst, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
@@ -180,7 +181,7 @@ std::vector<PmdaIndom> Indoms() {
   for (unsigned serial : {kCpuIndom, kDiskIndom, kLoadIndom, kNetIndom, kFilesysIndom, kPartitionsIndom,
                           kNetAddrIndom, kNodeIndom, kIcmpMsgIndom, kDmIndom, kMdIndom, kZoneIndom,
                           kZoneProtectionIndom, kInterruptIndom, kSoftirqIndom, kInterruptCpuIndom,
-                          kSoftirqCpuIndom, kTtyIndom}) {
+                          kSoftirqCpuIndom, kTtyIndom, kScsiIndom}) {
     v.push_back(PmdaIndom{serial, {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};
@@ -201,7 +202,7 @@ void LinuxAgentInit(Pmda& dp) {
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t sources = 0;
-    bool tty = false, vfs = false, locks = false;
+    bool tty = false, vfs = false, locks = false, scsi = false;
     std::vector<unsigned> clusters;  // pressure files are read one by one
     for (PmID id : ids) {
       if (const PmdaMetric* m = pmda.FindMetric(id)) {
@@ -211,6 +212,7 @@ void LinuxAgentInit(Pmda& dp) {
         tty = tty || cluster == 74;
         vfs = vfs || cluster == 27;
         locks = locks || cluster == 75;
+        scsi = scsi || cluster == 15;
         sources |= s;
       }
     }
@@ -218,11 +220,13 @@ void LinuxAgentInit(Pmda& dp) {
     if (tty) RefreshTty(*state, pmda);
     if (vfs) RefreshVfs(*state);
     if (locks) RefreshLocks(*state);
+    if (scsi) RefreshScsi(*state, pmda);
     return pmda.DefaultFetch(ids, result);
   };
   dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
     if (uint32_t s = SourceOfIndom(InDomSerial(indom))) Refresh(*state, s, pmda);
     if (InDomSerial(indom) == kTtyIndom) RefreshTty(*state, pmda);
+    if (InDomSerial(indom) == kScsiIndom) RefreshScsi(*state, pmda);
     return pmda.DefaultInstance(indom, inst, name);
   };
   dp.SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {

@@ -35,7 +35,7 @@ enum Indom : unsigned {
   kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23, kDmIndom = 24,
   kMdIndom = 25, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
   kInterruptIndom = 4, kSoftirqIndom = 36, kInterruptCpuIndom = 40, kSoftirqCpuIndom = 41,
-  kTtyIndom = 35,
+  kTtyIndom = 35, kScsiIndom = 11,
 };
 
 // Sources, one bit each.
@@ -171,6 +171,11 @@ struct Softnet {
   int logonce = 0;  // PCP's agent's limit on repeated warnings
 };
 
+// A SCSI device of hinv.map.scsi: its instance name and block device.
+struct ScsiDevice {
+  std::string name, device;
+};
+
 // Locks of one kind in /proc/locks (vfs.locks.*).
 struct LockCount {
   uint32_t read = 0, write = 0, count = 0;
@@ -223,6 +228,7 @@ struct LinuxState {
   std::array<int32_t, 9> vfs{};  // vfs.files/inodes/dentry/aio, by PMID item
   bool vfs_refreshed = false;    // the warning for missing files is given once
   VfsLocks locks;
+  std::vector<ScsiDevice> scsi;  // instance number = position, kept for good
   std::vector<CpuInfo> cpuinfo;  // by processor number
   IrqTable irq, sirq;
   uint32_t irq_errors = 0, irq_missed = 0;  // the ERR and MIS lines last seen
@@ -267,6 +273,10 @@ void RefreshTty(LinuxState& st, Pmda& pmda);                      // tty/driver/
 void RefreshVfs(LinuxState& st);                                  // sys/fs
 void RefreshLocks(LinuxState& st);                                // locks
 int FetchVfs(const LinuxState& st, const MetricRow& r, AtomValue* atom);
+void RefreshScsi(LinuxState& st, Pmda& pmda);                     // scsi/scsi
+int FetchScsi(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+// hinv.map.scsi_id of a disk: its WWID, or "unknown".
+std::string ScsiId(const LinuxState& st, const std::string& device);
 int FetchTty(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchLogin(const LinuxState& st, const MetricRow& r, AtomValue* atom);
 void RefreshCpuinfo(LinuxState& st);                              // cpuinfo (after stat)

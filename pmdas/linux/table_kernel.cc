@@ -116,6 +116,8 @@ extern const MetricRow kKernelRows[] = {
     {"hinv.ninterface", 3, 27, kTypeU32, -1, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
     {"hinv.nnode", 0, 19, kTypeU32, -1, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
     {"hinv.machine", 18, 7, kTypeString, -1, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
+    {"hinv.map.scsi", 15, 0, kTypeString, 11, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
+    {"hinv.map.scsi_id", 0, 103, kTypeString, 1, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
     {"hinv.map.cpu_num", 18, 6, kTypeU32, 0, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
     {"hinv.map.cpu_node", 18, 8, kTypeU32, 0, kSemDiscrete, {0, 0, 0, 0, 0, 0}},
     {"hinv.map.dmname", 54, 13, kTypeString, 24, kSemDiscrete, {0, 0, 0, 0, 0, 0}},

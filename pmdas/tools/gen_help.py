@@ -156,7 +156,9 @@ OTHER = {
     "hinv.ntape": "Number of tape devices",
     "hinv.map.cpu_num": "Number of each processor", "hinv.map.cpu_node": "NUMA node of each processor",
     "hinv.map.dmname": "Kernel name (dm-N) of each device-mapper device",
-    "hinv.map.mdname": "Kernel name (mdN) of each md device", "hinv.nfchost": "Number of fibre channel hosts",
+    "hinv.map.mdname": "Kernel name (mdN) of each md device",
+    "hinv.map.scsi": "Block device of each SCSI device",
+    "hinv.map.scsi_id": "World-wide identifier (WWID) of each disk", "hinv.nfchost": "Number of fibre channel hosts",
     "hinv.cpu.clock": "Clock rate of each processor in MHz", "hinv.cpu.vendor": "Maker of each processor",
     "hinv.cpu.model": "Model number of each processor", "hinv.cpu.stepping": "Stepping (revision) of each processor",
     "hinv.cpu.cache": "Cache size of each processor", "hinv.cpu.bogomips": "The kernel's BogoMIPS rating of each processor",
@@ -224,6 +226,8 @@ SOURCES = [
     ("hinv.ninterface", "From /proc/net/dev."), ("hinv.machine", "From uname(2)."),
     ("hinv.ntape", "From /sys/class/scsi_tape."), ("hinv.nfchost", "From /sys/class/fc_host."),
     ("hinv.map.cpu", "From /proc/stat and /sys/devices/system/node."),
+    ("hinv.map.scsi_id", "From /sys/block/DEV/device/wwid (or /sys/block/DEV/wwid); the t10., eui.\nand naa. prefixes become 1, 2 and 3; \"unknown\" when there is none."),
+    ("hinv.map.scsi", "Devices of /proc/scsi/scsi; the block device is the entry below\n/sys/class/scsi_device/H:C:I:L/device/block."),
     ("hinv.cpu.clock", "The \"cpu MHz\" line of /proc/cpuinfo, else the scaling driver's current\nfrequency from /sys/devices/system/cpu/cpuN/cpufreq."),
     ("hinv.cpu.online", "From /sys/devices/system/cpu/cpuN/online (1 when the file is absent)."),
     ("hinv.cpu.thermal_throttle.", "From /sys/devices/system/cpu/cpuN/thermal_throttle (0 when absent)."),
@@ -355,6 +359,7 @@ INDOMS_LINUX = [
     ("LINUX.36", "One instance per kind of soft interrupt", 'Named by the first word of each line of /proc/softirqs ("TIMER").'),
     ("LINUX.40", "One instance per interrupt source and processor", '"SOURCE::cpuN", from /proc/interrupts.'),
     ("LINUX.41", "One instance per kind of soft interrupt and processor", '"KIND::cpuN", from /proc/softirqs.'),
+    ("LINUX.11", "One instance per SCSI device with a block device", 'Named "scsiH:C:I:L_TYPE" from /proc/scsi/scsi, numbered in order of\ndiscovery.'),
     ("LINUX.35", "One instance per serial port with a known UART", 'Named by its port number in /proc/tty/driver/serial, numbered in order\nof discovery.'),
 ]
 

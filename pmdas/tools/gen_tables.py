@@ -35,7 +35,6 @@ LEFT_OUT = [
     "mem.slabinfo.",
     "disk.wwid.",
     "disk.md.status",               # runs mdadm
-    "hinv.map.scsi",                # SCSI device map
     "network.interface.inet_addr",  # addresses
     "network.interface.ipv6_addr",
     "network.interface.ipv6_scope",

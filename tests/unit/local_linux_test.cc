@@ -71,7 +71,7 @@ TEST(LocalLinuxTest, DescriptorsMatchPcp) {
   EXPECT_GE(rows, 800);
   // and the agent has no names the table lacks
   int leaves = 0;
-  for (const char* top : {"hinv", "kernel", "mem", "swap", "network", "disk", "filesys"}) {
+  for (const char* top : {"hinv", "kernel", "mem", "swap", "network", "disk", "filesys", "tty", "vfs"}) {
     ASSERT_TRUE(ctx.Traverse(top, [&](const std::string&) { ++leaves; }).ok());
   }
   EXPECT_EQ(leaves, rows);
@@ -366,6 +366,29 @@ TEST_F(FakeProcTest, CpuinfoDescriptionAfterTheProcessorLines) {
     EXPECT_EQ(Float(Values(ctx, "hinv.cpu.bogomips", &keep).at(cpu)), 50.0f);
   }
   EXPECT_TRUE(Values(ctx, "hinv.cpu.clock", &keep).empty());
+}
+
+// hinv.map.scsi_id: a disk's WWID file with its prefix in numeric form,
+// the last byte dropped and the text cut at its last newline, as PCP's
+// agent reads it; "unknown" without a file.
+TEST_F(FakeProcTest, ScsiIdFromWwidFiles) {
+  WriteFile(root_ + "/proc/diskstats",
+            "   8 0 sda 10 0 200 0 20 0 400 0 0 33 0\n   8 16 sdb 1 0 1 0 1 0 1 0 0 1 0\n"
+            " 259 0 nvme0n1 1 0 1 0 1 0 1 0 0 1 0\n   8 32 sdc 1 0 1 0 1 0 1 0 0 1 0\n");
+  for (const char* d : {"/sys/block/sda/device", "/sys/block/sdb", "/sys/block/nvme0n1"})
+    std::filesystem::create_directories(root_ + d);
+  WriteFile(root_ + "/sys/block/sda/device/wwid", "naa.600508b1001c4d\n");
+  WriteFile(root_ + "/sys/block/sdb/wwid", "t10.ATA     QEMU HARDDISK");
+  WriteFile(root_ + "/sys/block/nvme0n1/wwid", "eui.0025388b71b1\nextra\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  std::map<std::string, std::string> ids;
+  for (const auto& [inst, v] : Values(ctx, "hinv.map.scsi_id", &keep))
+    ids[*ctx.NameInDom(MakeInDom(60, 1), inst)] = Text(v);
+  EXPECT_EQ(ids, (std::map<std::string, std::string>{{"sda", "3600508b1001c4d"},
+                                                      {"sdb", "1ATA     QEMU HARDDIS"},
+                                                      {"nvme0n1", "20025388b71b1"},
+                                                      {"sdc", "unknown"}}));
 }
 
 TEST_F(FakeProcTest, LoginRecords) {
