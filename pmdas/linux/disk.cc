@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdio>
+#include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -204,6 +206,36 @@ bool DevItemOfMapped(unsigned item, unsigned* dev_item) {
   return true;
 }
 
+// zram.capacity: the device's disksize in kilobytes, else its size in
+// /proc/partitions.
+int ZramCapacity(const LinuxState& st, const MetricRow& r, const std::string& name, AtomValue* atom) {
+  unsigned long long bytes = 0;
+  const std::string text = ReadText(st, "/sys/block/" + name + "/disksize");
+  if (!text.empty() && std::sscanf(text.c_str(), "%llu", &bytes) == 1) return Store(r, bytes >> 10, atom);
+  auto it = st.sizes.find(name);
+  return Store(r, it == st.sizes.end() ? 0 : it->second, atom);
+}
+
+// zram.io_stat (cluster 87), mm_stat (88) and bd_stat (89): the numbers of
+// /sys/block/NAME/{io,mm,bd}_stat, in kilobytes where the file counts bytes
+// or 4 KiB pages. A file without all its numbers gives no value.
+int ZramStat(const LinuxState& st, const MetricRow& r, const std::string& name, AtomValue* atom) {
+  static constexpr const char* kFile[] = {"io_stat", "mm_stat", "bd_stat"};
+  static constexpr unsigned kCount[] = {4, 8, 3};
+  const unsigned which = r.cluster - 87;
+  if (r.item >= kCount[which]) return kErrPmid;
+  const std::string text = ReadText(st, "/sys/block/" + name + "/" + kFile[which]);
+  unsigned long long v[8] = {};
+  const int n = std::sscanf(text.c_str(), "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                            &v[4], &v[5], &v[6], &v[7]);
+  if (n < static_cast<int>(kCount[which])) return 0;
+  uint64_t value = v[r.item];
+  if (which == 1) value = r.item < 5 ? value >> 10 : value << 2;  // bytes, then 4 KiB pages
+  if (which == 2) value <<= 2;                                    // 4 KiB pages
+  atom->ull = value;
+  return 1;
+}
+
 }  // namespace
 
 void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda) {
@@ -211,6 +243,7 @@ void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda) {
   st.partitions.clear();
   st.dms.clear();
   st.mds.clear();
+  st.zrams.clear();
   for (ls::DiskStat& d : ls::ParseDiskstats(ReadText(st, "/proc/diskstats"))) {
     if (HasPrefix(d.name, "dm-")) {
       std::string name = DmName(st, d);
@@ -218,6 +251,8 @@ void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda) {
     } else if (HasPrefix(d.name, "md")) {
       std::string name = MdName(st, d.name);
       st.mds.push_back(Disk{st.md_ids.For(name), std::move(d), name});
+    } else if (HasPrefix(d.name, "zram")) {
+      st.zrams.push_back(Disk{st.zram_ids.For(d.name), std::move(d), ""});
     } else if (IsPartition(d.name)) {
       st.partitions.push_back(Disk{st.part_ids.For(d.name), std::move(d), ""});
     } else if (IsDisk(d.name)) {
@@ -229,6 +264,7 @@ void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda) {
   Publish(pmda, kPartitionsIndom, st.partitions);
   Publish(pmda, kDmIndom, st.dms);
   Publish(pmda, kMdIndom, st.mds);
+  Publish(pmda, kZramIndom, st.zrams);
 }
 
 int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
@@ -238,6 +274,14 @@ int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue
     if (d == nullptr) return kErrInst;
     if (item == 13) return (atom->bytes = d->s.name, 1);
     if (!DevItemOfMapped(item, &item)) return kErrPmid;
+    return OneDevice(st, r, item, *d, atom);
+  }
+  if (r.cluster >= 86 && r.cluster <= 89) {
+    const Disk* d = ByInst(st.zrams, inst);
+    if (d == nullptr) return kErrInst;
+    if (r.cluster != 86) return ZramStat(st, r, d->s.name, atom);
+    if (item == 16) return ZramCapacity(st, r, d->s.name, atom);
+    if (!DevItemOfPartition(r.item, &item)) return kErrPmid;
     return OneDevice(st, r, item, *d, atom);
   }
   if (r.cluster == 10) {

@@ -35,7 +35,7 @@ enum Indom : unsigned {
   kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23, kDmIndom = 24,
   kMdIndom = 25, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
   kInterruptIndom = 4, kSoftirqIndom = 36, kInterruptCpuIndom = 40, kSoftirqCpuIndom = 41,
-  kTtyIndom = 35, kScsiIndom = 11,
+  kTtyIndom = 35, kScsiIndom = 11, kZramIndom = 38,
 };
 
 // Sources, one bit each.
@@ -200,7 +200,7 @@ struct LinuxState {
   // over it), so its load averages can be had from sysinfo(2); -1 until
   // looked at.
   int kernel_loadavg = -1;
-  std::vector<Disk> disks, partitions, dms, mds;
+  std::vector<Disk> disks, partitions, dms, mds, zrams;
   absl::flat_hash_map<std::string, uint64_t> sizes;  // /proc/partitions, kilobytes
   std::vector<NetIf> nets;
   std::vector<NetAddr> addrs;
@@ -236,7 +236,7 @@ struct LinuxState {
     uint32_t nusers = 0, nroots = 0, nsessions = 0;
   } login;
   InstanceNumbers irq_ids, irq_cpu_ids, sirq_ids, sirq_cpu_ids;
-  InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, net_ids, addr_ids, fs_ids, zone_ids, prot_ids;
+  InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, zram_ids, net_ids, addr_ids, fs_ids, zone_ids, prot_ids;
 };
 
 // Contents of root + path, "" when it cannot be read.

@@ -270,6 +270,23 @@ def one_line(name, sem, units):
         scope = {"dev": "each disk", "all": "all disks together", "partitions": "each partition",
                  "dm": "each device-mapper device", "md": "each md (software RAID) device"}[p[1]]
         return f"{DISK[leaf][0].upper()}{DISK[leaf][1:]}, {scope}", "From /proc/diskstats (sizes from /proc/partitions)."
+    if p[0] == "zram" and len(p) == 2:
+        if leaf == "capacity":
+            return "Size of each compressed RAM (zram) device", "From /sys/block/zramN/disksize, in kilobytes."
+        return f"{DISK[leaf][0].upper()}{DISK[leaf][1:]}, each zram device", "From /proc/diskstats, as for disk partitions."
+    if p[0] == "zram":
+        what = {"failed.reads": "failed reads", "failed.writes": "failed writes",
+                "invalid": "requests refused as invalid (not aligned)", "notify_free": "freed-block notices",
+                "data_size.original": "data stored, before compression",
+                "data_size.compressed": "data stored, after compression",
+                "mem.used_total": "memory taken, allocator overhead included",
+                "mem.limit": "most memory the device may take", "mem.max_used": "most memory the device has taken",
+                "pages.same": "pages holding one value repeated, kept without memory",
+                "pages.compacted": "memory freed by compaction", "pages.huge": "pages stored uncompressed",
+                "count": "data written to the backing device", "reads": "data read back from the backing device",
+                "writes": "data written out to the backing device"}[".".join(p[2:])]
+        source = {"io_stat": "Counted", "mm_stat": "Kilobytes", "bd_stat": "Kilobytes"}[p[1]]
+        return f"zram device {what}", f"{source}, from /sys/block/zramN/{p[1]}; no value without all its fields."
     if name.startswith("network.interface."):
         return f"Network interface {NETIF['.'.join(p[2:])]}", "Counters from /proc/net/dev; settings from /sys/class/net or the interface ioctls."
     if name.startswith("network.all."):
@@ -360,6 +377,7 @@ INDOMS_LINUX = [
     ("LINUX.40", "One instance per interrupt source and processor", '"SOURCE::cpuN", from /proc/interrupts.'),
     ("LINUX.41", "One instance per kind of soft interrupt and processor", '"KIND::cpuN", from /proc/softirqs.'),
     ("LINUX.11", "One instance per SCSI device with a block device", 'Named "scsiH:C:I:L_TYPE" from /proc/scsi/scsi, numbered in order of\ndiscovery.'),
+    ("LINUX.38", "One instance per compressed RAM (zram) device", 'Named zramN, from /proc/diskstats, numbered in order of discovery.'),
     ("LINUX.35", "One instance per serial port with a known UART", 'Named by its port number in /proc/tty/driver/serial, numbered in order\nof discovery.'),
 ]
 

@@ -71,7 +71,7 @@ TEST(LocalLinuxTest, DescriptorsMatchPcp) {
   EXPECT_GE(rows, 800);
   // and the agent has no names the table lacks
   int leaves = 0;
-  for (const char* top : {"hinv", "kernel", "mem", "swap", "network", "disk", "filesys", "tty", "vfs"}) {
+  for (const char* top : {"hinv", "kernel", "mem", "swap", "network", "disk", "filesys", "tty", "vfs", "zram"}) {
     ASSERT_TRUE(ctx.Traverse(top, [&](const std::string&) { ++leaves; }).ok());
   }
   EXPECT_EQ(leaves, rows);
@@ -389,6 +389,31 @@ TEST_F(FakeProcTest, ScsiIdFromWwidFiles) {
                                                       {"sdb", "1ATA     QEMU HARDDIS"},
                                                       {"nvme0n1", "20025388b71b1"},
                                                       {"sdc", "unknown"}}));
+}
+
+// zram devices: their own instance domain, the partition statistics of
+// /proc/diskstats, the capacity from disksize, and the stat files in
+// kilobytes (mm_stat bytes shifted down, page counts shifted up); a stat
+// file short of its numbers gives no value.
+TEST_F(FakeProcTest, ZramDevices) {
+  WriteFile(root_ + "/proc/diskstats",
+            " 252 0 zram0 4 0 32 0 10 0 80 0 0 4 0\n   8 0 sda 10 0 200 0 20 0 400 0 0 33 0\n");
+  std::filesystem::create_directories(root_ + "/sys/block/zram0");
+  WriteFile(root_ + "/sys/block/zram0/disksize", "1073741824\n");
+  WriteFile(root_ + "/sys/block/zram0/mm_stat", "8192 4096 12288 0 12288 3 1 2\n");
+  WriteFile(root_ + "/sys/block/zram0/io_stat", "1 2 3\n");
+  WriteFile(root_ + "/sys/block/zram0/bd_stat", "5 6 7\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 38), 0), "zram0");
+  EXPECT_EQ(U64(Values(ctx, "zram.write", &keep).at(0)), 10u);
+  EXPECT_EQ(U64(Values(ctx, "zram.write_bytes", &keep).at(0)), 40u);
+  EXPECT_EQ(U64(Values(ctx, "zram.capacity", &keep).at(0)), 1048576u);
+  EXPECT_EQ(U64(Values(ctx, "zram.mm_stat.data_size.original", &keep).at(0)), 8u);
+  EXPECT_EQ(U64(Values(ctx, "zram.mm_stat.pages.same", &keep).at(0)), 12u);
+  EXPECT_EQ(U64(Values(ctx, "zram.bd_stat.writes", &keep).at(0)), 28u);
+  EXPECT_TRUE(Values(ctx, "zram.io_stat.invalid", &keep).empty());
+  EXPECT_EQ(Values(ctx, "disk.dev.write", &keep).size(), 1u);  // sda only
 }
 
 TEST_F(FakeProcTest, LoginRecords) {
