@@ -2,11 +2,15 @@
 // Linux agent: /proc/diskstats, sizes from /proc/partitions, the I/O
 // scheduler from /sys/block/NAME/queue/scheduler.
 #include <dirent.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <string>
 
@@ -206,6 +210,32 @@ bool DevItemOfMapped(unsigned item, unsigned* dev_item) {
   return true;
 }
 
+// disk.md.status: the wait status of "mdadm --detail --test /dev/NAME"
+// (0 for a healthy array; see mdadm(8)), its output discarded; -1 when
+// the program cannot be read. As PCP's agent, the program is $LINUX_MDADM
+// or /sbin/mdadm; it is run directly, without a shell, and a program that
+// cannot be started gives the shell's status for it (126 when it may not
+// be run, else 127).
+int MdadmStatus(const LinuxState& st, const std::string& name) {
+  if (access(st.mdadm.c_str(), R_OK) != 0) return -1;
+  const std::string dev = "/dev/" + name;
+  char* const argv[] = {const_cast<char*>(st.mdadm.c_str()), const_cast<char*>("--detail"),
+                        const_cast<char*>("--test"), const_cast<char*>(dev.c_str()), nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int err = posix_spawn(&pid, argv[0], &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0) return (err == EACCES || err == ENOEXEC ? 126 : 127) << 8;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return status;
+}
+
 // zram.capacity: the device's disksize in kilobytes, else its size in
 // /proc/partitions.
 int ZramCapacity(const LinuxState& st, const MetricRow& r, const std::string& name, AtomValue* atom) {
@@ -275,6 +305,13 @@ int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue
     if (item == 13) return (atom->bytes = d->s.name, 1);
     if (!DevItemOfMapped(item, &item)) return kErrPmid;
     return OneDevice(st, r, item, *d, atom);
+  }
+  if (r.cluster == 60) {  // disk.md.status
+    const Disk* d = ByInst(st.mds, inst);
+    if (d == nullptr) return kErrInst;
+    if (item != 0) return kErrPmid;
+    atom->l = MdadmStatus(st, d->s.name);
+    return 1;
   }
   if (r.cluster >= 86 && r.cluster <= 89) {
     const Disk* d = ByInst(st.zrams, inst);

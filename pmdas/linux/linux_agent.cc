@@ -67,6 +67,9 @@ uint32_t SourcesOf(const MetricRow& row) {
     case 5: return kSrcMounts;
     case 10: return row.item == 16 ? kSrcDiskstats | kSrcDiskSizes : kSrcDiskstats;
     case 54: case 59: return row.item == 17 ? kSrcDiskstats | kSrcDiskSizes : kSrcDiskstats;
+    // disk.md.status reads no statistics: as in PCP's agent it reports the
+    // md devices the last read of /proc/diskstats found (none before one).
+    case 60: return 0;
     case 86: return row.item == 16 ? kSrcDiskstats | kSrcDiskSizes : kSrcDiskstats;
     case 87: case 88: case 89: return kSrcDiskstats;
     case 11: case 73: return kSrcSockstat;
@@ -145,7 +148,7 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
     case 69: case 83: case 84: case 85: case 93: return FetchPressureKsm(st, r, inst, atom);
-    case 10: case 54: case 59: case 86: case 87: case 88: case 89: return FetchDisk(st, r, inst, atom);
+    case 10: case 54: case 59: case 60: case 86: case 87: case 88: case 89: return FetchDisk(st, r, inst, atom);
     case 3: case 33: case 90: return FetchNet(st, r, inst, atom);
     case 11: case 14: case 53: case 58: case 73: return FetchProto(st, r, inst, atom);
     case 5: return FetchFilesys(st, r, inst, atom);
@@ -158,13 +161,14 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
 // LINUX_STATSPATH (the root below which /proc and /sys are read),
 // LINUX_HERTZ (clock ticks per second), LINUX_PAGESIZE (bytes) and
 // LINUX_ACCESS (non-zero: values kept for the super-user are given to
-// anyone). LINUX_NCPUS is read where the processors are counted
+// anyone) and LINUX_MDADM (the program disk.md.status runs). LINUX_NCPUS is read where the processors are counted
 // (interrupts.cc). A rate or size that is not positive keeps the system's.
 void ReadEnvironment(LinuxState& st) {
   if (const char* root = std::getenv("LINUX_STATSPATH")) st.root = root;
   st.hz = EnvHertz("LINUX_HERTZ");
   st.pagesize = EnvPageSize("LINUX_PAGESIZE");
   st.all_access = EnvNumber("LINUX_ACCESS").value_or(0) != 0;
+  if (const char* mdadm = std::getenv("LINUX_MDADM")) st.mdadm = mdadm;
 }
 
 std::vector<PmdaMetric> Metrics() {

@@ -189,6 +189,7 @@ struct LinuxState {
   uint64_t hz = 100;        // LINUX_HERTZ
   uint32_t pagesize = 4096;  // LINUX_PAGESIZE
   bool all_access = false;  // LINUX_ACCESS: the super-user's values for anyone
+  std::string mdadm = "/sbin/mdadm";  // LINUX_MDADM: the program disk.md.status runs
   // Whether the caller may see the serial ports' values (the super-user,
   // or all_access), as the last tty refresh found.
   bool tty_permission = false;

@@ -121,6 +121,7 @@ extern const MetricRow kDiskRows[] = {
     {"disk.md.read_rawactive", 59, 14, kTypeU32, 25, kSemCounter, {0, 1, 0, 0, 2, 0}},
     {"disk.md.write_rawactive", 59, 15, kTypeU32, 25, kSemCounter, {0, 1, 0, 0, 2, 0}},
     {"disk.md.total_rawactive", 59, 16, kTypeU32, 25, kSemCounter, {0, 1, 0, 0, 2, 0}},
+    {"disk.md.status", 60, 0, kType32, 25, kSemInstant, {0, 0, 0, 0, 0, 0}},
     {"disk.md.capacity", 59, 17, kTypeU64, 25, kSemDiscrete, {1, 0, 0, 1, 0, 0}},
     {"disk.md.discard", 59, 18, kTypeU64, 25, kSemCounter, {0, 0, 1, 0, 0, 0}},
     {"disk.md.blkdiscard", 59, 19, kTypeU64, 25, kSemCounter, {0, 0, 1, 0, 0, 0}},

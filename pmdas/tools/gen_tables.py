@@ -34,7 +34,6 @@ LEFT_OUT = [
     "mem.buddyinfo.",
     "mem.slabinfo.",
     "disk.wwid.",
-    "disk.md.status",               # runs mdadm
     "network.interface.inet_addr",  # addresses
     "network.interface.ipv6_addr",
     "network.interface.ipv6_scope",

@@ -416,6 +416,20 @@ TEST_F(FakeProcTest, ZramDevices) {
   EXPECT_EQ(Values(ctx, "disk.dev.write", &keep).size(), 1u);  // sda only
 }
 
+// disk.md.status: the wait status of $LINUX_MDADM for each md device the
+// last read of /proc/diskstats found; alone in a fresh context it has no
+// instances yet, as with PCP's agent.
+TEST_F(FakeProcTest, MdStatusRunsMdadm) {
+  WriteFile(root_ + "/proc/diskstats", "   9 0 md0 5 0 10 0 1 0 2 0 0 1 0\n");
+  setenv("LINUX_MDADM", "/bin/false", 1);
+  Context ctx = OpenOrDie();
+  unsetenv("LINUX_MDADM");
+  Result keep;
+  EXPECT_TRUE(Values(ctx, "disk.md.status", &keep).empty());
+  EXPECT_EQ(U64(Values(ctx, "disk.md.read", &keep).at(0)), 5u);
+  EXPECT_EQ(Values(ctx, "disk.md.status", &keep).at(0).lval, 256);  // exit status 1
+}
+
 TEST_F(FakeProcTest, LoginRecords) {
   std::string records;
   auto add = [&records](short type, const char* user) {
