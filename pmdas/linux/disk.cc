@@ -210,6 +210,66 @@ bool DevItemOfMapped(unsigned item, unsigned* dev_item) {
   return true;
 }
 
+void AddWwid(LinuxState& st, const std::string& wwid) {
+  for (const PmdaInstid& w : st.wwids) {
+    if (w.name == wwid) return;
+  }
+  st.wwids.push_back({st.wwid_ids.For(wwid), wwid});
+}
+
+// One path's share of a disk.wwid item, added into `sum` as PCP's agent
+// adds it: most counters in 64 bits, the rest in the low 32 bits of the
+// value; discard_bytes is the last path's alone. False for "no value".
+bool AddWwidPath(const LinuxState& st, unsigned item, const Disk& d, uint64_t* sum) {
+  uint64_t v = 0;
+  switch (item) {
+    case 87: {  // capacity: every path's size must be known
+      auto it = st.sizes.find(d.s.name);
+      if (it == st.sizes.end() || it->second == 0) return false;
+      *sum += it->second;
+      return true;
+    }
+    case 90:
+      *sum = Low32(d.s.discard_sectors / 2);
+      return true;
+    case 88: case 89: case 91: case 93:
+      (void)DevValue(item, d.s, &v);
+      *sum = Low32(*sum + v);
+      return true;
+  }
+  if (!DevValue(item, d.s, &v)) return false;
+  *sum += v;
+  return true;
+}
+
+int FetchWwid(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+  const PmdaInstid* w = nullptr;
+  for (const PmdaInstid& e : st.wwids) {
+    if (static_cast<unsigned>(e.inst) == inst) w = &e;
+  }
+  if (w == nullptr) return kErrInst;
+  if (r.item != 3 && r.item != 59) {
+    uint64_t sum = 0;
+    for (const Disk& d : st.disks) {
+      if (d.wwid != w->name) continue;
+      if (!AddWwidPath(st, r.item, d, &sum)) return r.item == 87 ? 0 : kErrPmid;
+    }
+    return Store(r, r.type == kTypeU32 ? Low32(sum) : sum, atom);
+  }
+  std::string text;  // scsi_paths: the paths' names; scheduler: the last path's
+  for (const Disk& d : st.disks) {
+    if (d.wwid != w->name) continue;
+    if (r.item == 3) {
+      if (!text.empty()) text += ' ';
+      text += d.s.name;
+    } else {
+      text = Scheduler(st, d.s.name);
+    }
+  }
+  atom->bytes = text;
+  return 1;
+}
+
 // disk.md.status: the wait status of "mdadm --detail --test /dev/NAME"
 // (0 for a healthy array; see mdadm(8)), its output discarded; -1 when
 // the program cannot be read. As PCP's agent, the program is $LINUX_MDADM
@@ -274,27 +334,40 @@ void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda) {
   st.dms.clear();
   st.mds.clear();
   st.zrams.clear();
+  st.wwids.clear();
   for (ls::DiskStat& d : ls::ParseDiskstats(ReadText(st, "/proc/diskstats"))) {
     if (HasPrefix(d.name, "dm-")) {
       std::string name = DmName(st, d);
-      if (!name.empty()) st.dms.push_back(Disk{st.dm_ids.For(name), std::move(d), name});
+      if (!name.empty()) st.dms.push_back(Disk{st.dm_ids.For(name), std::move(d), name, ""});
     } else if (HasPrefix(d.name, "md")) {
       std::string name = MdName(st, d.name);
-      st.mds.push_back(Disk{st.md_ids.For(name), std::move(d), name});
+      st.mds.push_back(Disk{st.md_ids.For(name), std::move(d), name, ""});
     } else if (HasPrefix(d.name, "zram")) {
-      st.zrams.push_back(Disk{st.zram_ids.For(d.name), std::move(d), ""});
+      st.zrams.push_back(Disk{st.zram_ids.For(d.name), std::move(d), "", ""});
     } else if (IsPartition(d.name)) {
-      st.partitions.push_back(Disk{st.part_ids.For(d.name), std::move(d), ""});
+      st.partitions.push_back(Disk{st.part_ids.For(d.name), std::move(d), "", ""});
     } else if (IsDisk(d.name)) {
-      st.disks.push_back(Disk{st.disk_ids.For(d.name), std::move(d), ""});
+      Disk disk{st.disk_ids.For(d.name), std::move(d), "", ""};
+      disk.wwid = ScsiId(st, disk.s.name);
+      if (!absl::StartsWith(disk.wwid, "unknown")) AddWwid(st, disk.wwid);
+      st.disks.push_back(std::move(disk));
+    } else if (IsWwid(d.name)) {
+      AddWwid(st, d.name);
     }
   }
-  if (sources & kSrcDiskSizes) st.sizes = Sizes(st);
+  // as in PCP's agent, the sizes are known only to a fetch that asked for
+  // a capacity of disk.dev, dm, md or partitions
+  if (sources & kSrcDiskSizes) {
+    st.sizes = Sizes(st);
+  } else {
+    st.sizes.clear();
+  }
   Publish(pmda, kDiskIndom, st.disks);
   Publish(pmda, kPartitionsIndom, st.partitions);
   Publish(pmda, kDmIndom, st.dms);
   Publish(pmda, kMdIndom, st.mds);
   Publish(pmda, kZramIndom, st.zrams);
+  SetInstances(pmda, kWwidIndom, st.wwids);
 }
 
 int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
@@ -306,6 +379,7 @@ int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue
     if (!DevItemOfMapped(item, &item)) return kErrPmid;
     return OneDevice(st, r, item, *d, atom);
   }
+  if (r.cluster == 92) return FetchWwid(st, r, inst, atom);
   if (r.cluster == 60) {  // disk.md.status
     const Disk* d = ByInst(st.mds, inst);
     if (d == nullptr) return kErrInst;

@@ -71,7 +71,7 @@ uint32_t SourcesOf(const MetricRow& row) {
     // md devices the last read of /proc/diskstats found (none before one).
     case 60: return 0;
     case 86: return row.item == 16 ? kSrcDiskstats | kSrcDiskSizes : kSrcDiskstats;
-    case 87: case 88: case 89: return kSrcDiskstats;
+    case 87: case 88: case 89: case 92: return kSrcDiskstats;
     case 11: case 73: return kSrcSockstat;
     case 12: return row.item == 7 ? kSrcUname | kSrcDistro : kSrcUname;
     case 18:
@@ -97,7 +97,7 @@ uint32_t SourcesOf(const MetricRow& row) {
 uint32_t SourceOfIndom(unsigned serial) {
   switch (serial) {
     case kCpuIndom: return kSrcStat;
-    case kDiskIndom: case kPartitionsIndom: case kDmIndom: case kMdIndom: case kZramIndom: return kSrcDiskstats;
+    case kDiskIndom: case kPartitionsIndom: case kDmIndom: case kMdIndom: case kZramIndom: case kWwidIndom: return kSrcDiskstats;
     case kNetIndom: return kSrcNetDev;
     case kFilesysIndom: return kSrcMounts;
     case kNetAddrIndom: return kSrcNetAddr;
@@ -148,7 +148,8 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
     case 69: case 83: case 84: case 85: case 93: return FetchPressureKsm(st, r, inst, atom);
-    case 10: case 54: case 59: case 60: case 86: case 87: case 88: case 89: return FetchDisk(st, r, inst, atom);
+    case 10: case 54: case 59: case 60: case 86: case 87: case 88: case 89: case 92:
+      return FetchDisk(st, r, inst, atom);
     case 3: case 33: case 90: return FetchNet(st, r, inst, atom);
     case 11: case 14: case 53: case 58: case 73: return FetchProto(st, r, inst, atom);
     case 5: return FetchFilesys(st, r, inst, atom);
@@ -187,7 +188,7 @@ std::vector<PmdaIndom> Indoms() {
   for (unsigned serial : {kCpuIndom, kDiskIndom, kLoadIndom, kNetIndom, kFilesysIndom, kPartitionsIndom,
                           kNetAddrIndom, kNodeIndom, kIcmpMsgIndom, kDmIndom, kMdIndom, kZoneIndom,
                           kZoneProtectionIndom, kInterruptIndom, kSoftirqIndom, kInterruptCpuIndom,
-                          kSoftirqCpuIndom, kTtyIndom, kScsiIndom, kZramIndom}) {
+                          kSoftirqCpuIndom, kTtyIndom, kScsiIndom, kZramIndom, kWwidIndom}) {
     v.push_back(PmdaIndom{serial, {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};

@@ -35,7 +35,7 @@ enum Indom : unsigned {
   kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23, kDmIndom = 24,
   kMdIndom = 25, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
   kInterruptIndom = 4, kSoftirqIndom = 36, kInterruptCpuIndom = 40, kSoftirqCpuIndom = 41,
-  kTtyIndom = 35, kScsiIndom = 11, kZramIndom = 38,
+  kTtyIndom = 35, kScsiIndom = 11, kZramIndom = 38, kWwidIndom = 42,
 };
 
 // Sources, one bit each.
@@ -75,6 +75,7 @@ struct Disk {
   int32_t inst = 0;
   ls::DiskStat s;
   std::string name;  // instance name where it is not the kernel's (dm, md)
+  std::string wwid;  // disks: hinv.map.scsi_id as the last refresh read it
 };
 
 struct NetIf {
@@ -202,6 +203,7 @@ struct LinuxState {
   // looked at.
   int kernel_loadavg = -1;
   std::vector<Disk> disks, partitions, dms, mds, zrams;
+  std::vector<PmdaInstid> wwids;  // disk.wwid instances: the disks' WWIDs
   absl::flat_hash_map<std::string, uint64_t> sizes;  // /proc/partitions, kilobytes
   std::vector<NetIf> nets;
   std::vector<NetAddr> addrs;
@@ -237,7 +239,7 @@ struct LinuxState {
     uint32_t nusers = 0, nroots = 0, nsessions = 0;
   } login;
   InstanceNumbers irq_ids, irq_cpu_ids, sirq_ids, sirq_cpu_ids;
-  InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, zram_ids, net_ids, addr_ids, fs_ids, zone_ids, prot_ids;
+  InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, zram_ids, wwid_ids, net_ids, addr_ids, fs_ids, zone_ids, prot_ids;
 };
 
 // Contents of root + path, "" when it cannot be read.

@@ -268,6 +268,12 @@ def one_line(name, sem, units):
         key = ".".join(p[3:])
         who = {"all": "all processors", "percpu": "each processor", "pernode": "the processors of each node"}[p[1]]
         return f"Time {who} spent {CPU[key]}", "Milliseconds, from /proc/stat (clock ticks converted)."
+    if name == "disk.wwid.scsi_paths":
+        return "Disks that are paths to each WWID", "Names of the disks whose hinv.map.scsi_id is the instance, joined by spaces."
+    if p[0] == "disk" and p[1] == "wwid":
+        return (f"{DISK[leaf][0].upper()}{DISK[leaf][1:]}, each WWID over its paths",
+                "Sums over the disks whose hinv.map.scsi_id is the instance (the scheduler\n"
+                "is the last path's); from /proc/diskstats, as for disk.dev.")
     if p[0] == "disk":
         scope = {"dev": "each disk", "all": "all disks together", "partitions": "each partition",
                  "dm": "each device-mapper device", "md": "each md (software RAID) device"}[p[1]]
@@ -379,6 +385,7 @@ INDOMS_LINUX = [
     ("LINUX.40", "One instance per interrupt source and processor", '"SOURCE::cpuN", from /proc/interrupts.'),
     ("LINUX.41", "One instance per kind of soft interrupt and processor", '"KIND::cpuN", from /proc/softirqs.'),
     ("LINUX.11", "One instance per SCSI device with a block device", 'Named "scsiH:C:I:L_TYPE" from /proc/scsi/scsi, numbered in order of\ndiscovery.'),
+    ("LINUX.42", "One instance per disk WWID", 'Named by the WWID (hinv.map.scsi_id) of one or more disks, numbered in\norder of discovery.'),
     ("LINUX.38", "One instance per compressed RAM (zram) device", 'Named zramN, from /proc/diskstats, numbered in order of discovery.'),
     ("LINUX.35", "One instance per serial port with a known UART", 'Named by its port number in /proc/tty/driver/serial, numbered in order\nof discovery.'),
 ]

@@ -33,7 +33,6 @@ LEFT_OUT = [
     "proc.hog.",
     "mem.buddyinfo.",
     "mem.slabinfo.",
-    "disk.wwid.",
     "network.interface.inet_addr",  # addresses
     "network.interface.ipv6_addr",
     "network.interface.ipv6_scope",

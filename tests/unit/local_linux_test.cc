@@ -430,6 +430,32 @@ TEST_F(FakeProcTest, MdStatusRunsMdadm) {
   EXPECT_EQ(Values(ctx, "disk.md.status", &keep).at(0).lval, 256);  // exit status 1
 }
 
+// disk.wwid: one instance per WWID the disks report, its values summed
+// over the disks that are paths to it; the capacity only when the fetch
+// also asks for a disk.dev capacity (PCP's agent reads the sizes then).
+TEST_F(FakeProcTest, WwidSumsItsPaths) {
+  WriteFile(root_ + "/proc/diskstats",
+            "   8 0 sda 10 0 200 0 20 0 400 0 0 33 0\n   8 16 sdb 1 0 8 0 2 0 16 0 0 3 0\n"
+            "   8 32 sdc 4 0 6 0 5 0 10 0 0 7 0\n");
+  WriteFile(root_ + "/proc/partitions", "major minor  #blocks  name\n\n   8 16 100 sdb\n   8 32 100 sdc\n");
+  for (const char* d : {"/sys/block/sdb/device", "/sys/block/sdc/device"}) std::filesystem::create_directories(root_ + d);
+  WriteFile(root_ + "/sys/block/sdb/device/wwid", "naa.33333330000007d1\n");
+  WriteFile(root_ + "/sys/block/sdc/device/wwid", "naa.33333330000007d1\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  std::map<int32_t, ValueView> reads = Values(ctx, "disk.wwid.read", &keep);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 42), reads.begin()->first), "333333330000007d1");
+  EXPECT_EQ(U64(reads.begin()->second), 5u);
+  EXPECT_EQ(Text(Values(ctx, "disk.wwid.scsi_paths", &keep).begin()->second), "sdb sdc");
+  EXPECT_TRUE(Values(ctx, "disk.wwid.capacity", &keep).empty());
+  std::vector<PmID> both = {*ctx.LookupName("disk.wwid.capacity"), *ctx.LookupName("disk.dev.capacity")};
+  absl::StatusOr<Result> r = ctx.Fetch(both);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->sets()[0].numval, 1);
+  EXPECT_EQ(U64(r->value(r->sets()[0], 0)), 200u);
+}
+
 TEST_F(FakeProcTest, LoginRecords) {
   std::string records;
   auto add = [&records](short type, const char* user) {
