@@ -2,11 +2,13 @@
 // metrics of the Linux agent: /proc/stat, /proc/loadavg, /proc/uptime,
 // uname(2), /proc/sys/kernel and /sys/devices/system/node.
 #include <dirent.h>
+#include <unistd.h>
 #include <sys/statfs.h>
 #include <sys/sysinfo.h>
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/ascii.h"
@@ -69,14 +71,41 @@ std::string Distro(const LinuxState& st) {
   return "";
 }
 
-void RefreshNodes(LinuxState& st, Pmda& pmda) {
+
+const LinuxState::Topology& Topology(LinuxState& st) {
+  if (st.topology) return *st.topology;
+  LinuxState::Topology t;
   const std::string base = "/sys/devices/system/node";
-  std::vector<int> nums = NumberedEntries(st, base, "node");
+  const size_t configured = ConfiguredCpus();
+  absl::flat_hash_set<int> known;
+  for (size_t c = 0; c < configured; ++c) known.insert(static_cast<int>(c));
+  if (DIR* d = opendir((st.root + base).c_str()); d == nullptr) {
+    std::vector<int> all;
+    for (size_t c = 0; c < configured; ++c) all.push_back(static_cast<int>(c));
+    t.nodes.emplace_back(0, std::move(all));
+  } else {
+    closedir(d);
+    for (int n : NumberedEntries(st, base, "node")) {
+      t.nodes.emplace_back(n, NumberedEntries(st, absl::StrCat(base, "/node", n), "cpu"));
+    }
+  }
+  for (const auto& [node, cpus] : t.nodes) {
+    for (int c : cpus) {
+      t.cpus.insert(c);
+      known.insert(c);
+    }
+  }
+  t.known = known.size();
+  st.topology = std::move(t);
+  return *st.topology;
+}
+
+void RefreshNodes(LinuxState& st, Pmda& pmda) {
   std::vector<Node> nodes;
-  for (int n : nums) {
+  for (const auto& [n, cpus] : Topology(st).nodes) {
     Node node;
     node.num = n;
-    node.cpus = NumberedEntries(st, absl::StrCat(base, "/node", n), "cpu");
+    node.cpus = cpus;
     // keep what the memory family read for this node
     for (Node& old : st.nodes) {
       if (old.num == n) {
@@ -96,6 +125,14 @@ void RefreshNodes(LinuxState& st, Pmda& pmda) {
 
 void RefreshStat(LinuxState& st, Pmda& pmda) {
   st.stat = ls::ParseStat(ReadText(st, "/proc/stat"));
+  // only processors of some node are listed; a single known processor
+  // takes the totals, as in PCP's agent
+  const LinuxState::Topology& topo = Topology(st);
+  if (topo.known == 1) {
+    st.stat.cpus.assign(1, {0, st.stat.all});
+  } else {
+    std::erase_if(st.stat.cpus, [&](const auto& c) { return !topo.cpus.contains(c.first); });
+  }
   std::vector<PmdaInstid> set;
   for (const auto& c : st.stat.cpus) set.push_back({c.first, absl::StrCat("cpu", c.first)});
   SetInstances(pmda, kCpuIndom, std::move(set));
@@ -271,6 +308,12 @@ bool KernelLoadavg(LinuxState& st) {
 }
 
 }  // namespace
+
+size_t ConfiguredCpus() {
+  const char* env = std::getenv("LINUX_NCPUS");
+  const long conf = env != nullptr ? std::atol(env) : sysconf(_SC_NPROCESSORS_CONF);
+  return conf > 0 ? static_cast<size_t>(conf) : 1;
+}
 
 void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda) {
   if (sources & kSrcStat) RefreshStat(st, pmda);

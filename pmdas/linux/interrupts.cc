@@ -71,11 +71,7 @@ int32_t Find(const std::vector<int32_t>& at, unsigned inst) { return inst < at.s
 
 void ParseTable(const std::string& text, bool interrupts, LinuxState& st, IrqTable& t, InstanceNumbers& line_ids,
                 InstanceNumbers& cpu_ids) {
-  // processors configured; LINUX_NCPUS stands in for them in tests, as
-  // for PCP's agent
-  const char* env = std::getenv("LINUX_NCPUS");
-  const long conf = env != nullptr ? std::atol(env) : sysconf(_SC_NPROCESSORS_CONF);
-  const size_t ncpus = conf > 0 ? static_cast<size_t>(conf) : 1;
+  const size_t ncpus = ConfiguredCpus();
   t = IrqTable();
   t.sums.assign(ncpus, 0);
   std::vector<std::string> lines = absl::StrSplit(text, '\n', absl::SkipEmpty());

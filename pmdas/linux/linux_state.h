@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "pmapi/pmda.h"
 #include "pmdas/common/metric_table.h"
 #include "pmdas/linux/proc_stats.h"
@@ -209,6 +210,16 @@ struct LinuxState {
   std::vector<NetAddr> addrs;
   std::vector<Filesys> filesys;
   std::vector<Node> nodes;
+  // Which processors belong to which node, read once (as PCP's agent reads
+  // it once): the nodes of /sys/devices/system/node and their cpuN
+  // entries, or one node0 holding every configured processor where that
+  // directory cannot be read. Only these processors are listed.
+  struct Topology {
+    std::vector<std::pair<int, std::vector<int>>> nodes;  // node number, its processors
+    absl::flat_hash_set<int> cpus;  // processors of some node
+    size_t known = 0;               // configured processors and node processors together
+  };
+  std::optional<Topology> topology;
   std::vector<Zone> zones, protection;
   std::map<unsigned, Pressure> pressure;  // by cluster (83 cpu, 84 memory, 85 io, 93 irq)
   std::map<std::string, int64_t> ksm;
@@ -255,6 +266,9 @@ uint32_t SourcesOf(const MetricRow& row);
 // Source that lists the instances of an indom serial (0 for static ones).
 uint32_t SourceOfIndom(unsigned serial);
 
+// Processors configured (sysconf), or LINUX_NCPUS in tests, as for PCP's
+// agent; at least 1.
+size_t ConfiguredCpus();
 void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda);    // stat uptime loadavg uname syskernel nodes hinv
 void RefreshMem(LinuxState& st, uint32_t sources, Pmda& pmda);    // meminfo vmstat numa
 void RefreshPressureKsm(LinuxState& st, uint32_t sources, const std::vector<unsigned>& clusters);

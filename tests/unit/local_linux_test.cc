@@ -169,6 +169,7 @@ class FakeProcTest : public testing::Test {
   void TearDown() override {
     unsetenv("LINUX_STATSPATH");
     unsetenv("PROC_STATSPATH");
+    unsetenv("LINUX_NCPUS");
     std::error_code ec;
     std::filesystem::remove_all(root_, ec);
   }
@@ -187,6 +188,9 @@ TEST_F(FakeProcTest, ReadsTheMadeUpTree) {
   WriteFile(root_ + "/proc/net/dev",
             "Inter-|   Receive\n face |bytes\n  eth9: 1000 10 1 2 0 0 0 0 2000 20 3 4 0 0 0 0\n  bad: x y\n");
   WriteFile(root_ + "/proc/vmstat", "pswpin 7\npswpout 8\n");
+  // without a node directory the processors are the configured ones (one
+  // node0 holds them all); cpu3 is one of four here
+  setenv("LINUX_NCPUS", "4", 1);  // unset by TearDown
   Context ctx = OpenOrDie();
   Result keep;
   std::map<int32_t, ValueView> user = Values(ctx, "kernel.percpu.cpu.user", &keep);
@@ -454,6 +458,25 @@ TEST_F(FakeProcTest, WwidSumsItsPaths) {
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->sets()[0].numval, 1);
   EXPECT_EQ(U64(r->value(r->sets()[0], 0)), 200u);
+}
+
+// The processors listed are those of some node directory, read once per
+// agent; /proc/stat lines for others are passed over (hinv.ncpu counts the
+// listed ones), as in PCP's agent.
+TEST_F(FakeProcTest, ProcessorsComeFromTheNodes) {
+  WriteFile(root_ + "/proc/stat", "cpu  4 0 4 4 0 0 0 0 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\ncpu1 1 0 1 1 0 0 0 0 0 0\n"
+                                  "cpu2 1 0 1 1 0 0 0 0 0 0\ncpu3 1 0 1 1 0 0 0 0 0 0\n");
+  for (const char* d : {"/sys/devices/system/node/node0/cpu0", "/sys/devices/system/node/node0/cpu1",
+                        "/sys/devices/system/node/node3/cpu3"})
+    std::filesystem::create_directories(root_ + d);
+  Context ctx = OpenOrDie();
+  Result keep;
+  std::map<int32_t, ValueView> user = Values(ctx, "kernel.percpu.cpu.user", &keep);
+  EXPECT_EQ(user.size(), 3u);
+  EXPECT_FALSE(user.contains(2));
+  EXPECT_EQ(Values(ctx, "hinv.ncpu", &keep).at(kInNull).lval, 3);
+  EXPECT_EQ(Values(ctx, "hinv.nnode", &keep).at(kInNull).lval, 2);
+  EXPECT_EQ(U64(Values(ctx, "kernel.pernode.cpu.user", &keep).at(3)), 10u);  // one tick is 10 ms
 }
 
 TEST_F(FakeProcTest, LoginRecords) {
