@@ -205,6 +205,7 @@ void LinuxAgentInit(Pmda& dp) {
   if (dp.status() != 0) return;
   auto state = std::make_shared<LinuxState>();
   ReadEnvironment(*state);
+  state->home = dp.home();
   dp.SetData(state.get());
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <ctime>
 #include <map>
 #include <optional>
 #include <string>
@@ -173,6 +174,14 @@ struct Softnet {
   int logonce = 0;  // PCP's agent's limit on repeated warnings
 };
 
+// bandwidth.conf as last read (bandwidth.cc).
+struct Bandwidth {
+  std::string path;
+  time_t last_mtime = 0;
+  int last_errno = 0;
+  absl::flat_hash_map<int, double> by_node;  // mem.numa.max_bandwidth
+};
+
 // A SCSI device of hinv.map.scsi: its instance name and block device.
 struct ScsiDevice {
   std::string name, device;
@@ -191,6 +200,7 @@ struct LinuxState {
   uint64_t hz = 100;        // LINUX_HERTZ
   uint32_t pagesize = 4096;  // LINUX_PAGESIZE
   bool all_access = false;  // LINUX_ACCESS: the super-user's values for anyone
+  std::string home;  // the agent's directory
   std::string mdadm = "/sbin/mdadm";  // LINUX_MDADM: the program disk.md.status runs
   // Whether the caller may see the serial ports' values (the super-user,
   // or all_access), as the last tty refresh found.
@@ -242,6 +252,7 @@ struct LinuxState {
   std::array<int32_t, 9> vfs{};  // vfs.files/inodes/dentry/aio, by PMID item
   bool vfs_refreshed = false;    // the warning for missing files is given once
   VfsLocks locks;
+  Bandwidth bandwidth;
   std::vector<ScsiDevice> scsi;  // instance number = position, kept for good
   std::vector<CpuInfo> cpuinfo;  // by processor number
   IrqTable irq, sirq;
@@ -290,6 +301,8 @@ void RefreshTty(LinuxState& st, Pmda& pmda);                      // tty/driver/
 void RefreshVfs(LinuxState& st);                                  // sys/fs
 void RefreshLocks(LinuxState& st);                                // locks
 int FetchVfs(const LinuxState& st, const MetricRow& r, AtomValue* atom);
+void RefreshBandwidth(LinuxState& st);                            // bandwidth.conf
+int BandwidthValue(const LinuxState& st, int node, AtomValue* atom);
 void RefreshScsi(LinuxState& st, Pmda& pmda);                     // scsi/scsi
 int FetchScsi(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 // hinv.map.scsi_id of a disk: its WWID, or "unknown".

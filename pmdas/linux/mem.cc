@@ -183,7 +183,7 @@ int NumaValue(const LinuxState& st, unsigned item, unsigned inst, AtomValue* ato
   if (node == nullptr) return kErrInst;
   if (item < 32) return NodeField(*node, kNumaFields[item], &atom->ull) ? 1 : 0;
   if (item < 38) return Get(node->numastat, kNumaFields[item], &atom->ull) ? 1 : 0;
-  if (item == 38) return 0;  // no bandwidth.conf figure
+  if (item == 38) return BandwidthValue(st, node->num, atom);
   if (item >= 39 && item <= 41) {
     uint64_t pages = 0, size = 0;
     if (!Get(st.meminfo, "Hugepagesize", &size)) return 0;
@@ -202,7 +202,10 @@ void RefreshMem(LinuxState& st, uint32_t sources, Pmda&) {
     st.vmstat = ls::ParseVmstat(ReadText(st, "/proc/vmstat"));
     if (!st.vmstat.empty()) AddVmstatTotals(st.vmstat);
   }
-  if (sources & kSrcNuma) RefreshNuma(st);
+  if (sources & kSrcNuma) {
+    RefreshNuma(st);
+    RefreshBandwidth(st);
+  }
 }
 
 int FetchMem(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {

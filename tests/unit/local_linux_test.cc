@@ -479,6 +479,25 @@ TEST_F(FakeProcTest, ProcessorsComeFromTheNodes) {
   EXPECT_EQ(U64(Values(ctx, "kernel.pernode.cpu.user", &keep).at(3)), 10u);  // one tick is 10 ms
 }
 
+// mem.numa.max_bandwidth: the figures of $PCP_PMDAS_DIR/linux/bandwidth.conf,
+// read up to the first line in error (here an unknown node).
+TEST_F(FakeProcTest, BandwidthConfPerNode) {
+  for (const char* d : {"/sys/devices/system/node/node0/cpu0", "/sys/devices/system/node/node1/cpu1",
+                        "/pmdas/linux"})
+    std::filesystem::create_directories(root_ + d);
+  WriteFile(root_ + "/proc/stat", "cpu  2 0 2 2 0 0 0 0 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\ncpu1 1 0 1 1 0 0 0 0 0 0\n");
+  WriteFile(root_ + "/pmdas/linux/bandwidth.conf", "# figures\nVersion:1.0\nnode1:2048.5\nnode7:1\nnode0:99\n");
+  setenv("PCP_PMDAS_DIR", (root_ + "/pmdas").c_str(), 1);
+  Context ctx = OpenOrDie();
+  Result keep;
+  std::map<int32_t, ValueView> bw = Values(ctx, "mem.numa.max_bandwidth", &keep);
+  unsetenv("PCP_PMDAS_DIR");
+  ASSERT_EQ(bw.size(), 1u);
+  double v = 0;
+  std::memcpy(&v, bw.at(1).payload.data(), sizeof v);
+  EXPECT_EQ(v, 2048.5);
+}
+
 TEST_F(FakeProcTest, LoginRecords) {
   std::string records;
   auto add = [&records](short type, const char* user) {
