@@ -144,6 +144,7 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 74: return FetchTty(st, r, inst, atom);
     case 27: case 75: return FetchVfs(st, r, atom);
     case 15: return FetchScsi(st, r, inst, atom);
+    case 7: return FetchRpc(st, r, inst, atom);
     case 4: case 63: case 82: return FetchInterrupts(st, r, inst, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
@@ -192,6 +193,7 @@ std::vector<PmdaIndom> Indoms() {
     v.push_back(PmdaIndom{serial, {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};
+  for (PmdaIndom& i : RpcIndoms()) v.push_back(std::move(i));
   v.push_back(PmdaIndom{kPressureIndom, {{10, "10 second"}, {60, "1 minute"}, {300, "5 minute"}}});
   return v;
 }
@@ -210,7 +212,7 @@ void LinuxAgentInit(Pmda& dp) {
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t sources = 0;
-    bool tty = false, vfs = false, locks = false, scsi = false;
+    bool tty = false, vfs = false, locks = false, scsi = false, rpc = false;
     std::vector<unsigned> clusters;  // pressure files are read one by one
     for (PmID id : ids) {
       if (const PmdaMetric* m = pmda.FindMetric(id)) {
@@ -221,6 +223,7 @@ void LinuxAgentInit(Pmda& dp) {
         vfs = vfs || cluster == 27;
         locks = locks || cluster == 75;
         scsi = scsi || cluster == 15;
+        rpc = rpc || cluster == 7;
         sources |= s;
       }
     }
@@ -229,6 +232,7 @@ void LinuxAgentInit(Pmda& dp) {
     if (vfs) RefreshVfs(*state);
     if (locks) RefreshLocks(*state);
     if (scsi) RefreshScsi(*state, pmda);
+    if (rpc) RefreshRpc(*state);
     return pmda.DefaultFetch(ids, result);
   };
   dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {

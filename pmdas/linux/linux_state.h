@@ -38,6 +38,7 @@ enum Indom : unsigned {
   kMdIndom = 25, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
   kInterruptIndom = 4, kSoftirqIndom = 36, kInterruptCpuIndom = 40, kSoftirqCpuIndom = 41,
   kTtyIndom = 35, kScsiIndom = 11, kZramIndom = 38, kWwidIndom = 42,
+  kNfsIndom = 7, kNfs3Indom = 8, kNfs4ClientIndom = 14, kNfs4ServerIndom = 15,
 };
 
 // Sources, one bit each.
@@ -174,6 +175,33 @@ struct Softnet {
   int logonce = 0;  // PCP's agent's limit on repeated warnings
 };
 
+// NFS and RPC statistics as last read (rpc.cc): request counts per
+// operation, and the other figures of each file.
+inline constexpr size_t kRpc2Ops = 18, kRpc3Ops = 22, kRpc4ClientOps = 56, kRpc4ServerOps = 71;
+struct RpcStats {
+  struct Client {
+    bool ok = false;  // /proc/net/rpc/nfs was read
+    uint32_t net[4] = {}, rpc[3] = {};
+    uint32_t req2[kRpc2Ops] = {}, req3[kRpc3Ops] = {}, req4[kRpc4ClientOps] = {};
+  } client;
+  struct Server {
+    bool ok = false;  // /proc/net/rpc/nfsd was read
+    uint32_t rchits = 0, rcmisses = 0, rcnocache = 0, fh_cached = 0, fh_valid = 0, fh_fixup = 0;
+    uint32_t fh_lookup = 0, fh_stale = 0, fh_concurrent = 0, fh_anon = 0, fh_nocache_dir = 0;
+    uint32_t fh_nocache_nondir = 0, io_read = 0, io_write = 0, th_cnt = 0, th_fullcnt = 0;
+    uint32_t ra_size = 0, ra_hits = 0, ra_misses = 0;
+    uint32_t net[4] = {}, rpc[5] = {};
+    uint32_t req2[kRpc2Ops] = {}, req3[kRpc3Ops] = {};
+    uint32_t req4[kRpc4ServerOps + 1] = {};  // [0] is the NULL operation's
+  } server;
+  struct Threads {
+    bool ok = false;  // /proc/fs/nfsd read without error
+    uint32_t total = 0, pools = 0;
+    uint64_t sums[4] = {};  // packets arrived, sockets enqueued, threads woken, timed out
+  } threads;
+  bool nfsd_warned = false;
+};
+
 // bandwidth.conf as last read (bandwidth.cc).
 struct Bandwidth {
   std::string path;
@@ -253,6 +281,7 @@ struct LinuxState {
   bool vfs_refreshed = false;    // the warning for missing files is given once
   VfsLocks locks;
   Bandwidth bandwidth;
+  RpcStats rpc;
   std::vector<ScsiDevice> scsi;  // instance number = position, kept for good
   std::vector<CpuInfo> cpuinfo;  // by processor number
   IrqTable irq, sirq;
@@ -301,6 +330,9 @@ void RefreshTty(LinuxState& st, Pmda& pmda);                      // tty/driver/
 void RefreshVfs(LinuxState& st);                                  // sys/fs
 void RefreshLocks(LinuxState& st);                                // locks
 int FetchVfs(const LinuxState& st, const MetricRow& r, AtomValue* atom);
+void RefreshRpc(LinuxState& st);                                  // net/rpc, fs/nfsd
+int FetchRpc(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+std::vector<PmdaIndom> RpcIndoms();  // the four request instance domains
 void RefreshBandwidth(LinuxState& st);                            // bandwidth.conf
 int BandwidthValue(const LinuxState& st, int node, AtomValue* atom);
 void RefreshScsi(LinuxState& st, Pmda& pmda);                     // scsi/scsi

@@ -295,6 +295,41 @@ def one_line(name, sem, units):
                 "writes": "data written out to the backing device"}[".".join(p[2:])]
         source = {"io_stat": "Counted", "mm_stat": "Kilobytes", "bd_stat": "Kilobytes"}[p[1]]
         return f"zram device {what}", f"{source}, from /sys/block/zramN/{p[1]}; no value without all its fields."
+    if p[0] in ("nfs", "nfs3", "nfs4"):
+        side = {"client": "this host's NFS client", "server": "this host's NFS server"}[p[1]]
+        version = {"nfs": "NFS version 2", "nfs3": "NFS version 3", "nfs4": "NFS version 4"}[p[0]]
+        source = "/proc/net/rpc/nfs" if p[1] == "client" else "/proc/net/rpc/nfsd"
+        if leaf == "calls":
+            return f"{version} requests of {side}, all operations", f"Sum of the {version} operation counts in {source}."
+        if leaf == "reqs":
+            return f"{version} requests of {side}, by operation", f"The {version} operation counts in {source}."
+        what = {"total": "nfsd threads configured", "pools": "nfsd thread pools",
+                "requests": "requests that arrived at the thread pools",
+                "enqueued": "times a request waited for a free nfsd thread",
+                "processed": "times a request found an nfsd thread waiting",
+                "timedout": "nfsd threads that timed out idle"}[leaf]
+        return f"NFS server: {what}", "From /proc/fs/nfsd/pool_threads and pool_stats, summed over the pools."
+    if p[0] == "rpc":
+        side = {"client": "RPC client", "server": "RPC server"}[p[1]]
+        source = "/proc/net/rpc/nfs" if p[1] == "client" else "/proc/net/rpc/nfsd"
+        what = {"rpccnt": "calls", "rpcretrans": "calls retransmitted", "rpcauthrefresh": "credential refreshes",
+                "netcnt": "network packets", "netudpcnt": "UDP packets", "nettcpcnt": "TCP packets",
+                "nettcpconn": "TCP connections", "rpcerr": "calls rejected (the three kinds below together)",
+                "rpcbadfmt": "calls rejected as malformed", "rpcbadauth": "calls rejected for bad authentication",
+                "rpcbadclnt": "calls rejected from unknown clients", "rchits": "reply cache hits",
+                "rcmisses": "reply cache misses", "rcnocache": "requests not cached",
+                "fh_cached": "file handles found in the dentry cache", "fh_valid": "file handles validated",
+                "fh_fixup": "file handles fixed up", "fh_lookup": "file handles needing a fresh lookup",
+                "fh_stale": "stale file handles", "fh_concurrent": "file handles used concurrently",
+                "fh_anon": "anonymous file handles", "fh_nocache_dir": "directory file handles not in the cache",
+                "fh_nocache_nondir": "other file handles not in the cache", "io_read": "bytes read for clients",
+                "io_write": "bytes written for clients", "th_cnt": "nfsd threads",
+                "th_fullcnt": "times every nfsd thread was busy", "ra_size": "read-ahead cache size",
+                "ra_hits": "read-ahead cache hits", "ra_misses": "read-ahead cache misses"}[leaf]
+        note = f"From {source}."
+        if name == "rpc.server.nettcpconn":
+            note += " As in PCP's agent, this metric carries the TCP packet count."
+        return f"{side}: {what}", note
     if name.startswith("network.interface."):
         return f"Network interface {NETIF['.'.join(p[2:])]}", "Counters from /proc/net/dev; settings from /sys/class/net or the interface ioctls."
     if name.startswith("network.all."):
@@ -385,6 +420,10 @@ INDOMS_LINUX = [
     ("LINUX.40", "One instance per interrupt source and processor", '"SOURCE::cpuN", from /proc/interrupts.'),
     ("LINUX.41", "One instance per kind of soft interrupt and processor", '"KIND::cpuN", from /proc/softirqs.'),
     ("LINUX.11", "One instance per SCSI device with a block device", 'Named "scsiH:C:I:L_TYPE" from /proc/scsi/scsi, numbered in order of\ndiscovery.'),
+    ("LINUX.7", "One instance per NFS version 2 operation", 'Named by the operation ("getattr"), numbered in the order of the kernel\'s\nproc2 lines.'),
+    ("LINUX.8", "One instance per NFS version 3 operation", 'Named by the operation, numbered in the order of the kernel\'s proc3 lines.'),
+    ("LINUX.14", "One instance per NFS version 4 client operation", 'Named by the operation, numbered in the order of the kernel\'s proc4 line\nof /proc/net/rpc/nfs.'),
+    ("LINUX.15", "One instance per NFS version 4 server operation", 'Named by the operation, numbered from 1 in the order of the kernel\'s\nproc4ops line of /proc/net/rpc/nfsd.'),
     ("LINUX.42", "One instance per disk WWID", 'Named by the WWID (hinv.map.scsi_id) of one or more disks, numbered in\norder of discovery.'),
     ("LINUX.38", "One instance per compressed RAM (zram) device", 'Named zramN, from /proc/diskstats, numbered in order of discovery.'),
     ("LINUX.35", "One instance per serial port with a known UART", 'Named by its port number in /proc/tty/driver/serial, numbered in order\nof discovery.'),

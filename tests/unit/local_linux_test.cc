@@ -71,7 +71,7 @@ TEST(LocalLinuxTest, DescriptorsMatchPcp) {
   EXPECT_GE(rows, 800);
   // and the agent has no names the table lacks
   int leaves = 0;
-  for (const char* top : {"hinv", "kernel", "mem", "swap", "network", "disk", "filesys", "tty", "vfs", "zram"}) {
+  for (const char* top : {"hinv", "kernel", "mem", "swap", "network", "disk", "filesys", "tty", "vfs", "zram", "rpc", "nfs", "nfs3", "nfs4"}) {
     ASSERT_TRUE(ctx.Traverse(top, [&](const std::string&) { ++leaves; }).ok());
   }
   EXPECT_EQ(leaves, rows);
@@ -496,6 +496,33 @@ TEST_F(FakeProcTest, BandwidthConfPerNode) {
   double v = 0;
   std::memcpy(&v, bw.at(1).payload.data(), sizeof v);
   EXPECT_EQ(v, 2048.5);
+}
+
+// rpc and nfs: the client's and server's files read by line kind, the
+// operation counts into their instance domains (NFSv4 server operations
+// numbered from 1), nfsd's thread pools summed; a missing client file
+// leaves the client's metrics without values.
+TEST_F(FakeProcTest, RpcAndNfsCounts) {
+  for (const char* d : {"/proc/net/rpc", "/proc/fs/nfsd"}) std::filesystem::create_directories(root_ + d);
+  WriteFile(root_ + "/proc/net/rpc/nfsd",
+            "rc 1 2 3\nfh 4 5 6 7 8\nth 8 9\nnet 10 11 12 13\nrpc 14 15 16 17 18\n"
+            "proc3 22 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22\n"
+            "proc4 2 7 8\nproc4ops 71 0 0 0 5\n");
+  WriteFile(root_ + "/proc/fs/nfsd/pool_threads", "8\n");
+  WriteFile(root_ + "/proc/fs/nfsd/pool_stats", "# pool packets-arrived\n0 49 4 45 0\n1 1 1 1 1\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  auto one = [&](const char* name) { return Values(ctx, name, &keep).at(kInNull).lval; };
+  EXPECT_EQ(one("rpc.server.fh_stale"), 4);
+  EXPECT_EQ(one("rpc.server.nettcpconn"), 12);  // nettcpcnt, as PCP's agent gives it
+  EXPECT_EQ(one("nfs3.server.calls"), 253);
+  EXPECT_EQ(Values(ctx, "nfs3.server.reqs", &keep).at(21).lval, 22);
+  EXPECT_EQ(Values(ctx, "nfs4.server.reqs", &keep).at(4).lval, 5);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 15), 4), "access");
+  EXPECT_EQ(one("nfs.server.threads.pools"), 2);
+  EXPECT_EQ(U64(Values(ctx, "nfs.server.threads.requests", &keep).at(kInNull)), 50u);
+  EXPECT_TRUE(Values(ctx, "rpc.client.rpccnt", &keep).empty());
+  EXPECT_TRUE(Values(ctx, "nfs.client.reqs", &keep).empty());
 }
 
 TEST_F(FakeProcTest, LoginRecords) {

@@ -7,7 +7,7 @@
 // process 1, node0's meminfo, /proc/pressure/io, /proc/cpuinfo, cpu0's
 // cpufreq/stats/time_in_state, /var/run/utmp, /proc/interrupts and
 // /proc/softirqs, /proc/sys/fs/file-nr, /proc/locks, /proc/scsi/scsi,
-// zram0's mm_stat and sda's wwid; then a local context with both agents
+// zram0's mm_stat, sda's wwid, /proc/net/rpc/nfsd and nfsd's pool files; then a local context with both agents
 // lists every instance domain and fetches every metric.
 #include <sys/stat.h>
 
@@ -30,7 +30,8 @@ constexpr const char* kFiles[] = {
     "/proc/1/cmdline", "/proc/1/smaps_rollup", "/proc/1/cgroup", "/sys/devices/system/node/node0/meminfo",
     "/proc/pressure/io", "/proc/cpuinfo", "/sys/devices/system/cpu/cpu0/cpufreq/stats/time_in_state",
     "/var/run/utmp", "/proc/interrupts", "/proc/softirqs", "/proc/sys/fs/file-nr", "/proc/locks",
-    "/proc/scsi/scsi", "/sys/block/zram0/mm_stat", "/sys/block/sda/device/wwid",
+    "/proc/scsi/scsi", "/sys/block/zram0/mm_stat", "/sys/block/sda/device/wwid", "/proc/net/rpc/nfsd",
+    "/proc/fs/nfsd/pool_threads", "/proc/fs/nfsd/pool_stats",
 };
 
 const std::string& Root() {
@@ -41,7 +42,8 @@ const std::string& Root() {
                           "/sys/devices/system/cpu", "/sys/devices/system/cpu/cpu0",
                           "/sys/devices/system/cpu/cpu0/cpufreq", "/sys/devices/system/cpu/cpu0/cpufreq/stats",
                           "/var", "/var/run", "/proc/sys", "/proc/sys/fs", "/proc/scsi", "/sys/block",
-                          "/sys/block/zram0", "/sys/block/sda", "/sys/block/sda/device"})
+                          "/sys/block/zram0", "/sys/block/sda", "/sys/block/sda/device", "/proc/net/rpc",
+                          "/proc/fs", "/proc/fs/nfsd"})
       mkdir((r + d).c_str(), 0755);
     const std::string src = PMAPI_SOURCE_DIR;
     const std::string conf = "linux 60 builtin linux_init " + src + "/pmdas/linux pmns=" + src +
