@@ -407,7 +407,7 @@ int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue
   if (item == 103) {  // hinv.map.scsi_id
     const Disk* d = ByInst(st.disks, inst);
     if (d == nullptr) return kErrInst;
-    atom->bytes = ScsiId(st, d->s.name);
+    atom->bytes = d->wwid;  // read by this fetch's refresh
     return 1;
   }
   unsigned dev_item;
