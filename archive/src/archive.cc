@@ -171,9 +171,10 @@ class Archive::Impl {
   int NextVolume(int vol) const;
   int PrevVolume(int vol) const;
   // Decodes the data record of `len` bytes at `start` of volume file `f`.
-  absl::Status DecodeRecord(ArchiveFile& f, uint64_t start, uint32_t len, Result* out) const;
-  absl::Status ReadNext(Result* out);
-  absl::Status ReadPrev(Result* out);
+  absl::Status DecodeRecord(ArchiveFile& f, uint64_t start, uint32_t len,
+                            const RecordFilter& filter, Result* out) const;
+  absl::Status ReadNext(Result* out, const RecordFilter& filter = RecordFilter());
+  absl::Status ReadPrev(Result* out, const RecordFilter& filter = RecordFilter());
   absl::StatusOr<ArchiveTime> End();
   // Decodes the record that ends file f (its trailing length word).
   absl::Status LastRecord(ArchiveFile& f, size_t label_bytes, Result* out);
@@ -205,7 +206,6 @@ class Archive::Impl {
   int vol = 0;
   size_t offset = 0;
   uint32_t record_bytes = 0;
-  std::vector<PmID> decode_only;
 };
 
 absl::Status Archive::Impl::Open(std::string_view name) {
@@ -400,7 +400,7 @@ int Archive::Impl::PrevVolume(int v) const {
 }
 
 absl::Status Archive::Impl::DecodeRecord(ArchiveFile& f, uint64_t start, uint32_t len,
-                                         Result* out) const {
+                                         const RecordFilter& filter, Result* out) const {
   if (len < 12 || start + len > f.size()) return PcpError(kErrLogrec);
   absl::StatusOr<std::span<const uint8_t>> rec = f.Read(start, len);
   if (!rec.ok()) return rec.status();
@@ -410,7 +410,7 @@ absl::Status Archive::Impl::DecodeRecord(ArchiveFile& f, uint64_t start, uint32_
   }
   const ResultLayout layout =
       label.version == lf::kVersion3 ? ResultLayout::kTimestamp : ResultLayout::kTimeval;
-  return DecodeResultOnly(rec->subspan(4, len - 8), layout, kErrLogrec, decode_only, out);
+  return DecodeResultOnly(rec->subspan(4, len - 8), layout, kErrLogrec, filter.pmids(), out);
 }
 
 namespace {
@@ -426,7 +426,7 @@ absl::StatusOr<std::optional<uint32_t>> WordAt(ArchiveFile& f, uint64_t at) {
 
 }  // namespace
 
-absl::Status Archive::Impl::ReadNext(Result* out) {
+absl::Status Archive::Impl::ReadNext(Result* out, const RecordFilter& filter) {
   for (;;) {
     absl::StatusOr<ArchiveFile*> f = Volume(vol);
     if (!f.ok()) return f.status();
@@ -442,7 +442,7 @@ absl::Status Archive::Impl::ReadNext(Result* out) {
     absl::StatusOr<std::optional<uint32_t>> len_word = WordAt(**f, offset);
     if (!len_word.ok()) return len_word.status();
     const uint32_t len = len_word->value_or(0);
-    absl::Status s = DecodeRecord(**f, offset, len, out);
+    absl::Status s = DecodeRecord(**f, offset, len, filter, out);
     if (!s.ok()) return s;
     offset += len;
     record_bytes = len;
@@ -450,7 +450,7 @@ absl::Status Archive::Impl::ReadNext(Result* out) {
   }
 }
 
-absl::Status Archive::Impl::ReadPrev(Result* out) {
+absl::Status Archive::Impl::ReadPrev(Result* out, const RecordFilter& filter) {
   const size_t label_bytes = LabelRecordBytes(label.version);
   for (;;) {
     absl::StatusOr<ArchiveFile*> f = Volume(vol);
@@ -472,7 +472,7 @@ absl::Status Archive::Impl::ReadPrev(Result* out) {
     const uint32_t len = len_word->value_or(0);
     if (len < 12 || len > offset - label_bytes) return PcpError(kErrLogrec);
     const size_t start = offset - len;
-    absl::Status s = DecodeRecord(**f, start, len, out);
+    absl::Status s = DecodeRecord(**f, start, len, filter, out);
     if (!s.ok()) return s;
     offset = start;
     record_bytes = len;
@@ -507,7 +507,7 @@ absl::Status Archive::Impl::LastRecord(ArchiveFile& f, size_t label_bytes, Resul
   if (!len_word.ok()) return len_word.status();
   const uint32_t len = len_word->value_or(0);
   if (len < 12 || len > size - label_bytes) return PcpError(kErrLogrec);
-  return DecodeRecord(f, size - len, len, out);
+  return DecodeRecord(f, size - len, len, RecordFilter(), out);
 }
 
 absl::StatusOr<ArchiveTime> Archive::Impl::EndFromIndex(int volume, uint64_t size) {
@@ -639,7 +639,9 @@ void Archive::SeekEnd() {
   impl_->offset = SIZE_MAX;
 }
 
-absl::Status Archive::ReadNext(Result* out) { return impl_->ReadNext(out); }
+absl::Status Archive::ReadNext(Result* out, const RecordFilter& filter) {
+  return impl_->ReadNext(out, filter);
+}
 
 Archive::Position Archive::Tell() const { return Position{impl_->vol, impl_->offset}; }
 
@@ -652,12 +654,21 @@ void Archive::Seek(Position p) {
   impl_->vol = p.vol;
   impl_->offset = static_cast<size_t>(p.offset);
 }
-absl::Status Archive::ReadPrev(Result* out) { return impl_->ReadPrev(out); }
+absl::Status Archive::ReadPrev(Result* out, const RecordFilter& filter) {
+  return impl_->ReadPrev(out, filter);
+}
 uint32_t Archive::record_bytes() const { return impl_->record_bytes; }
-void Archive::DecodeOnly(std::vector<PmID> pmids) {
+
+RecordFilter::RecordFilter(std::span<const PmID> pmids) : pmids_(pmids.begin(), pmids.end()) {
   // Sorted, for the decoder's binary search.
-  std::sort(pmids.begin(), pmids.end());
-  impl_->decode_only = std::move(pmids);
+  std::sort(pmids_.begin(), pmids_.end());
+}
+
+const RecordFilter& RecordFilter::FramingOnly() {
+  // No record holds a value set of PM_ID_NULL.
+  static const PmID kNone[] = {kPmIDNull};
+  static const RecordFilter* const framing = new RecordFilter(kNone);
+  return *framing;
 }
 absl::StatusOr<ArchiveTime> Archive::End() const { return impl_->End(); }
 

@@ -128,10 +128,12 @@ const std::vector<InDomSnapshot>* ArchiveSet::InDomHistory(InDom indom) const {
 absl::StatusOr<ArchiveTime> ArchiveSet::End() const { return archives_.back()->End(); }
 
 std::vector<ArchiveSet::Record> ArchiveSet::Catalog(
-    absl::Status* error, std::span<const PmID> only,
+    absl::Status* error, const RecordFilter& filter,
     const std::function<void(size_t, const Result&)>& visit) {
   std::vector<Record> out;
   Result r;
+  // Only times and framing are needed, and the value sets a visitor wants.
+  const RecordFilter& decoded = visit ? filter : RecordFilter::FramingOnly();
   for (size_t m = 0; m < archives_.size(); ++m) {
     Archive& a = *archives_[m];
     if (m > 0 && !out.empty()) {
@@ -142,22 +144,14 @@ std::vector<ArchiveSet::Record> ArchiveSet::Catalog(
       out.push_back(mark);
     }
     a.SeekStart();
-    // Only times and framing are needed, and the value sets a visitor
-    // wants: no other metric's values are decoded (no record holds
-    // PM_ID_NULL).
-    if (!visit)
-      a.DecodeOnly({kPmIDNull});
-    else
-      a.DecodeOnly(std::vector<PmID>(only.begin(), only.end()));  // empty: all
     while (true) {
       Archive::Position pos = a.Tell();
-      absl::Status s = a.ReadNext(&r);
+      absl::Status s = a.ReadNext(&r, decoded);
       if (PcpCode(s) == kErrEol) {
         a.DropVolumePages(pos.vol);
         break;
       }
       if (!s.ok()) {
-        a.DecodeOnly({});
         *error = s;
         return out;
       }
@@ -166,12 +160,11 @@ std::vector<ArchiveSet::Record> ArchiveSet::Catalog(
       out.push_back(Record{r.timestamp_ns(), r.is_mark(), m, pos});
       if (visit && !r.is_mark()) visit(out.size() - 1, r);
     }
-    a.DecodeOnly({});
   }
   return out;
 }
 
-absl::Status ArchiveSet::Read(const Record& r, Result* out) {
+absl::Status ArchiveSet::Read(const Record& r, Result* out, const RecordFilter& filter) {
   if (r.mark && r.pos.offset == 0) {
     out->Clear();
     out->set_timestamp_ns(r.time_ns);
@@ -179,17 +172,7 @@ absl::Status ArchiveSet::Read(const Record& r, Result* out) {
   }
   Archive& a = *archives_[r.member];
   a.Seek(r.pos);
-  return a.ReadNext(out);
-}
-
-absl::Status ArchiveSet::ReadOnly(const Record& r, std::span<const PmID> only, Result* out) {
-  if (r.mark && r.pos.offset == 0) return Read(r, out);
-  Archive& a = *archives_[r.member];
-  a.DecodeOnly(std::vector<PmID>(only.begin(), only.end()));
-  a.Seek(r.pos);
-  absl::Status s = a.ReadNext(out);
-  a.DecodeOnly({});
-  return s;
+  return a.ReadNext(out, filter);
 }
 
 }  // namespace pmapi

@@ -63,15 +63,14 @@ class ArchiveSet {
   };
   // Lists every record of every member (reading each member once); stops
   // at a member's first corrupt record and returns what came before,
-  // setting *error to the corruption.
-  // `visit`, if given, sees each record (not the virtual marks) with its
-  // index in the list and the value sets of `only` decoded.
-  std::vector<Record> Catalog(absl::Status* error, std::span<const PmID> only = {},
+  // setting *error to the corruption. `visit`, if given, sees each record
+  // (not the virtual marks) with its index in the list and the value sets
+  // `filter` keeps decoded; without it only times and framing are decoded.
+  std::vector<Record> Catalog(absl::Status* error, const RecordFilter& filter = RecordFilter(),
                               const std::function<void(size_t, const Result&)>& visit = nullptr);
-  // Decodes record `r` (a virtual mark becomes an empty Result).
-  absl::Status Read(const Record& r, Result* out);
-  // As Read, decoding only the value sets of `only` (Archive::DecodeOnly).
-  absl::Status ReadOnly(const Record& r, std::span<const PmID> only, Result* out);
+  // Decodes record `r` with the value sets `filter` keeps (a virtual mark
+  // becomes an empty Result).
+  absl::Status Read(const Record& r, Result* out, const RecordFilter& filter = RecordFilter());
 
  private:
   ArchiveSet() = default;

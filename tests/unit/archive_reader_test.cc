@@ -67,6 +67,37 @@ TEST(ArchiveReaderTest, SmallV2) {
   EXPECT_EQ(end->sec, ArchiveTime::FromNanos(first).sec + 28);
 }
 
+// A filter passed to a read decodes only the value sets it keeps; the
+// others come back empty, and the next read without one decodes them all.
+TEST(ArchiveReaderTest, RecordFilterIsPerRead) {
+  absl::StatusOr<std::unique_ptr<Archive>> a = Archive::Open(kRef + "small-v2/small-v2");
+  ASSERT_TRUE(a.ok()) << a.status();
+  Result whole, some, framing, again;
+  (*a)->SeekStart();
+  ASSERT_TRUE((*a)->ReadNext(&whole).ok());
+  ASSERT_GE(whole.sets().size(), 2u);
+  const PmID kept = whole.sets()[1].pmid;
+  ASSERT_GT(whole.sets()[0].numval, 0);
+  ASSERT_GT(whole.sets()[1].numval, 0);
+  const PmID list[] = {kept};
+  (*a)->SeekStart();
+  ASSERT_TRUE((*a)->ReadNext(&some, RecordFilter(list)).ok());
+  (*a)->SeekStart();
+  ASSERT_TRUE((*a)->ReadNext(&framing, RecordFilter::FramingOnly()).ok());
+  (*a)->SeekStart();
+  ASSERT_TRUE((*a)->ReadNext(&again).ok());
+  ASSERT_EQ(some.sets().size(), whole.sets().size());
+  ASSERT_EQ(framing.sets().size(), whole.sets().size());
+  EXPECT_EQ(some.timestamp_ns(), whole.timestamp_ns());
+  EXPECT_EQ(framing.timestamp_ns(), whole.timestamp_ns());
+  for (size_t k = 0; k < whole.sets().size(); ++k) {
+    EXPECT_EQ(some.sets()[k].pmid, whole.sets()[k].pmid);
+    EXPECT_EQ(some.sets()[k].numval, whole.sets()[k].pmid == kept ? whole.sets()[k].numval : 0);
+    EXPECT_EQ(framing.sets()[k].numval, 0);
+    EXPECT_EQ(again.sets()[k].numval, whole.sets()[k].numval);
+  }
+}
+
 TEST(ArchiveReaderTest, SmallV3ByFileNameAndInstances) {
   absl::StatusOr<std::unique_ptr<Archive>> a = Archive::Open(kRef + "small-v3/small-v3.meta");
   ASSERT_TRUE(a.ok()) << a.status();

@@ -50,10 +50,9 @@ Listing List(Archive& a) {
   Listing l;
   Result r;
   a.SeekStart();
-  a.DecodeOnly({kPmIDNull});
   for (;;) {
     Archive::Position p = a.Tell();
-    absl::Status s = a.ReadNext(&r);
+    absl::Status s = a.ReadNext(&r, RecordFilter::FramingOnly());
     if (!s.ok()) {
       l.end_code = PcpCode(s);
       break;
@@ -61,7 +60,6 @@ Listing List(Archive& a) {
     l.pos.push_back(p);
     l.time_ns.push_back(r.timestamp_ns());
   }
-  a.DecodeOnly({});
   return l;
 }
 

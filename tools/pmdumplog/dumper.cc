@@ -566,8 +566,12 @@ int Dumper::Records() {
     absl::Status s = archive_.CheckIndexedPosition(opt_.start ? *opt_.start : archive_.label().start);
     if (!s.ok()) return pmapi::PcpCode(s);
   }
+  // Named metrics: the other value sets need not be decoded (except for
+  // -s, which prints whole record sizes).
+  const pmapi::RecordFilter filter =
+      opt_.sizes ? pmapi::RecordFilter() : pmapi::RecordFilter(opt_.pmids);
   for (;;) {
-    absl::Status s = opt_.reverse ? archive_.ReadPrev(&r) : archive_.ReadNext(&r);
+    absl::Status s = opt_.reverse ? archive_.ReadPrev(&r, filter) : archive_.ReadNext(&r, filter);
     if (!s.ok()) {
       const int code = pmapi::PcpCode(s);
       return code == pmapi::kErrEol ? 0 : code;

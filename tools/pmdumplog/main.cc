@@ -235,9 +235,6 @@ int Run(int argc, char** argv) {
     }
   }
 
-  // Named metrics: the other value sets need not be decoded (except for
-  // -s, which prints whole record sizes).
-  if (!f.dump.sizes) archive.DecodeOnly(f.dump.pmids);
   Dumper dumper(archive, f.dump, tf, &out);
   if (f.l) dumper.Label(f.L, end);
   if (f.d) dumper.Descs();

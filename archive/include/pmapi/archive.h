@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -167,6 +168,25 @@ struct IndexEntry {
   int64_t data_offset = 0;
 };
 
+// Which value sets a record read decodes. By default every one; a filter
+// of some PMIDs decodes only theirs, and every other set is checked for
+// framing and comes back as an empty set of its PMID (so numpmid() and
+// is_mark() are unchanged). FramingOnly() decodes no value set: the
+// record's time and framing alone. A reader that wants a few metrics of a
+// wide archive skips most of each record's decoding this way.
+class RecordFilter {
+ public:
+  RecordFilter() = default;
+  // Only the value sets of `pmids` (all of them when it is empty).
+  explicit RecordFilter(std::span<const PmID> pmids);
+  static const RecordFilter& FramingOnly();
+  // The PMIDs kept, sorted; empty for all.
+  std::span<const PmID> pmids() const { return pmids_; }
+
+ private:
+  std::vector<PmID> pmids_;
+};
+
 class Archive {
  public:
   // Opens the archive named like pmNewContext(PM_CONTEXT_ARCHIVE) names it:
@@ -210,19 +230,15 @@ class Archive {
   std::optional<std::string_view> InstanceName(InDom indom, int32_t inst, ArchiveTime t) const;
 
   // Data records. SeekStart/SeekEnd position before the first / after the
-  // last record; ReadNext/ReadPrev then return records one by one and
-  // PcpError(PM_ERR_EOL) past either end, or PM_ERR_LOGREC for a corrupt
-  // record. record_bytes() is the on-disk length of the record last read.
+  // last record; ReadNext/ReadPrev then return records one by one, with
+  // the value sets `filter` keeps decoded, and PcpError(PM_ERR_EOL) past
+  // either end, or PM_ERR_LOGREC for a corrupt record. record_bytes() is
+  // the on-disk length of the record last read.
   void SeekStart();
   void SeekEnd();
-  absl::Status ReadNext(Result* out);
-  absl::Status ReadPrev(Result* out);
+  absl::Status ReadNext(Result* out, const RecordFilter& filter = RecordFilter());
+  absl::Status ReadPrev(Result* out, const RecordFilter& filter = RecordFilter());
   uint32_t record_bytes() const;
-  // Decode only the value sets of these metrics from now on (the others
-  // come back as empty sets of their PMIDs); empty means all of them. A
-  // reader that wants a few metrics of a wide archive skips most of each
-  // record's decoding this way.
-  void DecodeOnly(std::vector<PmID> pmids);
 
   // Where the reader is: the volume and byte offset of the record ReadNext
   // reads next. Seek(Tell()) returns to the same place.
