@@ -84,9 +84,10 @@ int Store(pmValueSet* const* vset, int numpmid, int64_t ns) {
       if (!ViewOf(vset[i]->valfmt, vset[i]->vlist[j], &unused)) return PM_ERR_CONV;
     }
   }
-  return WithContext([&](CContext& e) {
-    return Code(e.ctx->Store(FromCValueSets(vset, numpmid, ns)));
-  });
+  Result values;
+  values.set_timestamp_ns(ns);
+  if (absl::Status s = AppendCValueSets(vset, numpmid, &values); !s.ok()) return Code(s);
+  return WithContext([&](CContext& e) { return Code(e.ctx->Store(values)); });
 }
 
 void SortSets(pmValueSet* const* vset, int numpmid) {

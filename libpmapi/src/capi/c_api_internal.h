@@ -115,8 +115,11 @@ pmHighResResult* ToCHighResResult(const Result& r);
 // Frees a result ToCResult or ToCHighResResult made (one allocation) and
 // returns true; false, freeing nothing, for any other pointer.
 bool FreeOneBlockResult(void* result);
-// A core Result holding the values of a C result's value sets.
-Result FromCValueSets(pmValueSet* const* vset, int numpmid, int64_t timestamp_ns);
+// Appends the value sets of a C result (a client's pmStore, an agent's
+// fetch answer) to *out. PM_ERR_GENERIC for a missing set or a malformed
+// value block. A set without values is kept as an in-situ set of its
+// numval (0, or an error code).
+absl::Status AppendCValueSets(const pmValueSet* const* vset, int numpmid, Result* out);
 // A view of one C value (valfmt of its set). False if a value block is
 // malformed (shorter than its header).
 bool ViewOf(int valfmt, const pmValue& v, ValueView* out);

@@ -299,24 +299,23 @@ bool ViewOf(int valfmt, const pmValue& v, ValueView* out) {
   return true;
 }
 
-Result FromCValueSets(pmValueSet* const* vset, int numpmid, int64_t timestamp_ns) {
-  Result r;
-  r.set_timestamp_ns(timestamp_ns);
+absl::Status AppendCValueSets(const pmValueSet* const* vset, int numpmid, Result* out) {
   for (int i = 0; i < numpmid; ++i) {
     const pmValueSet* vs = vset[i];
-    bool insitu = vs->valfmt == PM_VAL_INSITU;
-    r.AddSet(vs->pmid, vs->numval, insitu ? kValInsitu : kValDptr);
+    if (vs == nullptr) return PcpError(kErrGeneric);
+    const bool insitu = vs->numval <= 0 || vs->valfmt == PM_VAL_INSITU;
+    out->AddSet(vs->pmid, vs->numval, insitu ? kValInsitu : kValDptr);
     for (int j = 0; j < vs->numval; ++j) {
       ValueView v;
-      ViewOf(vs->valfmt, vs->vlist[j], &v);
+      if (!ViewOf(vs->valfmt, vs->vlist[j], &v)) return PcpError(kErrGeneric);
       if (insitu) {
-        r.AddInsitu(v.inst, v.lval);
+        out->AddInsitu(v.inst, v.lval);
       } else {
-        r.AddBlock(v.inst, v.vtype, v.payload);
+        out->AddBlock(v.inst, v.vtype, v.payload);
       }
     }
   }
-  return r;
+  return absl::OkStatus();
 }
 
 int ToCLabelSets(const std::vector<LabelSet>& sets, pmLabelSet** out) {

@@ -1,6 +1,8 @@
-// c_pmda_convert.cc: value sets between the C agent's pmResult and the
-// library's Result, for hosting an agent in a local context and for the
-// daemon's PDU loop alike.
+// c_pmda_convert.cc: results in the layout C agents build and free, for
+// pmdaFetch's answers and the store handler's input, in a local context
+// and in the daemon's PDU loop alike. (An agent's answer is read back
+// with the C layer's AppendCValueSets.)
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -9,32 +11,25 @@
 
 namespace pmapi {
 
-// Appends the value sets of the agent's `res` to *out, checking each.
-absl::Status CopyResult(const pmResult* res, Result* out) {
-  for (int i = 0; i < res->numpmid; ++i) {
-    const pmValueSet* vs = res->vset[i];
-    if (vs == nullptr) return PcpError(kErrGeneric);
-    if (vs->numval <= 0) {
-      out->AddSet(vs->pmid, vs->numval, PM_VAL_INSITU);
-      continue;
-    }
-    out->AddSet(vs->pmid, vs->numval, vs->valfmt == PM_VAL_INSITU ? PM_VAL_INSITU : PM_VAL_DPTR);
-    for (int j = 0; j < vs->numval; ++j) {
-      const pmValue& v = vs->vlist[j];
-      if (vs->valfmt == PM_VAL_INSITU) {
-        out->AddInsitu(v.inst, v.value.lval);
-        continue;
-      }
-      const pmValueBlock* vb = v.value.pval;
-      if (vb == nullptr || vb->vlen < PM_VAL_HDR_SIZE) return PcpError(kErrGeneric);
-      out->AddBlock(v.inst, static_cast<int>(vb->vtype),
-                    std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(vb->vbuf), vb->vlen - PM_VAL_HDR_SIZE));
-    }
-  }
-  return absl::OkStatus();
+pmValueSet* NewCValueSet(pmID pmid, int slots) {
+  const size_t size = sizeof(pmValueSet) + static_cast<size_t>(slots > 1 ? slots - 1 : 0) * sizeof(pmValue);
+  auto* vs = static_cast<pmValueSet*>(std::calloc(1, size));
+  if (vs == nullptr) return nullptr;
+  vs->pmid = pmid;
+  vs->valfmt = PM_VAL_INSITU;
+  return vs;
 }
 
-// Builds a malloc'ed pmResult of `values` for the agent's store handler.
+pmValueBlock* NewCBlock(int vtype, const void* data, size_t len) {
+  const size_t size = PM_VAL_HDR_SIZE + len;
+  auto* vb = static_cast<pmValueBlock*>(std::calloc(1, std::max(size, sizeof(pmValueBlock))));
+  if (vb == nullptr) return nullptr;
+  vb->vtype = static_cast<unsigned>(vtype);
+  vb->vlen = static_cast<unsigned>(size);
+  if (len > 0) std::memcpy(vb->vbuf, data, len);
+  return vb;
+}
+
 pmResult* NewCResult(const Result& values) {
   const int n = values.numpmid();
   auto* res = static_cast<pmResult*>(
@@ -43,12 +38,10 @@ pmResult* NewCResult(const Result& values) {
   res->numpmid = n;
   for (int i = 0; i < n; ++i) {
     const ValueSet& vs = values.sets()[static_cast<size_t>(i)];
-    const int count = vs.numval > 0 ? vs.numval : 0;
-    auto* c = static_cast<pmValueSet*>(
-        std::calloc(1, sizeof(pmValueSet) + static_cast<size_t>(count > 1 ? count - 1 : 0) * sizeof(pmValue)));
+    const int count = std::max(vs.numval, 0);
+    pmValueSet* c = NewCValueSet(vs.pmid, count);
     res->vset[i] = c;
     if (c == nullptr) continue;
-    c->pmid = vs.pmid;
     c->numval = vs.numval;
     c->valfmt = vs.valfmt == kValInsitu ? PM_VAL_INSITU : PM_VAL_DPTR;
     for (int j = 0; j < count; ++j) {
@@ -56,16 +49,9 @@ pmResult* NewCResult(const Result& values) {
       c->vlist[j].inst = v.inst;
       if (c->valfmt == PM_VAL_INSITU) {
         c->vlist[j].value.lval = v.lval;
-        continue;
+      } else {
+        c->vlist[j].value.pval = NewCBlock(v.vtype, v.payload.data(), v.payload.size());
       }
-      size_t size = PM_VAL_HDR_SIZE + v.payload.size();
-      auto* vb = static_cast<pmValueBlock*>(std::calloc(1, size < sizeof(pmValueBlock) ? sizeof(pmValueBlock) : size));
-      if (vb != nullptr) {
-        vb->vtype = static_cast<unsigned>(v.vtype);
-        vb->vlen = static_cast<unsigned>(size);
-        if (!v.payload.empty()) std::memcpy(vb->vbuf, v.payload.data(), v.payload.size());
-      }
-      c->vlist[j].value.pval = vb;
     }
   }
   return res;

@@ -17,26 +17,6 @@
 namespace pmapi {
 namespace {
 
-pmValueSet* NewValueSet(pmID pmid, int slots) {
-  const size_t size = sizeof(pmValueSet) + static_cast<size_t>(slots > 1 ? slots - 1 : 0) * sizeof(pmValue);
-  auto* vs = static_cast<pmValueSet*>(std::calloc(1, size));
-  if (vs == nullptr) return nullptr;
-  vs->pmid = pmid;
-  vs->valfmt = PM_VAL_INSITU;
-  return vs;
-}
-
-// Returns a malloc'ed value block of `vtype` holding `len` bytes at `data`.
-pmValueBlock* NewBlock(int vtype, const void* data, size_t len) {
-  size_t size = PM_VAL_HDR_SIZE + len;
-  auto* vb = static_cast<pmValueBlock*>(std::malloc(size < sizeof(pmValueBlock) ? sizeof(pmValueBlock) : size));
-  if (vb == nullptr) return nullptr;
-  vb->vtype = static_cast<unsigned>(vtype);
-  vb->vlen = static_cast<unsigned>(size);
-  if (len > 0) std::memcpy(vb->vbuf, data, len);
-  return vb;
-}
-
 // Stores `atom` of `type` in *v (PCP's __pmStuffValue). Returns the value
 // set format it needs, or PM_ERR_TYPE / PM_ERR_TOOBIG.
 int StuffValue(const pmAtomValue& atom, pmValue* v, int type) {
@@ -78,7 +58,7 @@ int StuffValue(const pmAtomValue& atom, pmValue* v, int type) {
       return PM_ERR_TYPE;
   }
   if (len + PM_VAL_HDR_SIZE > PM_VAL_VLEN_MAX) return PM_ERR_TOOBIG;
-  v->value.pval = NewBlock(vtype, data, len);
+  v->value.pval = NewCBlock(vtype, data, len);
   return v->value.pval ? PM_VAL_DPTR : -ENOMEM;
 }
 
@@ -147,12 +127,12 @@ pmValueSet* FetchOne(pmdaExt* ext, pmID pmid) {
     if (desc_handler(pmid, &dynamic.m_desc, ext) >= 0) metric = &dynamic;
   }
   if (metric == nullptr) {
-    pmValueSet* vs = NewValueSet(pmid, 1);
+    pmValueSet* vs = NewCValueSet(pmid, 1);
     if (vs) vs->numval = PM_ERR_PMID;
     return vs;
   }
   std::vector<int> insts = FetchInstances(ext, metric->m_desc);
-  pmValueSet* vs = NewValueSet(pmid, static_cast<int>(insts.size()));
+  pmValueSet* vs = NewCValueSet(pmid, static_cast<int>(insts.size()));
   if (vs == nullptr) return nullptr;
   int j = 0, sts = 0;
   for (int inst : insts) {

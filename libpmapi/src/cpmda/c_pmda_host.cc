@@ -85,7 +85,7 @@ absl::Status Fetch(CAgent* a, std::span<const PmID> ids, Result* out, Pmda& pmda
   int sts = a->dp.version.any.fetch(static_cast<int>(list.size()), list.data(), &res, a->ext());
   if (sts < 0) return PcpError(sts);
   if (res == nullptr) return PcpError(kErrGeneric);
-  absl::Status s = CopyResult(res, out);
+  absl::Status s = capi::AppendCValueSets(res->vset, res->numpmid, out);
   if (a->ext()->e_resultCallBack != nullptr) a->ext()->e_resultCallBack(res);
   if (CPmdaState* st = CPmdaStateOf(a->ext()); st != nullptr && st->state_changes != 0) {
     unsigned flags = 0;

@@ -137,11 +137,16 @@ void FreeCLabelSetContents(pmLabelSet* sets, int n);
 int OpenCHelp(const std::string& path, int domain, const HelpFile::NameResolver& resolve,
               std::vector<std::string>* diagnostics);
 
-// Appends the value sets of an agent's fetch result to *out (payloads in
-// host byte order). PM_ERR_GENERIC for a missing set or a short block.
-absl::Status CopyResult(const pmResult* res, Result* out);
-// Returns a malloc'ed pmResult holding `values` (for a store handler), or
-// null when memory runs out; a set that could not be allocated is null.
+// A result in the layout agents build and free (pmdaFetch's, PCP's
+// __pmFreeResultValues): each value set and each value block malloc'ed
+// on its own. The client side's one-block results are ToCResult's.
+// Returns a value set of `pmid` with room for `slots` values (numval 0,
+// in-situ), or null when memory runs out.
+pmValueSet* NewCValueSet(pmID pmid, int slots);
+// Returns a value block of `vtype` holding `len` bytes at `data`, or null.
+pmValueBlock* NewCBlock(int vtype, const void* data, size_t len);
+// Returns a pmResult holding `values` (for a store handler), or null when
+// memory runs out; a set or block that could not be allocated is null.
 pmResult* NewCResult(const Result& values);
 // Frees a pmResult NewCResult made.
 void FreeCResult(pmResult* res);

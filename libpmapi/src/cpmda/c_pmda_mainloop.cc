@@ -80,7 +80,7 @@ void OnFetch(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {
   if (sts < 0) return AnswerError(link, sts);
   if (res == nullptr) return AnswerError(link, PM_ERR_GENERIC);
   link.result.Clear();
-  absl::Status copied = CopyResult(res, &link.result);
+  absl::Status copied = capi::AppendCValueSets(res->vset, res->numpmid, &link.result);
   // the first word of the time carries the agent's state changes to pmcd
   int changes = 0;
   if (CPmdaState* st = CPmdaStateOf(ext)) {
