@@ -7,9 +7,8 @@
 # plain linker flags in a link interface are kept as they are. A library
 # with no archive beside it stops the configuration.
 #
-# Used to link Abseil into libpmapi.so and Boost.Program_options into the
-# tools, so a program does not load some forty small shared objects at
-# startup.
+# Used to link Abseil into libpmapi.so and the tools, so a program does not
+# load some forty small shared objects at startup.
 #
 # Example:
 #   pmapi_static_twins(ABSL_STATIC absl::status absl::strings)

@@ -11,7 +11,7 @@
 set -eu
 
 BUILD_PKGS="cmake g++ ninja-build pkg-config xz-utils bzip2 gzip zstd libabsl-dev libicu-dev
-  libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
   liblzma-dev dpkg-dev groff-base file lintian man-db ccache"
 PCP_PKGS="pcp libpcp3-dev libpcp-pmda3-dev"
 # PCP's own QA suite (tests/pcpqa): the tests, sudo and ip for its private

@@ -9,6 +9,7 @@
  *   surface opts ARGS...        pmGetOptions and pmGetContextOptions
  *   surface envopts ARGS...     the same with PCP_* variables set first
  *   surface multi ARGS...       pmGetOptions with PM_OPTFLAG_MULTI
+ *   surface posix ARGS...       pmGetOptions with PM_OPTFLAG_POSIX
  */
 #include <pcp/pmapi.h>
 
@@ -333,6 +334,9 @@ static int run_opts(int argc, char **argv, int flags) {
         printf("option %d (%c) index %d arg %s\n", c, c > 32 ? c : '.', opts.index,
                opts.optarg ? opts.optarg : "-");
     }
+    /* Options end at the first operand with PM_OPTFLAG_POSIX. */
+    for (c = opts.optind; (flags & PM_OPTFLAG_POSIX) && c < argc; c++)
+        printf("operand %s\n", argv[c]);
     sts = report_opts(&opts);
     pmFreeOptions(&opts);
     return sts;
@@ -377,6 +381,8 @@ int main(int argc, char **argv) {
         return run_opts(argc - 1, argv + 1, 0);
     if (argc >= 2 && strcmp(argv[1], "multi") == 0)
         return run_opts(argc - 1, argv + 1, PM_OPTFLAG_MULTI);
+    if (argc >= 2 && strcmp(argv[1], "posix") == 0)
+        return run_opts(argc - 1, argv + 1, PM_OPTFLAG_POSIX);
     if (argc >= 2 && strcmp(argv[1], "envopts") == 0) {
         setenv("PCP_ARCHIVE", "small-v3/small-v3", 1);
         setenv("PCP_INTERVAL", "2.5", 1);
@@ -384,6 +390,6 @@ int main(int argc, char **argv) {
         setenv("PCP_DEBUG", "fetch", 1);
         return run_opts(argc - 1, argv + 1, 0);
     }
-    fprintf(stderr, "usage: surface api ARCHIVE | opts|multi|envopts ARGS...\n");
+    fprintf(stderr, "usage: surface api ARCHIVE | opts|multi|posix|envopts ARGS...\n");
     return 2;
 }

@@ -2,11 +2,10 @@
 
 #include <unistd.h>
 
-#include <boost/program_options.hpp>
-
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -14,141 +13,69 @@
 #include "pmapi/errors.h"
 #include "pmapi/local.h"
 
-namespace po = boost::program_options;
-
 namespace pmtools {
 namespace {
 
-constexpr size_t kHelpColumn = 24;
+// The table in the form of the library's option parser and usage message:
+// a header entry for each group, then its options, and the short option
+// letters getopt takes. The strings are the table's own.
+struct CTable {
+  std::vector<pmLongOptions> longs;
+  std::string shorts;
+};
 
-std::string OptionText(const OptionSpec& o) {
-  std::string text;
-  if (o.short_name) {
-    text = absl::StrCat("-", std::string(1, o.short_name));
-    if (!o.arg.empty()) absl::StrAppend(&text, " ", o.arg);
-    if (!o.long_name.empty()) absl::StrAppend(&text, ", ");
-  }
-  if (!o.long_name.empty()) {
-    absl::StrAppend(&text, "--", o.long_name);
-    if (!o.arg.empty()) absl::StrAppend(&text, "=", o.arg);
-  }
-  return text;
-}
-
-std::string BoostName(const OptionSpec& o) {
-  std::string name = o.long_name.empty() ? absl::StrCat("short-", std::string(1, o.short_name))
-                                         : o.long_name;
-  if (o.short_name && !o.long_form_only) absl::StrAppend(&name, ",", std::string(1, o.short_name));
-  return name;
-}
-
-po::options_description BoostOptions(const OptionTable& table) {
-  po::options_description desc;
+CTable ToC(const OptionTable& table) {
+  CTable c;
   for (const OptionGroup& g : table.groups) {
+    c.longs.push_back({"", 0, '-', nullptr, g.title.c_str()});
     for (const OptionSpec& o : g.options) {
-      if (o.arg.empty()) {
-        desc.add_options()(BoostName(o).c_str(), "");
-      } else {
-        desc.add_options()(BoostName(o).c_str(), po::value<std::string>(), "");
-      }
+      const bool has_arg = !o.arg.empty();
+      c.longs.push_back({o.long_name.c_str(), has_arg ? 1 : 0, o.short_name,
+                         has_arg ? o.arg.c_str() : nullptr, o.hidden ? nullptr : o.help.c_str()});
+      if (o.short_name == 0 || o.long_form_only) continue;
+      c.shorts += o.short_name;
+      if (has_arg) c.shorts += ':';
     }
   }
-  desc.add_options()("pmtools-operands", po::value<std::vector<std::string>>(), "");
-  return desc;
+  c.longs.push_back({nullptr, 0, 0, nullptr, nullptr});
+  return c;
 }
 
-// Maps Boost's canonical name back to the key a tool switches on.
-std::string KeyFor(const OptionTable& table, const std::string& boost_key) {
-  for (const OptionGroup& g : table.groups) {
-    for (const OptionSpec& o : g.options) {
-      std::string name = o.long_name.empty()
-                             ? absl::StrCat("short-", std::string(1, o.short_name))
-                             : o.long_name;
-      if (name != boost_key) continue;
-      return o.short_name ? std::string(1, o.short_name) : o.long_name;
-    }
-  }
-  return boost_key;
+pmOptions COptions(const OptionTable& table, CTable& c) {
+  pmOptions opts;
+  std::memset(&opts, 0, sizeof(opts));
+  opts.short_options = c.shorts.c_str();
+  opts.long_options = c.longs.data();
+  opts.short_usage = table.usage.c_str();
+  // Options end at the first operand (PCP's PM_OPTFLAG_POSIX).
+  if (table.posix) opts.flags |= PM_OPTFLAG_POSIX;
+  return opts;
 }
 
-std::string Diagnostic(const OptionTable& table, const std::string& token, bool missing_arg) {
-  bool is_long = token.size() > 2 && token[0] == '-' && token[1] == '-';
-  std::string what;
-  if (missing_arg) {
-    what = is_long ? absl::StrCat("option '", token, "' requires an argument")
-                   : absl::StrCat("option requires an argument -- '", token.substr(1, 1), "'");
-  } else {
-    what = is_long ? absl::StrCat("unrecognized option '", token, "'")
-                   : absl::StrCat("invalid option -- '", token.substr(1, 1), "'");
-  }
-  return absl::StrCat(table.program, ": ", what, "\n", UsageText(table));
+// Returns the standard option `o` (a PMOPT_* entry) as an OptionSpec.
+OptionSpec FromC(const pmLongOptions& o) {
+  OptionSpec s;
+  s.short_name = o.short_opt > 0 && o.short_opt < 128 ? static_cast<char>(o.short_opt) : 0;
+  s.long_name = o.long_opt;
+  s.arg = o.argname != nullptr ? o.argname : "";
+  s.help = o.message != nullptr ? o.message : "";
+  // PCP leaves an option out of the usage text by giving it no message.
+  s.hidden = o.message == nullptr;
+  return s;
 }
 
-// Boost reports the option it failed on in its own spelling; recover the
-// token the user typed, as getopt quotes it.
-std::string FailedToken(const po::error_with_option_name& e, int argc, const char* const* argv) {
-  std::string name = e.get_option_name();
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == name) return arg;
-  }
-  return name;
-}
+// PCP's standard options (<pcp/pmapi.h>), as the Std* functions give them.
+const pmLongOptions kStandard[] = {
+    PMOPT_ALIGN,    PMOPT_ARCHIVE,  PMOPT_DEBUG,    PMOPT_HOST,      PMOPT_NAMESPACE, PMOPT_ORIGIN,
+    PMOPT_START,    PMOPT_SAMPLES,  PMOPT_FINISH,   PMOPT_INTERVAL,  PMOPT_TIMEZONE,  PMOPT_HOSTZONE,
+    PMOPT_VERSION,  PMOPT_HELP,     PMOPT_LOCALPMDA, PMOPT_SPECLOCAL, PMOPT_CONTAINER,
+};
 
-const OptionSpec* FindShort(const OptionTable& table, char c) {
-  for (const OptionGroup& g : table.groups) {
-    for (const OptionSpec& o : g.options) {
-      if (o.short_name == c && !o.long_form_only) return &o;
-    }
+OptionSpec Standard(const char* long_name) {
+  for (const pmLongOptions& o : kStandard) {
+    if (std::strcmp(o.long_opt, long_name) == 0) return FromC(o);
   }
-  return nullptr;
-}
-
-const OptionSpec* FindLong(const OptionTable& table, const std::string& name) {
-  const OptionSpec* found = nullptr;
-  for (const OptionGroup& g : table.groups) {
-    for (const OptionSpec& o : g.options) {
-      if (o.long_name == name) return &o;
-      if (!o.long_name.empty() && o.long_name.rfind(name, 0) == 0) found = &o;
-    }
-  }
-  return found;
-}
-
-// How many argv elements starting at `i` one option token takes (1, or 2
-// when its argument is the next element).
-int OptionWidth(const OptionTable& table, int i, const char* const* argv) {
-  std::string a = argv[i];
-  if (a.rfind("--", 0) == 0) {
-    if (a.find('=') != std::string::npos) return 1;
-    const OptionSpec* o = FindLong(table, a.substr(2));
-    return o != nullptr && !o->arg.empty() ? 2 : 1;
-  }
-  for (size_t k = 1; k < a.size(); ++k) {
-    const OptionSpec* o = FindShort(table, a[k]);
-    if (o == nullptr) return 1;
-    if (!o->arg.empty()) return k + 1 == a.size() ? 2 : 1;
-  }
-  return 1;
-}
-
-// With PM_OPTFLAG_POSIX, the index of the first element that is no option
-// (after a "--", which ends the options too).
-int FirstOperand(const OptionTable& table, int argc, const char* const* argv) {
-  int i = 1;
-  while (i < argc) {
-    std::string a = argv[i];
-    if (a == "--") return i;
-    if (a.size() < 2 || a[0] != '-') return i;
-    i += OptionWidth(table, i, argv);
-  }
-  return argc;
-}
-
-// "-fa" lacks the argument of 'a'; "--archive" lacks its own.
-std::string MissingArgToken(const std::string& last) {
-  if (last.rfind("--", 0) == 0) return last;
-  return absl::StrCat("-", last.substr(last.size() - 1));
+  std::abort();  // only the names above are asked for
 }
 
 }  // namespace
@@ -181,23 +108,10 @@ void Complain(const char* fmt, ...) {
   va_end(ap);
 }
 
-std::string UsageText(const OptionTable& table) {
-  std::string out = absl::StrCat("Usage: ", table.program, " ", table.usage, "\n");
-  for (const OptionGroup& g : table.groups) {
-    absl::StrAppend(&out, "\n", g.title, ":\n");
-    for (const OptionSpec& o : g.options) {
-      if (o.hidden) continue;
-      std::string line = absl::StrCat("  ", OptionText(o));
-      if (line.size() < kHelpColumn) {
-        line.append(kHelpColumn - line.size(), ' ');
-      } else {
-        line.append("\n");
-        line.append(kHelpColumn, ' ');
-      }
-      absl::StrAppend(&out, line, o.help, "\n");
-    }
-  }
-  return out;
+void PrintUsage(const OptionTable& table) {
+  CTable c = ToC(table);
+  pmOptions opts = COptions(table, c);
+  pmUsageMessage(&opts);
 }
 
 namespace {
@@ -277,81 +191,75 @@ std::vector<ParsedOption> EnvironmentOptions(const OptionTable& table) {
   return out;
 }
 
-absl::StatusOr<CommandLine> ParseCommandLine(const OptionTable& table, int argc,
-                                             const char* const* argv) {
-  po::options_description desc = BoostOptions(table);
-  po::positional_options_description positional;
-  positional.add("pmtools-operands", -1);
-  po::parsed_options parsed(&desc);
-  std::vector<std::string> trailing;
-  if (table.posix) {
-    int first = std::min(FirstOperand(table, argc, argv), argc);
-    for (int i = first; i < argc; ++i) {
-      if (i == first && std::string(argv[i]) == "--") continue;
-      trailing.push_back(argv[i]);
-    }
-    argc = first;
+namespace {
+
+// True when pmSetDebug takes `spec`. The flags are left as they were: the
+// tool applies -D in its place among its options (a -c before it loads
+// its derived metrics untraced, as in PCP).
+bool ValidDebugSpec(const char* spec) {
+  const pmdebugoptions_t saved = pmDebugOptions;
+  const bool valid = pmSetDebug(spec) >= 0;
+  pmDebugOptions = saved;
+  return valid;
+}
+
+// Takes what pmGetOptions does itself while it parses: a bad -D
+// specification is a mistake, reported in its place among getopt's; -V
+// prints the version and has the tool exit. Returns false for any other
+// option, and for a good -D, which the tool applies (ApplyDebugOption).
+bool TakeStandard(const OptionTable& table, int key, const char* value, CommandLine* cl) {
+  if (key == 'D' && HasStandard(table, 'D', "debug") && !ValidDebugSpec(value)) {
+    pmprintf("%s: unrecognized debug options specification (%s)\n", Program().c_str(), value);
+    cl->options.push_back({"?", ""});
+    return true;
   }
-  try {
-    parsed = po::command_line_parser(argc, argv)
-                 .options(desc)
-                 .positional(positional)
-                 .style(po::command_line_style::unix_style)
-                 .run();
-  } catch (const po::unknown_option& e) {
-    return pmapi::PcpErrorWithMessage(pmapi::kErrGeneric,
-                                      Diagnostic(table, FailedToken(e, argc, argv), false));
-  } catch (const po::invalid_command_line_syntax& e) {
-    if (e.kind() == po::invalid_syntax::missing_parameter && argc > 1) {
-      // An option lacks its argument only at the end of argv.
-      return pmapi::PcpErrorWithMessage(pmapi::kErrGeneric,
-                                        Diagnostic(table, MissingArgToken(argv[argc - 1]), true));
-    }
-    return pmapi::PcpErrorWithMessage(pmapi::kErrGeneric,
-                                      Diagnostic(table, FailedToken(e, argc, argv), false));
-  } catch (const po::error& e) {
-    return pmapi::PcpErrorWithMessage(
-        pmapi::kErrGeneric, absl::StrCat(table.program, ": ", e.what(), "\n", UsageText(table)));
+  if (key == 'V' && HasStandard(table, 'V', "version")) {
+    pmprintf("%s version %s\n", Program().c_str(), ToolsVersion());
+    cl->exit = true;
+    return true;
   }
-  CommandLine cl;
-  for (const po::option& o : parsed.options) {
-    if (o.string_key == "pmtools-operands") {
-      cl.operands.insert(cl.operands.end(), o.value.begin(), o.value.end());
-      continue;
-    }
-    cl.options.push_back({KeyFor(table, o.string_key), o.value.empty() ? "" : o.value.front()});
+  return false;
+}
+
+}  // namespace
+
+CommandLine ParseCommandLine(const OptionTable& table, int argc, const char* const* argv) {
+  CTable c = ToC(table);
+  pmOptions opts = COptions(table, c);
+  // getopt reorders argv (operands after the options), as in PCP's tools.
+  char* const* args = const_cast<char* const*>(argv);
+  CommandLine cl = {EnvironmentOptions(table), {}};
+  for (;;) {
+    const int key = pmgetopt_r(argc, args, &opts);
+    if (key == -1) break;
+    if (TakeStandard(table, key, opts.optarg, &cl)) continue;
+    // A long-only option comes back as 0, with its place in the table.
+    const std::string name = key == 0 ? std::string(c.longs[opts.index].long_opt)
+                                      : std::string(1, static_cast<char>(key));
+    cl.options.push_back({name, opts.optarg != nullptr ? opts.optarg : ""});
   }
-  cl.operands.insert(cl.operands.end(), trailing.begin(), trailing.end());
-  std::vector<ParsedOption> env = EnvironmentOptions(table);
-  cl.options.insert(cl.options.begin(), env.begin(), env.end());
+  for (int i = opts.optind; i < argc; ++i) cl.operands.push_back(argv[i]);
+  // What the parser printed (getopt's complaints, the version) comes out
+  // now, before anything the tool says of the options.
+  pmflush();
   return cl;
 }
 
-OptionSpec StdArchive() { return {'a', "archive", "FILE", "metrics source is a PCP log archive"}; }
-OptionSpec StdHost() { return {'h', "host", "HOST", "metrics source is PMCD on host"}; }
-OptionSpec StdNamespace() { return {'n', "namespace", "FILE", "use an alternative PMNS"}; }
-OptionSpec StdOrigin() {
-  return {'O', "origin", "TIME", "initial sample time within the time window"};
-}
-OptionSpec StdStart() { return {'S', "start", "TIME", "start of the time window"}; }
-OptionSpec StdFinish() { return {'T', "finish", "TIME", "end of the time window"}; }
-OptionSpec StdAlign() {
-  return {'A', "align", "TIME", "align sample times on natural boundaries"};
-}
-OptionSpec StdSamples() { return {'s', "samples", "N", "terminate after this many samples"}; }
-OptionSpec StdInterval() { return {'t', "interval", "DELTA", "sampling interval"}; }
-OptionSpec StdTimezone() { return {'Z', "timezone", "TZ", "set reporting timezone"}; }
-OptionSpec StdHostzone() {
-  return {'z', "hostzone", "", "set reporting timezone to local time of metrics source"};
-}
-OptionSpec StdVersion() { return {'V', "version", "", "display version number and exit"}; }
-OptionSpec StdHelp() { return {'?', "help", "", "show this usage message and exit"}; }
-OptionSpec StdLocalPmda() {
-  return {'L', "local-PMDA", "", "metrics source is local connection to a PMDA"};
-}
-OptionSpec StdSpecLocal() {
-  return {'K', "spec-local", "SPEC", "optional additional PMDA spec for local connection"};
-}
+OptionSpec StdArchive() { return Standard(PMLONGOPT_ARCHIVE); }
+OptionSpec StdHost() { return Standard(PMLONGOPT_HOST); }
+OptionSpec StdNamespace() { return Standard(PMLONGOPT_NAMESPACE); }
+OptionSpec StdOrigin() { return Standard(PMLONGOPT_ORIGIN); }
+OptionSpec StdStart() { return Standard(PMLONGOPT_START); }
+OptionSpec StdFinish() { return Standard(PMLONGOPT_FINISH); }
+OptionSpec StdAlign() { return Standard(PMLONGOPT_ALIGN); }
+OptionSpec StdSamples() { return Standard(PMLONGOPT_SAMPLES); }
+OptionSpec StdInterval() { return Standard(PMLONGOPT_INTERVAL); }
+OptionSpec StdTimezone() { return Standard(PMLONGOPT_TIMEZONE); }
+OptionSpec StdHostzone() { return Standard(PMLONGOPT_HOSTZONE); }
+OptionSpec StdVersion() { return Standard(PMLONGOPT_VERSION); }
+OptionSpec StdHelp() { return Standard(PMLONGOPT_HELP); }
+OptionSpec StdLocalPmda() { return Standard(PMLONGOPT_LOCALPMDA); }
+OptionSpec StdSpecLocal() { return Standard(PMLONGOPT_SPECLOCAL); }
 bool ApplySpecLocal(const char* tool, const std::string& spec) {
   std::string why = pmapi::SpecLocalPmda(spec);
   if (why.empty()) return true;
@@ -359,22 +267,10 @@ bool ApplySpecLocal(const char* tool, const std::string& spec) {
   return false;
 }
 
-OptionSpec StdDebug() {
-  OptionSpec o{'D', "debug", "DBG", ""};
-  o.hidden = true;
-  return o;
-}
+OptionSpec StdDebug() { return Standard(PMLONGOPT_DEBUG); }
 
-bool ApplyDebugOption(const std::string& program, const std::string& value) {
-  if (pmSetDebug(value.c_str()) >= 0) return true;
-  std::fflush(stdout);
-  std::fprintf(stderr, "%s: unrecognized debug options specification (%s)\n", program.c_str(),
-               value.c_str());
-  return false;
-}
+void ApplyDebugOption(const std::string& value) { (void)pmSetDebug(value.c_str()); }
 
-OptionSpec StdContainer() {
-  return {0, "container", "NAME", "specify an individual container to be queried"};
-}
+OptionSpec StdContainer() { return Standard(PMLONGOPT_CONTAINER); }
 
 }  // namespace pmtools

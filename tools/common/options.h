@@ -1,23 +1,22 @@
 // tools/common/options.h: the command-line layer every tool shares.
 //
-// Tools describe their options as groups (as PCP's pmGetOptions tables do),
-// parse argv with Boost.Program_options into an ordered list of options and
-// operands, and print PCP's usage text and getopt-style diagnostics, so a
-// mistake on our command line reads exactly as it does with PCP's tools.
+// Tools describe their options as groups (as PCP's pmGetOptions tables do)
+// and parse argv into an ordered list of options and operands. The library's
+// own option parser (pmgetopt_r) and usage message (pmUsageMessage) do the
+// work, so a tool's command line is read, and a mistake on it reported, as
+// the C layer and PCP's tools do.
 //
 // Example:
 //   pmtools::OptionTable table{"pminfo", "[options] [metricname]...",
 //       {{"General options", {{'a', "archive", "FILE", "metrics source is a PCP log archive"}}}}};
-//   absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
-//   if (!cl.ok()) { std::fputs(std::string(cl.status().message()).c_str(), stderr); return 1; }
-//   for (const pmtools::ParsedOption& o : cl->options) { /* o.key == 'a', o.value */ }
+//   pmtools::CommandLine cl = pmtools::ParseCommandLine(table, argc, argv);
+//   for (const pmtools::ParsedOption& o : cl.options) { /* o.key == "a", o.value */ }
 #ifndef PMAPI_TOOLS_COMMON_OPTIONS_H_
 #define PMAPI_TOOLS_COMMON_OPTIONS_H_
 
 #include <string>
 #include <vector>
 
-#include "absl/status/statusor.h"
 
 namespace pmtools {
 
@@ -59,6 +58,10 @@ struct ParsedOption {
 struct CommandLine {
   std::vector<ParsedOption> options;
   std::vector<std::string> operands;
+  // -V was given: the version line is printed and the tool exits with
+  // status 0, whatever else the command line holds (PCP's
+  // PM_OPTFLAG_EXIT).
+  bool exit = false;
 };
 
 // The name the tool was run by (the last part of argv[0]; PCP's
@@ -71,9 +74,9 @@ void Complain(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 // The project's version, which the tools print for --version.
 const char* ToolsVersion();
 
-// Returns PCP's usage message for `table` ("Usage: ..." and the option
-// groups, aligned as pmUsageMessage aligns them).
-std::string UsageText(const OptionTable& table);
+// Prints PCP's usage message for `table` ("Usage: ..." and the option
+// groups) to stderr, through pmUsageMessage.
+void PrintUsage(const OptionTable& table);
 
 // The options PCP's pmGetOptions takes from the environment before the
 // command line, in the environment's order (PCP_DEBUG first): PCP_HOST as
@@ -82,10 +85,12 @@ std::string UsageText(const OptionTable& table);
 // stderr as "pmGetOptions: NAME=VALUE set from the environment".
 std::vector<ParsedOption> EnvironmentOptions(const OptionTable& table);
 
-// Parses argv, after EnvironmentOptions. On a bad command line returns an error whose message is the
-// getopt-style diagnostic followed by UsageText(table), ready for stderr.
-absl::StatusOr<CommandLine> ParseCommandLine(const OptionTable& table, int argc,
-                                             const char* const* argv);
+// Parses argv, after EnvironmentOptions. Each mistake (an unknown option, a
+// missing argument, a bad -D specification) is reported on stderr in
+// getopt's words and comes back as an option "?", as -? does, and parsing
+// goes on, as in PCP's tools. -V is taken here, as pmGetOptions takes it
+// (see CommandLine::exit).
+CommandLine ParseCommandLine(const OptionTable& table, int argc, const char* const* argv);
 
 // The standard options of PCP's PMAPI_OPTIONS, for tools to pick from.
 OptionSpec StdArchive();
@@ -109,14 +114,12 @@ OptionSpec StdSpecLocal();
 bool ApplySpecLocal(const char* tool, const std::string& spec);
 OptionSpec StdContainer();
 // -D, --debug=DBG: accepted by every tool and left out of the usage text,
-// as in PCP.
+// as in PCP. ParseCommandLine checks its value (pmSetDebug: debug option
+// names in any case, "all", or numbers, comma-separated); the tool applies
+// it in its place among its options with ApplyDebugOption.
 OptionSpec StdDebug();
+void ApplyDebugOption(const std::string& value);
 
-// Applies -D's value as PCP's tools do (pmSetDebug: debug option names in
-// any case, "all", or numbers, comma-separated). On a bad value prints
-// "PROGRAM: unrecognized debug options specification (VALUE)" to stderr
-// and returns false; the caller then fails with its usage text.
-bool ApplyDebugOption(const std::string& program, const std::string& value);
 
 }  // namespace pmtools
 

@@ -58,7 +58,7 @@ pmtools::OptionTable Table() {
 
 struct Flags {
   bool d = false, e = false, h = false, I = false, i = false, L = false, l = false;
-  bool m = false, t = false, z = false, help = false, version = false;
+  bool m = false, t = false, z = false, help = false;
   int errors = 0;
   std::string raw_file;
   bool raw = false;
@@ -88,15 +88,12 @@ void Apply(const pmtools::ParsedOption& o, Flags* f) {
     case 'v': f->raw = true; f->raw_file = o.value; break;
     case 'x': ++f->dump.xflag; break;
     case 'S': f->start = o.value; break;
+    case 'D': pmtools::ApplyDebugOption(o.value); break;
     case 'T': f->finish = o.value; break;
-    case 'D':
-      if (!pmtools::ApplyDebugOption("pmdumplog", o.value)) ++f->errors;
-      break;
     case 'n':  // names are printed from this name space, as pmNameAll finds them
       f->dump.names = pmtools::LoadNameSpaceOption("pmdumplog", o.value, true);
       if (f->dump.names == nullptr) ++f->errors;
       break;
-    case 'V': f->version = true; break;
     case 'Z':
     case 'z':
       if (k == 'Z' ? f->z : f->zone_set) {
@@ -169,20 +166,13 @@ bool IsDirectory(const char* path) {
 
 int Run(int argc, char** argv) {
   const pmtools::OptionTable table = Table();
-  absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
-  if (!cl.ok()) {
-    fputs(std::string(cl.status().message()).c_str(), stderr);
-    return 1;
-  }
+  const pmtools::CommandLine cl = pmtools::ParseCommandLine(table, argc, argv);
+  if (cl.exit) return 0;
   Flags f;
-  for (const pmtools::ParsedOption& o : cl->options) Apply(o, &f);
-  if (f.version) {
-    fprintf(stderr, "pmdumplog version %s\n", pmtools::ToolsVersion());
-    return 0;
-  }
-  const std::vector<std::string>& operands = cl->operands;
+  for (const pmtools::ParsedOption& o : cl.options) Apply(o, &f);
+  const std::vector<std::string>& operands = cl.operands;
   if (f.errors || f.help || (f.raw && !operands.empty()) || (!f.raw && operands.empty())) {
-    fputs(pmtools::UsageText(table).c_str(), stderr);
+    pmtools::PrintUsage(table);
     return 1;
   }
   if (f.raw) return RawDump(f.raw_file);

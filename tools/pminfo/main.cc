@@ -61,7 +61,7 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
   else if (k == "h") s->hosts.push_back(o.value);
   else if (k == "L") s->local = true;
   else if (k == "K") return pmtools::ApplySpecLocal("pminfo", o.value);
-  else if (k == "D") return pmtools::ApplyDebugOption("pminfo", o.value);
+  else if (k == "D") pmtools::ApplyDebugOption(o.value);
   else if (k == "container") {
     // Accepted; it matters only to sources not in use here.
   } else if (k == "z" || k == "Z") {
@@ -94,7 +94,6 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
   else if (k == "c") LoadDerived(o.value, s);
   else if (k == "x") s->events = s->value = true;
   else if (k == "v") s->verify = true;
-  else if (k == "V") s->version = true;
   else if (k == "?") s->usage = true;
   return true;
 }
@@ -104,14 +103,11 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
 int main(int argc, char** argv) {
   pmtools::SetProgram(argc > 0 ? argv[0] : nullptr, "pminfo");
   pmtools::OptionTable table = Table();
-  absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
-  if (!cl.ok()) {
-    std::fputs(std::string(cl.status().message()).c_str(), stderr);
-    return 1;
-  }
+  const pmtools::CommandLine cl = pmtools::ParseCommandLine(table, argc, argv);
+  if (cl.exit) return 0;
   pminfo::Settings settings;
   bool ok = true;
-  for (const pmtools::ParsedOption& o : cl->options) ok = Apply(o, &settings) && ok;
+  for (const pmtools::ParsedOption& o : cl.options) ok = Apply(o, &settings) && ok;
   if (ok && settings.hostzone && settings.archives.empty() && settings.hosts.empty()) {
     std::fprintf(stderr, "pminfo: use of timezone from metric source requires a source\n");
     ok = false;
@@ -119,13 +115,9 @@ int main(int argc, char** argv) {
   // A name space that did not load is a runtime error: no usage text.
   if (settings.namespace_failed) return 1;
   if (!ok || settings.usage) {
-    std::fputs(pmtools::UsageText(table).c_str(), stderr);
+    pmtools::PrintUsage(table);
     return 1;
   }
-  if (settings.version) {
-    std::printf("pminfo version %s\n", pmtools::ToolsVersion());
-    return 0;
-  }
-  settings.names = cl->operands;
+  settings.names = cl.operands;
   return pminfo::Run(settings);
 }

@@ -35,7 +35,6 @@ struct Settings {
   bool help = false;
   bool events = false;
   bool verify = false;
-  bool version = false;
   bool usage = false;
   std::vector<std::string> names;
 };

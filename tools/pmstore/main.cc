@@ -25,7 +25,6 @@ struct Settings {
   bool force = false;
   bool fetch_after = false;
   std::vector<std::string> insts;
-  bool version = false;
   bool usage = false;
   std::string metric;
   std::string value;
@@ -61,12 +60,10 @@ void Apply(const pmtools::ParsedOption& o, Settings* s) {
     for (absl::string_view n : absl::StrSplit(o.value, absl::ByAnyChar(", \t\n"), absl::SkipEmpty())) {
       s->insts.emplace_back(n);
     }
+  } else if (k == "D") {
+    pmtools::ApplyDebugOption(o.value);
   } else if (k == "K") {
     if (!pmtools::ApplySpecLocal("pmstore", o.value)) s->usage = true;
-  } else if (k == "D") {
-    if (!pmtools::ApplyDebugOption("pmstore", o.value)) s->usage = true;
-  } else if (k == "V") {
-    s->version = true;
   } else if (k == "?") {
     s->usage = true;
   }
@@ -225,23 +222,16 @@ int Run(const Settings& s) {
 int main(int argc, char** argv) {
   pmtools::SetProgram(argc > 0 ? argv[0] : nullptr, "pmstore");
   pmtools::OptionTable table = Table();
-  absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
-  if (!cl.ok()) {
-    std::fputs(std::string(cl.status().message()).c_str(), stderr);
-    return 1;
-  }
+  const pmtools::CommandLine cl = pmtools::ParseCommandLine(table, argc, argv);
+  if (cl.exit) return 0;
   Settings settings;
-  for (const pmtools::ParsedOption& o : cl->options) Apply(o, &settings);
-  if (settings.version) {
-    std::printf("pmstore version %s\n", pmtools::ToolsVersion());
-    return 0;
-  }
-  if (settings.usage || cl->operands.size() != 2) {
-    std::fputs(pmtools::UsageText(table).c_str(), stderr);
+  for (const pmtools::ParsedOption& o : cl.options) Apply(o, &settings);
+  if (settings.usage || cl.operands.size() != 2) {
+    pmtools::PrintUsage(table);
     return 1;
   }
-  settings.metric = cl->operands[0];
-  settings.value = cl->operands[1];
+  settings.metric = cl.operands[0];
+  settings.value = cl.operands[1];
   std::fflush(stdout);
   return Run(settings);
 }

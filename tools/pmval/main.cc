@@ -49,7 +49,6 @@ int PositiveNumber(const std::string& text, int least) {
 // What main does with the options besides filling Settings.
 struct Flags {
   bool usage = false;
-  bool version = false;
   bool errors = false;
   bool gui = false;       // -g
   bool gui_port = false;  // -p
@@ -172,14 +171,13 @@ void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   if (k == "a" || k == "h") ApplySource(o, s, f);
   else if (k == "L") s->local = true;
   else if (k == "K") f->errors = !pmtools::ApplySpecLocal(pmtools::Program().c_str(), o.value) || f->errors;
-  else if (k == "D") f->errors = !pmtools::ApplyDebugOption(pmtools::Program(), o.value) || f->errors;
+  else if (k == "D") pmtools::ApplyDebugOption(o.value);
   else if (k == "S") s->window.start = o.value;
   else if (k == "T") s->window.end = o.value;
   else if (k == "A") s->window.align = o.value;
   else if (k == "O") s->window.origin = o.value;
   else if (k == "t" || k == "s" || k == "g" || k == "p") ApplyChecked(o, s, f);
   else if (k == "z" || k == "Z") ApplyZone(o, s, f);
-  else if (k == "V") f->version = true;
   else if (k == "?") f->usage = true;
   else ApplyReporting(o, s, f);
 }
@@ -191,33 +189,26 @@ int main(int argc, char** argv) {
   // and the usage text carry the name it was run by.
   pmtools::SetProgram(argc > 0 ? argv[0] : nullptr, "pmval");
   pmtools::OptionTable table = Table();
-  absl::StatusOr<pmtools::CommandLine> cl = pmtools::ParseCommandLine(table, argc, argv);
-  if (!cl.ok()) {
-    std::fputs(std::string(cl.status().message()).c_str(), stderr);
-    return 1;
-  }
+  const pmtools::CommandLine cl = pmtools::ParseCommandLine(table, argc, argv);
+  if (cl.exit) return 0;
   pmval::Settings settings;
   Flags flags;
-  for (const pmtools::ParsedOption& o : cl->options) Apply(o, &settings, &flags);
+  for (const pmtools::ParsedOption& o : cl.options) Apply(o, &settings, &flags);
   if (flags.namespace_failed) return 1;
   if (flags.usage) {
     // PCP's pmval treats -? as an option error: usage and status 1.
-    std::fputs(pmtools::UsageText(table).c_str(), stderr);
+    pmtools::PrintUsage(table);
     return 1;
   }
-  if (flags.version) {
-    std::printf("%s version %s\n", pmtools::Program().c_str(), pmtools::ToolsVersion());
-    return 0;
-  }
-  if (!flags.errors && cl->operands.empty()) {
+  if (!flags.errors && cl.operands.empty()) {
     pmtools::Complain(" error - no metricname specified\n");
     flags.errors = true;
-  } else if (!flags.errors && cl->operands.size() > 1) {
+  } else if (!flags.errors && cl.operands.size() > 1) {
     pmtools::Complain(" error - too many arguments\n");
     flags.errors = true;
   }
   if (flags.errors) {
-    std::fputs(pmtools::UsageText(table).c_str(), stderr);
+    pmtools::PrintUsage(table);
     return 1;
   }
   if (!flags.unsupported.empty()) {
@@ -225,7 +216,7 @@ int main(int argc, char** argv) {
     pmtools::Complain(" option %s%s is not supported\n", u.size() > 1 ? "--" : "-", u.c_str());
     return 1;
   }
-  settings.metric = cl->operands.front();
-  settings.usage = pmtools::UsageText(table);
+  settings.metric = cl.operands.front();
+  settings.print_usage = [&table] { pmtools::PrintUsage(table); };
   return pmval::Run(settings);
 }

@@ -100,7 +100,7 @@ std::optional<Source> ChooseSource(Settings& s) {
     source = spec->source;
   }
   if (!ok) {
-    std::fputs(s.usage.c_str(), stderr);
+    s.print_usage();
     return std::nullopt;
   }
   if (s.local) return Source{pmapi::kContextLocal, ""};
@@ -132,7 +132,7 @@ bool LiveOptionsValid(const Settings& s, int kind) {
     pmtools::Complain(" delay can only be used with archives\n");
     ok = false;
   }
-  if (!ok) std::fputs(s.usage.c_str(), stderr);
+  if (!ok) s.print_usage();
   return ok;
 }
 

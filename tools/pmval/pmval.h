@@ -11,6 +11,7 @@
 #ifndef PMAPI_TOOLS_PMVAL_PMVAL_H_
 #define PMAPI_TOOLS_PMVAL_PMVAL_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,7 +42,7 @@ struct Settings {
   std::vector<std::string> instances;   // -i names
   int timestamp_detail = 0;             // -X count
   std::string metric;                   // the operand
-  std::string usage;                    // the usage text, for late option errors
+  std::function<void()> print_usage;    // the usage text, for late option errors
   std::shared_ptr<const pmapi::Pmns> name_space;  // -n/-N, if given
 };
 

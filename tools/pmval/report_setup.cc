@@ -177,8 +177,9 @@ bool Report::ParseInterval() {
   if (s_.interval) {
     absl::StatusOr<TimeSpec> t = pmapi::ParseHighResInterval(*s_.interval);
     if (!t.ok()) {
-      pmtools::Complain(" -t argument not in pmParseHighResInterval(3) format:\n%s\n%s",
-                   std::string(t.status().message()).c_str(), s_.usage.c_str());
+      pmtools::Complain(" -t argument not in pmParseHighResInterval(3) format:\n%s\n",
+                        std::string(t.status().message()).c_str());
+      s_.print_usage();
       return false;
     }
     interval_ = *t;

@@ -604,8 +604,10 @@ int pmgetopt_r(int argc, char* const* argv, pmOptions* opts) {
     // As PCP's: the first call names the program after argv[0].
     if (argc > 0 && argv[0] != nullptr) pmSetProgname(argv[0]);
   }
-  std::string shortopts = opts->short_options != nullptr ? opts->short_options : "";
-  if (opts->flags & PM_OPTFLAG_POSIX) shortopts = "+" + shortopts;
+  // ':' first has getopt tell a missing argument from an unknown option;
+  // '+' before it (PM_OPTFLAG_POSIX) ends the options at the first operand.
+  std::string shortopts = (opts->flags & PM_OPTFLAG_POSIX) ? "+:" : ":";
+  if (opts->short_options != nullptr) shortopts += opts->short_options;
   std::vector<int> origin;
   std::vector<struct option> table = LongTable(opts->long_options, &origin);
   // Diagnostics go through pmprintf, as PCP's do, so they come out with
@@ -613,7 +615,7 @@ int pmgetopt_r(int argc, char* const* argv, pmOptions* opts) {
   ::opterr = 0;
   int index = -1;
   ::optopt = 0;
-  int c = getopt_long(argc, const_cast<char**>(argv), (":" + shortopts).c_str(), table.data(), &index);
+  int c = getopt_long(argc, const_cast<char**>(argv), shortopts.c_str(), table.data(), &index);
   if (c == ':' || (c == '?' && !(::optopt == 0 && index >= 0) && !IsHelpRequest(argv))) {
     if (!(opts->flags & PM_OPTFLAG_QUIET)) Diagnose(c, argv, opts->long_options);
     c = '?';
