@@ -12,6 +12,7 @@ namespace pmapi {
 
 using events_format::kArrayHeaderBytes;
 using events_format::kParamHeaderBytes;
+using events_format::kTypeLenBytes;
 
 struct EventArrays::Array {
   bool in_use = false;
@@ -60,7 +61,7 @@ int EventArrays::NewArray() {
 absl::Status EventArrays::ResetArray(int idx) {
   Array* a = Find(idx);
   if (a == nullptr) return PcpError(kErrNocontext);
-  a->Put32(4, 0);  // no records
+  a->Put32(kTypeLenBytes, 0);  // no records
   a->used = kArrayHeaderBytes;
   return absl::OkStatus();
 }
@@ -79,17 +80,17 @@ absl::Status EventArrays::AddRecordAt(int idx, bool highres, int64_t sec, int64_
   size_t header = events_format::RecordHeaderBytes(highres);
   // The block length is a 24-bit field; PCP would wrap it.
   if (a->used + header > kValVlenMax) return PcpError(kErrToobig);
-  a->Increment32(4);
+  a->Increment32(kTypeLenBytes);  // the record count
   a->record_at = a->used;
   if (highres) {
     a->Put64(a->used, static_cast<uint64_t>(sec));
-    a->Put64(a->used + 8, static_cast<uint64_t>(frac));
+    a->Put64(a->used + events_format::RecordFracOffset(true), static_cast<uint64_t>(frac));
   } else {
     a->Put32(a->used, static_cast<uint32_t>(sec));
-    a->Put32(a->used + 4, static_cast<uint32_t>(frac));
+    a->Put32(a->used + events_format::RecordFracOffset(false), static_cast<uint32_t>(frac));
   }
   a->Put32(a->used + events_format::RecordFlagsOffset(highres), flags);
-  a->Put32(a->used + events_format::RecordFlagsOffset(highres) + 4, static_cast<uint32_t>(nparams));
+  a->Put32(a->used + events_format::RecordNparamsOffset(highres), static_cast<uint32_t>(nparams));
   a->used += header;
   return absl::OkStatus();
 }
@@ -156,12 +157,13 @@ absl::Status EventArrays::AddParamAt(int idx, bool highres, PmID pmid, int type,
   size_t need = kParamHeaderBytes + events_format::Padded(v.size());
   if (a->used + need > kValVlenMax) return PcpError(kErrToobig);
   a->Put32(a->used, pmid);
-  a->Put32(a->used + 4, events_format::TypeLenWord(type, static_cast<uint32_t>(4 + v.size())));
+  const uint32_t len = static_cast<uint32_t>(kTypeLenBytes + v.size());
+  a->Put32(a->used + events_format::kParamTypeLenOffset, events_format::TypeLenWord(type, len));
   a->Put(a->used + kParamHeaderBytes, v.data(), v.size());
   static constexpr uint8_t kZeros[4] = {};
   a->Put(a->used + kParamHeaderBytes + v.size(), kZeros, need - kParamHeaderBytes - v.size());
   a->used += need;
-  a->Increment32(a->record_at + events_format::RecordFlagsOffset(highres) + 4);
+  a->Increment32(a->record_at + events_format::RecordNparamsOffset(highres));
   return absl::OkStatus();
 }
 

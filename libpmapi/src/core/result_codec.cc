@@ -5,7 +5,9 @@
 #include <cstring>
 
 #include "byte_reader.h"
+#include "events_format.h"
 #include "pmapi/errors.h"
+#include "pmapi/strings.h"
 
 namespace pmapi {
 namespace {
@@ -58,68 +60,66 @@ void SwapDword(uint8_t* p) {
   std::memcpy(p, &v, 8);
 }
 
-// Turns one event parameter's value into host order.
-void ParamValueToHost(uint8_t* value, size_t n, int type) {
+// Swaps one event parameter's value, when it is a number of its type's size.
+void SwapParamValue(uint8_t* value, size_t n, int type) {
   if ((type == kType32 || type == kTypeU32 || type == kTypeFloat) && n == 4) SwapWord(value);
   if ((type == kType64 || type == kTypeU64 || type == kTypeDouble) && n == 8) SwapDword(value);
 }
 
+// Swaps the header of the event record at p: its timestamp fields, flags and
+// parameter count.
+void SwapRecordHead(uint8_t* p, bool highres) {
+  void (*swap_stamp_field)(uint8_t*) = highres ? SwapDword : SwapWord;
+  swap_stamp_field(p);
+  swap_stamp_field(p + events_format::RecordFracOffset(highres));
+  SwapWord(p + events_format::RecordFlagsOffset(highres));
+  SwapWord(p + events_format::RecordNparamsOffset(highres));
+}
+
 // Converts a packed event-record array (the payload after the block
-// header) between wire and host order, as PCP's codec does: `to_host`
-// says which way, so counts are read from whichever side is host order.
-// Stops at the first part that does not fit, leaving the rest as it came:
-// the unpacker then reports the array as bad rather than reading past it.
+// header) between wire and host order in place, as PCP's codec does. Each
+// part is read, in the order it arrived (`from`), before it is swapped, so
+// counts are always taken from the host-order side. Stops at the first
+// part that does not fit, leaving the rest as it came: the unpacker then
+// reports the array as bad rather than reading past it.
 class EventArraySwapper {
  public:
-  EventArraySwapper(uint8_t* p, size_t n, bool highres, bool to_host)
-      : p_(p), n_(n), highres_(highres), to_host_(to_host) {}
+  EventArraySwapper(uint8_t* p, size_t n, bool highres, events_format::ByteOrder from)
+      : p_(p), reader_({p, n}, highres, from) {}
 
   void Run() {
-    if (n_ < 4) return;
-    int32_t nrecords = static_cast<int32_t>(Word(0));
-    size_t at = 4;
-    const size_t record_header = highres_ ? 24 : 16;
-    for (int32_t r = 0; r < nrecords; ++r) {
-      if (n_ - at < record_header) return;
-      if (highres_) {
-        SwapDword(p_ + at);
-        SwapDword(p_ + at + 8);
-      } else {
-        SwapWord(p_ + at);
-        SwapWord(p_ + at + 4);
-      }
-      const size_t flags_at = at + record_header - 8;
-      const uint32_t flags = Word(flags_at);
-      const int32_t nparams = static_cast<int32_t>(Word(flags_at + 4));
-      at += record_header;
-      if (flags & 0x80000000u) continue;  // a missed record has no parameters
-      for (int32_t k = 0; k < nparams; ++k) {
-        if (n_ - at < 8) return;
-        SwapWord(p_ + at);
-        const uint32_t tl = Word(at + 4);
-        const size_t len = tl & kValVlenMax;
-        const size_t step = 4 + ((len + 3) & ~size_t{3});
-        if (len < 4 || step > n_ - at) return;
-        ParamValueToHost(p_ + at + 8, len - 4, static_cast<int>(tl >> 24));
-        at += step;
+    int32_t nrecords;
+    if (!reader_.Count(&nrecords)) return;
+    SwapWord(p_);
+    size_t at = reader_.FirstRecord();
+    for (int32_t i = 0; i < nrecords; ++i) {
+      events_format::RecordHead h;
+      if (!reader_.Record(at, &h)) return;
+      SwapRecordHead(p_ + at, reader_.highres());
+      at += reader_.RecordHeaderBytes();
+      if (h.flags & kEventFlagMissed) continue;  // a missed record has no parameters
+      for (int32_t k = 0; k < h.nparams; ++k) {
+        if (!SwapParam(&at)) return;
       }
     }
   }
 
  private:
-  // Swaps the word at `at` and returns its host-order value.
-  uint32_t Word(size_t at) {
-    uint32_t host = 0;
-    if (!to_host_) std::memcpy(&host, p_ + at, 4);
-    SwapWord(p_ + at);
-    if (to_host_) std::memcpy(&host, p_ + at, 4);
-    return host;
+  // Swaps the parameter at *at and steps over it; false when it does not fit.
+  bool SwapParam(size_t* at) {
+    events_format::ParamHead p;
+    if (!reader_.Param(*at, &p)) return false;
+    SwapWord(p_ + *at);
+    SwapWord(p_ + *at + events_format::kParamTypeLenOffset);
+    if (p.len < events_format::kTypeLenBytes || !reader_.Has(*at, p.Step())) return false;
+    SwapParamValue(p_ + events_format::ParamHead::ValueAt(*at), p.len - events_format::kTypeLenBytes,
+                   p.type);
+    *at += p.Step();
+    return true;
   }
 
   uint8_t* p_;
-  size_t n_;
-  bool highres_;
-  bool to_host_;
+  events_format::EventArrayReader reader_;
 };
 
 // Copies a block payload to dst, turning numbers into host order.
@@ -136,7 +136,7 @@ void PayloadToHost(uint8_t* dst, int vtype, const uint8_t* payload, size_t n) {
   } else {
     std::memcpy(dst, payload, n);
     if (vtype == kTypeEvent || vtype == kTypeHighResEvent) {
-      EventArraySwapper(dst, n, vtype == kTypeHighResEvent, true).Run();
+      EventArraySwapper(dst, n, vtype == kTypeHighResEvent, events_format::ByteOrder::kWire).Run();
     }
   }
 }
@@ -253,7 +253,7 @@ uint32_t PutBlock(std::vector<uint8_t>& blocks, size_t blocks_base, const ValueV
   } else if (n > 0) {
     std::memcpy(dst, v.payload.data(), n);
     if (v.vtype == kTypeEvent || v.vtype == kTypeHighResEvent) {
-      EventArraySwapper(dst, n, v.vtype == kTypeHighResEvent, false).Run();
+      EventArraySwapper(dst, n, v.vtype == kTypeHighResEvent, events_format::ByteOrder::kHost).Run();
     }
   }
   return word_offset;

@@ -18,11 +18,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/civil_time.h"
+#include "events_format.h"
 #include "pmapi/timezone.h"
 #include "pmapi/units.h"
 
 namespace pmapi {
 namespace {
+
+using events_format::EventArrayReader;
 
 // Returns the printf rendering of `fmt` and its arguments.
 // REQUIRES: the arguments match `fmt`.
@@ -69,15 +72,6 @@ absl::string_view UpToNul(const std::string& bytes) {
   return nul == absl::string_view::npos ? all : all.substr(0, nul);
 }
 
-// Reads a host-order T at `offset` of `bytes` into `out`; returns false when
-// the bytes are not all there.
-template <typename T>
-bool ReadAt(std::span<const uint8_t> bytes, size_t offset, T* out) {
-  if (offset > bytes.size() || bytes.size() - offset < sizeof(T)) return false;
-  std::memcpy(out, bytes.data() + offset, sizeof(T));
-  return true;
-}
-
 // Returns the bytes of `s`; valid while `s` is unchanged.
 std::span<const uint8_t> AsBytes(const std::string& s) {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
@@ -110,7 +104,7 @@ std::string AtomAggregate(const AtomValue& a, int block_vtype) {
 // Returns the record count of an event array atom, as pmAtomStr shows it.
 std::string AtomEventArray(const AtomValue& a) {
   int32_t nrecords = 0;
-  if (!ReadAt(AsBytes(a.bytes), 0, &nrecords)) return "[bad event record array]";
+  if (!EventArrayReader(AsBytes(a.bytes), false).Count(&nrecords)) return "[bad event record array]";
   if (nrecords == 1) return "[1 event record]";
   return absl::StrCat("[", nrecords, " event records]");
 }
@@ -281,55 +275,33 @@ std::string LogControlWord(int32_t lval) {
   return out;
 }
 
-// Where an event array's records and fields sit, for the 32-bit (EVENT) and
-// 64-bit (HIGHRES_EVENT) timestamp layouts.
-struct EventLayout {
-  bool highres;
-  size_t stamp_size;   // the record's timestamp
-  size_t header_size;  // timestamp, flags and parameter count
-};
-
-// Returns the layout of EVENT (false) or HIGHRES_EVENT (true) records.
-EventLayout LayoutFor(bool highres) {
-  size_t stamp = highres ? 16 : 8;
-  return EventLayout{highres, stamp, stamp + 8};
-}
-
-// Returns HH:MM:SS.mmm (or .nnnnnnnnn for highres) for the record timestamp
-// at `offset`, or false when it is not within `p`.
-bool FormatStamp(std::span<const uint8_t> p, size_t offset, const EventLayout& layout,
-                 const TimeZone& tz, std::string* out) {
-  int64_t sec;
-  int64_t frac;
-  if (layout.highres) {
-    if (!ReadAt(p, offset, &sec) || !ReadAt(p, offset + 8, &frac)) return false;
-  } else {
-    int32_t s32, us32;
-    if (!ReadAt(p, offset, &s32) || !ReadAt(p, offset + 4, &us32)) return false;
-    sec = s32;
-    frac = us32 / 1000;
-  }
+// Returns HH:MM:SS.mmm (or .nnnnnnnnn for highres) for the timestamp of the
+// record at `at`, or false when it is not within the array.
+bool FormatStamp(const EventArrayReader& r, size_t at, const TimeZone& tz, std::string* out) {
+  events_format::Stamp stamp;
+  if (!r.RecordStamp(at, &stamp)) return false;
+  const int64_t sec = stamp.sec;
+  const int64_t frac = r.highres() ? stamp.frac : stamp.frac / 1000;
   // A time too far out for a calendar date is shown in UTC.
   absl::StatusOr<BrokenDownTime> tm = tz.Localtime(sec);
   const absl::CivilSecond utc = absl::ToCivilSecond(absl::FromUnixSeconds(sec), absl::UTCTimeZone());
   const int hour = tm.ok() ? tm->hour : utc.hour();
   const int minute = tm.ok() ? tm->min : utc.minute();
   const int second = tm.ok() ? tm->sec : utc.second();
-  *out = Printf(layout.highres ? "%02d:%02d:%02d.%09d" : "%02d:%02d:%02d.%03d", hour, minute, second,
+  *out = Printf(r.highres() ? "%02d:%02d:%02d.%09d" : "%02d:%02d:%02d.%03d", hour, minute, second,
                 static_cast<int>(frac));
   return true;
 }
 
-// Steps over the parameters of one record starting at `*offset`; returns
-// false when they run past the end of `p`.
-bool SkipParameters(std::span<const uint8_t> p, int32_t nparams, size_t* offset) {
+// Steps over the parameters of one record starting at `*at`; returns
+// false when they run past the end of the array.
+bool SkipParameters(const EventArrayReader& r, int32_t nparams, size_t* at) {
   for (int32_t i = 0; i < nparams; i++) {
-    uint32_t type_and_len;
-    if (!ReadAt(p, *offset + 4, &type_and_len)) return false;
-    size_t len = type_and_len & 0x00ffffffu;  // includes its own header word
-    *offset += 4 + ((len + 3) & ~size_t{3});
+    events_format::ParamHead p;
+    if (!r.Param(*at, &p)) return false;
+    *at += p.Step();
   }
-  return *offset <= p.size();
+  return *at <= r.size();
 }
 
 struct EventWalk {
@@ -341,27 +313,23 @@ struct EventWalk {
 // Walks the first nrecords-1 records to find the last one, counting missed
 // events on the way. PCP does not step over a "missed" record, so once one
 // is met every later step re-reads it: that is reproduced here.
-EventWalk WalkRecords(std::span<const uint8_t> p, int32_t nrecords, const EventLayout& layout) {
+EventWalk WalkRecords(const EventArrayReader& r, int32_t nrecords) {
   EventWalk w;
-  size_t offset = 4;
+  size_t at = r.FirstRecord();
   const int64_t steps = int64_t{nrecords} - 1;  // PCP's nrecords-1, without overflow
-  for (int64_t r = 0; r < steps; r++) {
-    uint32_t flags;
-    int32_t nparams;
-    if (!ReadAt(p, offset + layout.stamp_size, &flags) ||
-        !ReadAt(p, offset + layout.stamp_size + 4, &nparams)) {
-      return w;
-    }
-    if (flags & kEventFlagMissed) {
-      uint32_t steps_left = static_cast<uint32_t>(steps - r);
-      w.missed += static_cast<uint32_t>(nparams) * steps_left;
+  for (int64_t i = 0; i < steps; i++) {
+    events_format::RecordHead h;
+    if (!r.Record(at, &h)) return w;
+    if (h.flags & kEventFlagMissed) {
+      uint32_t steps_left = static_cast<uint32_t>(steps - i);
+      w.missed += static_cast<uint32_t>(h.nparams) * steps_left;
       break;
     }
-    offset += layout.header_size;
-    if (!SkipParameters(p, nparams, &offset)) return w;
+    at += r.RecordHeaderBytes();
+    if (!SkipParameters(r, h.nparams, &at)) return w;
   }
   w.ok = true;
-  w.last = offset;
+  w.last = at;
   return w;
 }
 
@@ -369,20 +337,20 @@ EventWalk WalkRecords(std::span<const uint8_t> p, int32_t nrecords, const EventL
 // array block, or the bad-array text when it is shorter than it claims.
 std::string EventSummary(const ValueView& v, bool highres, const TimeZone& tz) {
   static constexpr char kBad[] = "[bad event record array]";
-  const EventLayout layout = LayoutFor(highres);
+  const EventArrayReader r(v.payload, highres);
   int32_t nrecords;
-  if (!ReadAt(v.payload, 0, &nrecords)) return kBad;
-  EventWalk walk = WalkRecords(v.payload, nrecords, layout);
+  if (!r.Count(&nrecords)) return kBad;
+  EventWalk walk = WalkRecords(r, nrecords);
   if (!walk.ok) return kBad;
   std::string out = absl::StrCat("[", nrecords, " event record", nrecords != 1 ? "s" : "");
   int32_t missed = static_cast<int32_t>(walk.missed);
   if (missed > 0) absl::StrAppend(&out, " (", missed, " missed)");
   if (nrecords > 0) {
     std::string first, last;
-    if (!FormatStamp(v.payload, 4, layout, tz, &first)) return kBad;
+    if (!FormatStamp(r, r.FirstRecord(), tz, &first)) return kBad;
     absl::StrAppend(&out, " timestamp", nrecords > 1 ? "s " : " ", first);
     if (nrecords > 1) {
-      if (!FormatStamp(v.payload, walk.last, layout, tz, &last)) return kBad;
+      if (!FormatStamp(r, walk.last, tz, &last)) return kBad;
       absl::StrAppend(&out, "...", last);
     }
   }
