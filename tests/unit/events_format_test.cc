@@ -1,10 +1,13 @@
-// The event array reader (events_format.h).
+// The event array reader (events_format.h) and DecodeEventArray, the
+// record-by-record view of an array that pmdumplog shows.
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "events_format.h"
 #include "gtest/gtest.h"
 #include "pmapi/errors.h"
+#include "pmapi/events.h"
 #include "pmapi/strings.h"
 
 namespace pmapi {
@@ -43,6 +46,13 @@ void PutParam(std::vector<uint8_t>* b, PmID pmid, int type, uint32_t len, const 
   Put32(b, events_format::TypeLenWord(type, len));
   b->insert(b->end(), value.begin(), value.end());
   while (b->size() % 4 != 0) b->push_back(0);
+}
+
+// The payload of a value block built by EventArrays.
+std::vector<uint8_t> Payload(absl::StatusOr<std::span<const uint8_t>> block) {
+  EXPECT_TRUE(block.ok());
+  if (!block.ok()) return {};
+  return std::vector<uint8_t>(block->begin() + 4, block->end());
 }
 
 TEST(EventArrayReader, ReadsHostAndWireOrder) {
@@ -106,6 +116,79 @@ TEST(EventArrayReader, ParameterStepIsPcpsWhateverTheLength) {
   p.len = 0;  // shorter than its own header word: PCP still steps 4 bytes
   EXPECT_EQ(p.Step(), 4u);
   EXPECT_FALSE(EventArrayReader(std::span<const uint8_t>(b).first(7), false).Param(0, &p));
+}
+
+TEST(DecodeEventArray, RecordsAsBuilt) {
+  for (bool highres : {false, true}) {
+    EventArrays arrays;
+    const int a = arrays.NewArray();
+    AtomValue v;
+    v.bytes = "hello";
+    if (highres) {
+      ASSERT_TRUE(arrays.AddHighResRecord(a, 1700000000, 123456789, kEventFlagPoint).ok());
+      ASSERT_TRUE(arrays.AddHighResParam(a, MakePmID(245, 0, 1), kTypeString, v).ok());
+      ASSERT_TRUE(arrays.AddHighResMissedRecord(a, 1700000001, 5, 4).ok());
+    } else {
+      ASSERT_TRUE(arrays.AddRecord(a, 1700000000, 123456, kEventFlagPoint).ok());
+      ASSERT_TRUE(arrays.AddParam(a, MakePmID(245, 0, 1), kTypeString, v).ok());
+      ASSERT_TRUE(arrays.AddMissedRecord(a, 1700000001, 5, 4).ok());
+    }
+    std::vector<uint8_t> payload = Payload(highres ? arrays.GetHighResAddr(a) : arrays.GetAddr(a));
+    absl::StatusOr<std::vector<EventRecordView>> records = DecodeEventArray(payload, highres);
+    ASSERT_TRUE(records.ok()) << records.status();
+    ASSERT_EQ(records->size(), 2u);
+    const EventRecordView& first = (*records)[0];
+    EXPECT_EQ(first.stamp, (TimeSpec{1700000000, highres ? 123456789 : 123456000}));
+    EXPECT_EQ(first.flags, kEventFlagPoint);
+    EXPECT_EQ(first.nparams, 1);
+    ASSERT_EQ(first.params.size(), 1u);
+    EXPECT_EQ(first.params[0].pmid, MakePmID(245, 0, 1));
+    EXPECT_EQ(first.params[0].type, kTypeString);
+    EXPECT_EQ(std::string(first.params[0].value.begin(), first.params[0].value.end()), "hello");
+    const EventRecordView& missed = (*records)[1];
+    EXPECT_EQ(missed.stamp, (TimeSpec{1700000001, highres ? 5 : 5000}));
+    EXPECT_EQ(missed.flags, kEventFlagMissed);
+    EXPECT_EQ(missed.nparams, 4);
+    EXPECT_TRUE(missed.params.empty());
+  }
+}
+
+int DecodeCode(const std::vector<uint8_t>& payload) {
+  return PcpCode(DecodeEventArray(payload, false).status());
+}
+
+TEST(DecodeEventArray, CountsMustFit) {
+  std::vector<uint8_t> b;
+  EXPECT_EQ(DecodeCode(b), kErrLogrec);  // no count
+  Put32(&b, static_cast<uint32_t>(-1));
+  EXPECT_EQ(DecodeCode(b), kErrLogrec);
+  b.clear();
+  Put32(&b, 1);
+  EXPECT_EQ(DecodeCode(b), kErrLogrec);  // a record that is not there
+  PutRecord(&b, 1, 2, 0, -1);
+  EXPECT_EQ(DecodeCode(b), kErrLogrec);  // a negative parameter count
+  b.clear();
+  Put32(&b, 1);
+  PutRecord(&b, 1, 2, kEventFlagMissed, -1);
+  EXPECT_EQ(DecodeCode(b), 0);  // a missed record's count is not a parameter count
+}
+
+TEST(DecodeEventArray, ParametersMustFit) {
+  std::vector<uint8_t> b;
+  Put32(&b, 1);
+  PutRecord(&b, 1, 2, 0, 1);
+  std::vector<uint8_t> short_len = b;
+  PutParam(&short_len, 1, kType32, 3, "");
+  EXPECT_EQ(DecodeCode(short_len), kErrLogrec);  // shorter than its header word
+  std::vector<uint8_t> past_end = b;
+  PutParam(&past_end, 1, kTypeString, 20, "abc");
+  EXPECT_EQ(DecodeCode(past_end), kErrLogrec);
+  std::vector<uint8_t> unpadded = b;
+  PutParam(&unpadded, 1, kTypeString, 7, "abc");
+  unpadded.pop_back();  // the last parameter's padding may be missing
+  absl::StatusOr<std::vector<EventRecordView>> records = DecodeEventArray(unpadded, false);
+  ASSERT_TRUE(records.ok());
+  EXPECT_EQ(records->at(0).params.at(0).value.size(), 3u);
 }
 
 }  // namespace

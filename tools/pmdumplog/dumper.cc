@@ -11,17 +11,15 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "pmapi/errors.h"
+#include "pmapi/events.h"
 #include "pmapi/strings.h"
 #include "desc_text.h"
-#include "event_array.h"
 #include "pcp_hash_order.h"
 
 namespace pmdumplog {
 namespace {
 
 using pmapi::ArchiveTime;
-
-constexpr uint32_t kEventFlagMissed = 1u << 31;
 
 // Returns pmEventFlagsStr's text for an event record's flags.
 std::string EventFlagsText(uint32_t flags) {
@@ -423,15 +421,16 @@ void Dumper::EventValue(const pmapi::ValueSet& vs, const pmapi::ValueView& v,
     out_.Char(')');
   }
   out_.Str(": ");
-  absl::StatusOr<std::vector<EventRecord>> records = DecodeEventArray(v.payload, highres);
+  absl::StatusOr<std::vector<pmapi::EventRecordView>> records =
+      pmapi::DecodeEventArray(v.payload, highres);
   if (!records.ok() || vs.valfmt == pmapi::kValInsitu) return;
   if (records->empty()) {
     out_.Str("No event records\n");
     return;
   }
   int nmissed = 0;
-  for (const EventRecord& e : *records) {
-    if (e.flags & kEventFlagMissed) nmissed += e.nparams;
+  for (const pmapi::EventRecordView& e : *records) {
+    if (e.flags & pmapi::kEventFlagMissed) nmissed += e.nparams;
   }
   const int n = static_cast<int>(records->size());
   out_.Int(n);
@@ -442,7 +441,7 @@ void Dumper::EventValue(const pmapi::ValueSet& vs, const pmapi::ValueView& v,
   }
   out_.Str(n + nmissed == 1 ? " event record\n" : " event records\n");
   for (int i = 0; i < n; ++i) {
-    const EventRecord& e = (*records)[i];
+    const pmapi::EventRecordView& e = (*records)[i];
     out_.Str("        --- event record [");
     out_.Int(i);
     out_.Str("] timestamp ");
@@ -467,14 +466,14 @@ void Dumper::EventValue(const pmapi::ValueSet& vs, const pmapi::ValueView& v,
     if (e.flags != 0) {
       absl::StrAppendFormat(out_.buffer(), " flags 0x%x (%s) ---\n", e.flags,
                             EventFlagsText(e.flags));
-      if (e.flags & kEventFlagMissed) {
+      if (e.flags & pmapi::kEventFlagMissed) {
         absl::StrAppendFormat(out_.buffer(), "        ==> %d missed event records\n", e.nparams);
         continue;
       }
       p = 1;
     }
     uint32_t flags = e.flags;
-    for (const EventParam& param : e.params) {
+    for (const pmapi::EventParamView& param : e.params) {
       EventParameter(p++, param.pmid, param.type, param.value, &flags);
     }
   }

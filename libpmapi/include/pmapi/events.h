@@ -31,6 +31,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "pmapi/result.h"
+#include "pmapi/timespec.h"
 #include "pmapi/types.h"
 
 namespace pmapi {
@@ -113,6 +114,32 @@ class EventArrays {
 absl::StatusOr<std::vector<Result>> UnpackEventRecords(const ValueView& value, int valfmt = kValDptr);
 absl::StatusOr<std::vector<Result>> UnpackHighResEventRecords(const ValueView& value,
                                                               int valfmt = kValDptr);
+
+// One parameter of an event record, as the array holds it.
+struct EventParamView {
+  PmID pmid = 0;
+  int type = 0;
+  std::span<const uint8_t> value;  // the value's bytes, without padding
+};
+
+// One record of an event array, as the array holds it. For a missed
+// record, nparams is the number of records lost and params is empty.
+struct EventRecordView {
+  TimeSpec stamp;  // microseconds widened to nanoseconds for PM_TYPE_EVENT
+  uint32_t flags = 0;
+  int32_t nparams = 0;
+  std::vector<EventParamView> params;
+};
+
+// Returns the records of an event array's payload (host order, the bytes
+// after the value block header) as they lie, without making Results of
+// them: the view pmdumplog shows. The views point into `payload`.
+// Errors: PM_ERR_LOGREC when the record count or a parameter count is
+// negative, a record or parameter runs past the end, or a parameter's
+// length is shorter than its header word. The padding after the last
+// parameter may be missing.
+absl::StatusOr<std::vector<EventRecordView>> DecodeEventArray(std::span<const uint8_t> payload,
+                                                              bool highres);
 
 }  // namespace pmapi
 

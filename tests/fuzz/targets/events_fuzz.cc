@@ -1,9 +1,10 @@
 // Fuzz target: unpacking event records (pmUnpackEventRecords and
-// pmUnpackHighResEventRecords). Input: a flags byte, then the value
-// block's payload (the bytes after its header word). Flags bit 0 chooses
-// the high-resolution unpacker, bit 1 an in-situ value format (an error
-// case), bit 2 takes the value type from the flags' high bits instead of
-// the matching event type. The payload is passed unaligned on purpose:
+// pmUnpackHighResEventRecords), and reading them as they lie
+// (DecodeEventArray). Input: a flags byte, then the value block's payload
+// (the bytes after its header word). Flags bit 0 chooses the
+// high-resolution layout, bit 1 an in-situ value format (an error case),
+// bit 2 takes the value type from the flags' high bits instead of the
+// matching event type. The payload is passed unaligned on purpose:
 // values in a Result's arena are not aligned either.
 #include <cstdint>
 #include <span>
@@ -11,6 +12,17 @@
 
 #include "fuzz_support.h"
 #include "pmapi/events.h"
+
+// Reads the records as they lie, touching the last byte of every value.
+static void DecodeViews(std::span<const uint8_t> payload, bool highres) {
+  absl::StatusOr<std::vector<pmapi::EventRecordView>> views = pmapi::DecodeEventArray(payload, highres);
+  if (!views.ok()) return;
+  uint64_t n = views->size();
+  for (const pmapi::EventRecordView& e : *views) {
+    for (const pmapi::EventParamView& p : e.params) n += p.value.empty() ? 0 : p.value.back();
+  }
+  fuzz::Consume(n);
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -20,6 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   v.vtype = (flags & 4) ? (flags >> 3) : (highres ? pmapi::kTypeHighResEvent : pmapi::kTypeEvent);
   v.payload = std::span<const uint8_t>(data + 1, size - 1);
   const int valfmt = (flags & 2) ? pmapi::kValInsitu : pmapi::kValDptr;
+  DecodeViews(v.payload, highres);
   absl::StatusOr<std::vector<pmapi::Result>> records =
       highres ? pmapi::UnpackHighResEventRecords(v, valfmt) : pmapi::UnpackEventRecords(v, valfmt);
   if (!records.ok()) return 0;
