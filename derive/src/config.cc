@@ -6,15 +6,15 @@
 #include <cstdio>
 #include <string>
 
+#include "absl/strings/ascii.h"
+
 #include "registry.h"
 #include "trace.h"
 
 namespace pmapi::derive {
 namespace {
 
-bool IsSpace(int c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 bool IsAlpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool IsDigit(int c) { return c >= '0' && c <= '9'; }
 
 // A metric name: components that start with a letter, then letters,
 // digits and underscores.
@@ -27,7 +27,7 @@ bool ValidName(const std::string& s) {
       first = false;
     } else if (c == '.') {
       first = true;
-    } else if (!IsAlpha(c) && !IsDigit(c) && c != '_') {
+    } else if (!IsAlpha(c) && !absl::ascii_isdigit(c) && c != '_') {
       return false;
     }
   }
@@ -36,8 +36,8 @@ bool ValidName(const std::string& s) {
 
 std::string Trim(const std::string& s) {
   size_t a = 0, b = s.size();
-  while (a < b && IsSpace(static_cast<unsigned char>(s[a]))) a++;
-  while (b > a && IsSpace(static_cast<unsigned char>(s[b - 1]))) b--;
+  while (a < b && absl::ascii_isspace(static_cast<unsigned char>(s[a]))) a++;
+  while (b > a && absl::ascii_isspace(static_cast<unsigned char>(s[b - 1]))) b--;
   return s.substr(a, b - a);
 }
 
@@ -126,7 +126,7 @@ void ConfigReader::Line(const std::string& buf, long eq, long lp, long rp) {
 void ConfigReader::Expression(const std::string& buf, long eq, const std::string& name) {
   const std::string rhs = buf.substr(static_cast<size_t>(eq) + 1);
   size_t start = 0;
-  while (start < rhs.size() && IsSpace(static_cast<unsigned char>(rhs[start]))) start++;
+  while (start < rhs.size() && absl::ascii_isspace(static_cast<unsigned char>(rhs[start]))) start++;
   if (start == rhs.size()) {
     Say(Where() + "Error: pmLoadDerivedConfig: expression missing\n" +
         buf + "\n");
@@ -141,7 +141,7 @@ void ConfigReader::Expression(const std::string& buf, long eq, const std::string
   const long at = static_cast<long>(start) + *err;
   for (size_t i = 0; i < caret.size(); i++) {
     if (static_cast<long>(i) == at) caret[i] = '^';
-    else if (!IsSpace(static_cast<unsigned char>(caret[i]))) caret[i] = ' ';
+    else if (!absl::ascii_isspace(static_cast<unsigned char>(caret[i]))) caret[i] = ' ';
   }
   std::string text = Where() + "Error: pmRegisterDerived(" + name + ", ...) syntax error\n" +
                      rhs + "\n" + caret + "\n";
@@ -161,7 +161,7 @@ void ConfigReader::Attribute(const std::string& buf, long eq, long lp, long rp,
   }
   std::string rest = buf.substr(static_cast<size_t>(eq) + 1);
   size_t v = 0;
-  while (v < rest.size() && IsSpace(static_cast<unsigned char>(rest[v]))) v++;
+  while (v < rest.size() && absl::ascii_isspace(static_cast<unsigned char>(rest[v]))) v++;
   rest = rest.substr(v);
   std::string value;
   if (!ReadValue(rest, buf, &value)) return;
@@ -226,7 +226,7 @@ bool ConfigReader::ReadValue(std::string rest, const std::string& buf, std::stri
     c = std::fgetc(fp_);
     while (c != EOF && c != '\n') {
       c = std::fgetc(fp_);
-      if (!IsSpace(c)) break;
+      if (!absl::ascii_isspace(c)) break;
     }
     std::string more;
     if (c != EOF && c != '\n') {

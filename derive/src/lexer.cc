@@ -5,13 +5,13 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "absl/strings/ascii.h"
+
 namespace pmapi::derive {
 namespace {
 
 constexpr int kEof = -1;
 
-bool IsSpace(int c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-bool IsDigit(int c) { return c >= '0' && c <= '9'; }
 bool IsAlpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 struct Function {
@@ -61,13 +61,13 @@ Token Lexer::Next() {
 
 Token Lexer::Scan() {
   int c = Get();
-  while (IsSpace(c)) c = Get();
+  while (absl::ascii_isspace(c)) c = Get();
   // PCP marks the token at the character before its read position, which
   // at the end of the input is the last character (or one before an empty
   // expression).
   const int start = static_cast<int>(pos_) - 1;
   if (c == kEof) return Finish(kTEos, start);
-  if (IsDigit(c) || c == '.') return Number(start, c);
+  if (absl::ascii_isdigit(c) || c == '.') return Number(start, c);
   if (IsAlpha(c)) return Word(start, c);
   switch (c) {
     case '+': return Finish(kTPlus, start);
@@ -100,7 +100,7 @@ Token Lexer::Number(int start, int first) {
       text.push_back('.');
       continue;
     }
-    if (IsDigit(c)) {
+    if (absl::ascii_isdigit(c)) {
       text.push_back(static_cast<char>(c));
       continue;
     }
@@ -119,7 +119,7 @@ Token Lexer::Word(int start, int first) {
   int c;
   for (;;) {
     c = Get();
-    if (IsAlpha(c) || IsDigit(c) || c == '_' || c == '.') {
+    if (IsAlpha(c) || absl::ascii_isdigit(c) || c == '_' || c == '.') {
       text.push_back(static_cast<char>(c));
       continue;
     }

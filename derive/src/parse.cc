@@ -127,6 +127,15 @@ class Parser {
   bool Failed() const { return failed_; }
   // A syntax error at the lookahead, explained by the innermost frame.
   void Fail();
+  // Consumes the lookahead when it is `t`; otherwise fails there.
+  bool Expect(Tok t) {
+    if (Peek().tok != t) {
+      Fail();
+      return false;
+    }
+    Consume();
+    return true;
+  }
   // An error found by an action, at the last token read.
   void FailWith(std::string why);
 
@@ -391,11 +400,7 @@ NodePtr Parser::Parenthesised() {
   Consume();
   NodePtr e = Expr(0);
   if (Failed()) return nullptr;
-  if (Peek().tok != kTRparen) {
-    Fail();
-    return nullptr;
-  }
-  Consume();
+  if (!Expect(kTRparen)) return nullptr;
   if (Peek().tok == kTInstName) return InstanceFilter(e, true);
   return e;
 }
@@ -429,11 +434,7 @@ NodePtr Parser::NameFunc(const NameFunction& f) {
   operand->value = tok_.text;
   operand->save_last = f.node == kNDelta || f.node == kNRate;
   Consume();
-  if (Peek().tok != kTRparen) {
-    Fail();
-    return nullptr;
-  }
-  Consume();
+  if (!Expect(kTRparen)) return nullptr;
   auto n = std::make_shared<Node>();
   n->type = f.node;
   if (f.node == kNAnon) {
@@ -467,11 +468,7 @@ NodePtr Parser::Rescale() {
   Frame outer(this, Follow("Arithmetic or relational or boolean operator", "rescale("));
   NodePtr e = Expr(0);
   if (Failed()) return nullptr;
-  if (Peek().tok != kTComma) {
-    Fail();
-    return nullptr;
-  }
-  Consume();
+  if (!Expect(kTComma)) return nullptr;
   Frame inner(this, Follow("Units string", "rescale(<expr>,"));
   if (Peek().tok != kTString) {
     Fail();
@@ -479,11 +476,7 @@ NodePtr Parser::Rescale() {
   }
   std::string units = tok_.text;
   Consume();
-  if (Peek().tok != kTRparen) {
-    Fail();
-    return nullptr;
-  }
-  Consume();
+  if (!Expect(kTRparen)) return nullptr;
   absl::StatusOr<ParsedUnits> parsed = ParseUnitsStr(units);
   if (!parsed.ok()) {
     FailWith(Unexpected("Illegal units:", std::string(parsed.status().message()).c_str()));
@@ -535,19 +528,11 @@ NodePtr Parser::Matchinst() {
   NodePtr pattern = Pattern();
   if (Failed()) return nullptr;
   Frame second(this, Follow(", <expr>)", "matchinst(<filter>"));
-  if (Peek().tok != kTComma) {
-    Fail();
-    return nullptr;
-  }
-  Consume();
+  if (!Expect(kTComma)) return nullptr;
   Frame third(this, Follow("<expr>)", "matchinst(<filter>,"));
   NodePtr e = Expr(0);
   if (Failed()) return nullptr;
-  if (Peek().tok != kTRparen) {
-    Fail();
-    return nullptr;
-  }
-  Consume();
+  if (!Expect(kTRparen)) return nullptr;
   lex_.set_in_matchinst(false);
   auto n = std::make_shared<Node>();
   n->type = kNFilterInst;
@@ -563,11 +548,7 @@ NodePtr Parser::Scalar() {
   Frame f(this, Follow("<expr>", "scalar("));
   NodePtr e = Expr(0);
   if (Failed()) return nullptr;
-  if (Peek().tok != kTRparen) {
-    Fail();
-    return nullptr;
-  }
-  Consume();
+  if (!Expect(kTRparen)) return nullptr;
   auto n = std::make_shared<Node>();
   n->type = kNScalar;
   n->left = e;
@@ -589,11 +570,7 @@ NodePtr Parser::Mkconst() {
   n->value = tok_.text;
   n->desc = ConstDesc(t == kTInteger ? kTypeU32 : kTypeDouble);
   Consume();
-  if (Peek().tok != kTComma) {
-    Fail();
-    return nullptr;
-  }
-  Consume();
+  if (!Expect(kTComma)) return nullptr;
   for (;;) {
     if (!Spec(&n->desc)) return nullptr;
     Tok next = Peek().tok;

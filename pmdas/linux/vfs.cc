@@ -26,10 +26,9 @@
 namespace pmapi::linux_agent {
 namespace {
 
-bool IsSpace(char c) { return absl::ascii_isspace(static_cast<unsigned char>(c)); }
 
 void SkipSpace(absl::string_view* s) {
-  while (!s->empty() && IsSpace(s->front())) s->remove_prefix(1);
+  while (!s->empty() && absl::ascii_isspace(s->front())) s->remove_prefix(1);
 }
 
 // One scanf "%d" at the front of `s`: leading blanks, a sign, decimal
@@ -62,7 +61,7 @@ void ScanInts(absl::string_view text, int count, int32_t* const* out) {
 bool ScanWord(absl::string_view* s, size_t max, absl::string_view* word) {
   SkipSpace(s);
   size_t n = 0;
-  while (n < s->size() && !IsSpace((*s)[n]) && (max == 0 || n < max)) ++n;
+  while (n < s->size() && !absl::ascii_isspace((*s)[n]) && (max == 0 || n < max)) ++n;
   if (n == 0) return false;
   *word = s->substr(0, n);
   s->remove_prefix(n);

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/errors.h"
@@ -40,9 +41,7 @@ struct Source {
 };
 
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
-bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 bool IsAlpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
 // Splits file contents into lines as repeated fgets calls see them: a last
@@ -171,7 +170,7 @@ void Pmcpp::StripComments(std::string& line) {
   }
   if (blanked) {
     size_t end = line.size();
-    while (end > 0 && IsSpace(line[end - 1])) --end;
+    while (end > 0 && absl::ascii_isspace(line[end - 1])) --end;
     line.resize(end);
     line += '\n';
   }
@@ -222,7 +221,7 @@ bool Pmcpp::Include(const std::string& line) {
     return false;
   }
   size_t q = end + 1;
-  while (q < line.size() && IsSpace(line[q])) ++q;
+  while (q < line.size() && absl::ascii_isspace(line[q])) ++q;
   if (q < line.size()) {
     Fail("Unexpected extra text in #include line");
     return false;
@@ -261,10 +260,10 @@ int Pmcpp::Directive(const std::string& line) {
     size_t start = p;
     for (; p < line.size() && !IsBlank(line[p]); ++p) {
       if (IsAlpha(line[p]) || line[p] == '_') continue;
-      if (p > start && IsDigit(line[p])) continue;
+      if (p > start && absl::ascii_isdigit(line[p])) continue;
       break;
     }
-    if (p >= line.size() || !IsSpace(line[p])) {
+    if (p >= line.size() || !absl::ascii_isspace(line[p])) {
       Fail("Illegal character in macro name");
       return 0;
     }
@@ -274,7 +273,7 @@ int Pmcpp::Directive(const std::string& line) {
       char quote = '\0';
       if (p < line.size() && (line[p] == '\'' || line[p] == '"')) quote = line[p++];
       size_t vstart = p;
-      while (p < line.size() && ((quote == '\0' && !IsSpace(line[p])) ||
+      while (p < line.size() && ((quote == '\0' && !absl::ascii_isspace(line[p])) ||
                                  (quote != '\0' && line[p] != quote))) {
         ++p;
       }

@@ -15,6 +15,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -29,15 +30,13 @@ enum Token { kEnd = 0, kName = 1, kPath = 2, kPmidToken = 3, kLeftBrace = 4, kRi
 
 constexpr size_t kLineSize = 256;  // PCP's linebuf, fname and message size
 
-bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
 // Reads a decimal number as scanf's %d does on glibc: at least one digit,
 // the value saturated as a long and then truncated to int.
 bool ScanInt(const char*& p, int& value) {
-  if (!IsDigit(*p)) return false;
+  if (!absl::ascii_isdigit(*p)) return false;
   long v = 0;
-  for (; IsDigit(*p); ++p) {
+  for (; absl::ascii_isdigit(*p); ++p) {
     int d = *p - '0';
     v = v > (LONG_MAX - d) / 10 ? LONG_MAX : v * 10 + d;
   }
@@ -116,7 +115,7 @@ void PmnsBuilder::Err(std::string_view message) {
   if (linep_ < 0) return;
   size_t caret = std::min(static_cast<size_t>(linep_), kLineSize);
   for (size_t i = 0; i < caret; ++i) {
-    if (!IsSpace(linebuf_[i])) linebuf_[i] = ' ';
+    if (!absl::ascii_isspace(linebuf_[i])) linebuf_[i] = ' ';
   }
   linebuf_[caret] = '^';
   linebuf_[caret + 1] = '\n';
@@ -157,7 +156,7 @@ int PmnsBuilder::NextLine() {
     bool inspace = false;
     for (size_t p = 0; p < n; ++p) {
       char c = linebuf_[p];
-      if (IsSpace(c)) {
+      if (absl::ascii_isspace(c)) {
         if (!inspace) {
           if (q > 0 && linebuf_[q - 1] != ':') linebuf_[q++] = c;
           inspace = true;
@@ -181,18 +180,18 @@ int PmnsBuilder::NextLine() {
     if (linebuf_[0] == '#') {
       // "# %d \"%s": a preprocessor line marker
       const char* p = linebuf_.data() + 1;
-      while (IsSpace(*p)) ++p;
+      while (absl::ascii_isspace(*p)) ++p;
       int line = 0;
       int converted = 0;
       if (ScanInt(p, line)) {
         lineno_ = line;
         ++converted;
-        while (IsSpace(*p)) ++p;
+        while (absl::ascii_isspace(*p)) ++p;
         if (*p == '"') {
           ++p;
-          while (IsSpace(*p)) ++p;
+          while (absl::ascii_isspace(*p)) ++p;
           const char* start = p;
-          while (*p != '\0' && !IsSpace(*p)) ++p;
+          while (*p != '\0' && !absl::ascii_isspace(*p)) ++p;
           if (p > start) {
             fname_.assign(start, p - start - 1);  // drops the closing quote
             ++converted;
@@ -208,13 +207,13 @@ int PmnsBuilder::NextLine() {
     }
     ++lineno_;
     lp_ = 0;
-    while (linebuf_[lp_] != '\0' && IsSpace(linebuf_[lp_])) ++lp_;
+    while (linebuf_[lp_] != '\0' && absl::ascii_isspace(linebuf_[lp_])) ++lp_;
     if (linebuf_[lp_] != '\0') return 1;
   }
 }
 
 int PmnsBuilder::Lex() {
-  while (lp_ < kLineSize && linebuf_[lp_] != '\0' && IsSpace(linebuf_[lp_])) ++lp_;
+  while (lp_ < kLineSize && linebuf_[lp_] != '\0' && absl::ascii_isspace(linebuf_[lp_])) ++lp_;
   if (lp_ >= kLineSize || linebuf_[lp_] == '\0') {
     int sts = NextLine();
     if (sts <= 0) return sts;
@@ -222,7 +221,7 @@ int PmnsBuilder::Lex() {
   linep_ = static_cast<long>(lp_);
   // PCP copies up to the next white space, even past the line's end
   size_t start = lp_;
-  while (lp_ < kLineSize && !IsSpace(linebuf_[lp_])) ++lp_;
+  while (lp_ < kLineSize && !absl::ascii_isspace(linebuf_[lp_])) ++lp_;
   tokbuf_.assign(linebuf_.data() + start, ::strnlen(linebuf_.data() + start, lp_ - start));
   return ClassifyToken();
 }
@@ -247,7 +246,7 @@ int PmnsBuilder::ClassifyToken() {
   for (char c : tokbuf_) {
     if (c == ':') {
       if (++colons > 3) return kBogus;
-    } else if (!IsDigit(c) && c != '*') {
+    } else if (!absl::ascii_isdigit(c) && c != '*') {
       return kBogus;
     }
   }

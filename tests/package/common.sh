@@ -80,7 +80,7 @@ hinv.ncpu
 check_tools() {
   local dir=$1 src=$2 archive version
   archive=$(archive_of "$src")
-  version=$(bare "$dir/pminfo" --version) || fail "pminfo --version failed"
+  version=$(bare "$dir/pminfo" --version 2>&1) || fail "pminfo --version failed"
   [[ $version =~ ^pminfo\ version\ [0-9]+(\.[0-9]+)*$ ]] || fail "pminfo --version printed: $version"
   echo "ok: $dir/pminfo --version: $version"
   expect_output "$dir/pminfo -a -d" "$pminfo_archive_expected" \

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdarg>
 #include <cerrno>
 #include <cfloat>
 #include <cinttypes>
@@ -13,6 +12,7 @@
 #include <cstring>
 #include <limits>
 
+#include "absl/strings/str_format.h"
 #include "pmapi/errors.h"
 #include "pmapi/extract.h"
 #include "pmapi/units.h"
@@ -37,16 +37,6 @@ bool ApplyPerSecond(int scale_time, double* m) {
     case kTimeHour: *m *= 3600.; return true;
     default: return false;
   }
-}
-
-std::string Printf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string Printf(const char* fmt, ...) {
-  char buf[64];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, ap);
-  va_end(ap);
-  return buf;
 }
 
 void SetString(std::string text, FetchGroupValue* out) {
@@ -193,7 +183,7 @@ int StoreDouble(double value, int type, FetchGroupValue* out) {
       a.d = value;
       return 0;
     case kTypeString:
-      SetString(Printf("%.17e", value), out);
+      SetString(absl::StrFormat("%.17e", value), out);
       return 0;
     default:
       return kErrType;
@@ -205,12 +195,12 @@ int CastValue(int valfmt, const ValueView& value, int itype, int otype, FetchGro
     absl::StatusOr<AtomValue> v = ExtractValue(valfmt, value, itype, itype);
     if (!v.ok()) return PcpCode(v.status());
     switch (itype) {
-      case kType32: SetString(Printf("%d", v->l), out); break;
-      case kTypeU32: SetString(Printf("%u", v->ul), out); break;
-      case kType64: SetString(Printf("%" PRId64, v->ll), out); break;
-      case kTypeU64: SetString(Printf("%" PRIu64, v->ull), out); break;
-      case kTypeFloat: SetString(Printf("%.9e", static_cast<double>(v->f)), out); break;
-      case kTypeDouble: SetString(Printf("%.17e", v->d), out); break;
+      case kType32: SetString(absl::StrFormat("%d", v->l), out); break;
+      case kTypeU32: SetString(absl::StrFormat("%u", v->ul), out); break;
+      case kType64: SetString(absl::StrFormat("%d", v->ll), out); break;
+      case kTypeU64: SetString(absl::StrFormat("%u", v->ull), out); break;
+      case kTypeFloat: SetString(absl::StrFormat("%.9e", static_cast<double>(v->f)), out); break;
+      case kTypeDouble: SetString(absl::StrFormat("%.17e", v->d), out); break;
       default: return kErrType;
     }
     return 0;

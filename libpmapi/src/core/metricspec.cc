@@ -15,7 +15,6 @@
 namespace pmapi {
 namespace {
 
-bool IsSpace(char c) { return absl::ascii_isspace(static_cast<unsigned char>(c)); }
 
 // Returns `text` with every backslash dropped and the byte after it kept
 // literally; a backslash that is the last byte stays.
@@ -43,7 +42,7 @@ class SpecScanner {
   // string would end.
   bool AtEnd(size_t pos) const { return pos >= spec_.size() || spec_[pos] == '\0'; }
   size_t SkipSpace(size_t pos) const {
-    while (pos < spec_.size() && IsSpace(spec_[pos])) ++pos;
+    while (pos < spec_.size() && absl::ascii_isspace(spec_[pos])) ++pos;
     return pos;
   }
   absl::Status Error(size_t point, std::string_view reason) const;
@@ -86,7 +85,7 @@ absl::Status SpecScanner::ScanSource(MetricSpec& out) {
     char c = spec_[mark - 1];
     if (c != ':' && c != '/') continue;
     size_t end = mark - 1;
-    while (end > pos_ && IsSpace(spec_[end - 1])) --end;
+    while (end > pos_ && absl::ascii_isspace(spec_[end - 1])) --end;
     if (end == pos_) return Error(pos_, c == ':' ? "host name expected" : "archive name expected");
     std::string_view name = spec_.substr(pos_, end - pos_);
     if (c == '/') {
@@ -106,7 +105,7 @@ absl::Status SpecScanner::ScanSource(MetricSpec& out) {
 absl::Status SpecScanner::ScanMetric() {
   pos_ = SkipSpace(pos_);
   metric_begin_ = pos_;
-  while (!AtEnd(pos_) && !IsSpace(spec_[pos_]) && spec_[pos_] != '[') {
+  while (!AtEnd(pos_) && !absl::ascii_isspace(spec_[pos_]) && spec_[pos_] != '[') {
     if (spec_[pos_] == ']' || spec_[pos_] == ',') {
       return Error(pos_, "unexpected character in metric name");
     }
@@ -161,13 +160,13 @@ absl::Status SpecScanner::SplitInstances(std::vector<std::string>& names) const 
       }
       ++pos;
     } else {
-      for (; pos < list_end_ && !IsSpace(spec_[pos]) && spec_[pos] != ','; ++pos) {
+      for (; pos < list_end_ && !absl::ascii_isspace(spec_[pos]) && spec_[pos] != ','; ++pos) {
         if (spec_[pos] == '\\' && pos + 1 < list_end_) ++pos;
         name += spec_[pos];
       }
     }
     names.push_back(std::move(name));
-    while (pos < list_end_ && (IsSpace(spec_[pos]) || spec_[pos] == ',')) ++pos;
+    while (pos < list_end_ && (absl::ascii_isspace(spec_[pos]) || spec_[pos] == ',')) ++pos;
   }
   return absl::OkStatus();
 }

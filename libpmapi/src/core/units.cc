@@ -128,10 +128,6 @@ constexpr Word kPowerWords[] = {
 // Seconds per unit of each time scale that can be converted.
 constexpr double kSecondsPerTimeScale[] = {0.000000001, 0.000001, 0.001, 1, 60, 3600};
 
-// C-locale isspace.
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
 
 // Whether a number (a strtod literal) may start with `c`.
 bool StartsNumber(char c) { return c == '-' || c == '.' || (c >= '0' && c <= '9'); }
@@ -171,7 +167,7 @@ bool SkipWord(Cursor& c, std::string_view word) {
     }
   }
   const char* after = c.pos + word.size();
-  if (after != c.end && !IsSpace(*after) && *after != '^') return false;
+  if (after != c.end && !absl::ascii_isspace(*after) && *after != '^') return false;
   c.pos = after;
   return true;
 }
@@ -190,7 +186,7 @@ std::optional<int> SkipAnyWord(Cursor& c, const Word (&table)[N]) {
 // known one does, and otherwise 0 with the cursor left on the '^' (which
 // then fails as an unknown word).
 int ReadPower(Cursor& c) {
-  if (c.pos == c.end || IsSpace(*c.pos)) return 1;
+  if (c.pos == c.end || absl::ascii_isspace(*c.pos)) return 1;
   return SkipAnyWord(c, kPowerWords).value_or(0);
 }
 
@@ -235,7 +231,7 @@ absl::StatusOr<Side> ParseSide(const char* begin, const char* end) {
   Cursor c{begin, end};
   while (c.pos != c.end) {
     absl::Status status;
-    if (IsSpace(*c.pos)) {
+    if (absl::ascii_isspace(*c.pos)) {
       ++c.pos;
     } else if (StartsNumber(*c.pos)) {
       status = ReadNumber(c, side);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/errors.h"
@@ -29,8 +30,6 @@ struct FileCloser {
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
-bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Reads the next piece of the file as a C string, its first newline (if
 // any) removed; false at the end of the file.
@@ -55,16 +54,16 @@ bool ScanInt(const char** p, int* out) {
 // Reads decimal digits at *p into an int with C's wrapping arithmetic.
 int Digits(const char** p) {
   uint32_t v = 0;
-  for (; IsDigit(**p); ++*p) v = v * 10u + static_cast<uint32_t>(**p - '0');
+  for (; absl::ascii_isdigit(**p); ++*p) v = v * 10u + static_cast<uint32_t>(**p - '0');
   return static_cast<int>(v);
 }
 
 void SkipSpaces(const char** p) {
-  while (**p && IsSpace(**p)) ++*p;
+  while (**p && absl::ascii_isspace(**p)) ++*p;
 }
 
 int HexValue(char c) {
-  if (IsDigit(c)) return c - '0';
+  if (absl::ascii_isdigit(c)) return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;

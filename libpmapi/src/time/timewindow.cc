@@ -25,9 +25,7 @@ constexpr char kAlignMsg[] = "alignment specified by -A switch could not be appl
 
 enum OffsetKind { kAbsolute = 0, kPlus = 1, kMinus = 2 };
 
-bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 bool IsAlpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // PCP's parseError: the spec, then a line with blanks up to the failing
 // point (keeping tabs and other non-graphic characters), "^ -- " and msg.
@@ -54,7 +52,7 @@ class Scanner {
   size_t pos() const { return pos_; }
   void seek(size_t p) { pos_ = p; }
   void SkipSpaces() {
-    while (IsSpace(peek())) ++pos_;
+    while (absl::ascii_isspace(peek())) ++pos_;
   }
   std::string rest() const { return std::string(s_.substr(pos_)); }
   const std::string_view text() const { return s_; }
@@ -310,21 +308,21 @@ std::vector<GetdateToken> GetdateTokens(std::string_view text) {
   size_t i = 0;
   auto at = [&](size_t k) { return k < text.size() ? text[k] : '\0'; };
   while (true) {
-    while (IsSpace(at(i))) ++i;
+    while (absl::ascii_isspace(at(i))) ++i;
     GetdateToken tok;
     char c = at(i);
     if (c == '\0') break;
-    if (IsDigit(c) || c == '-' || c == '+') {
+    if (absl::ascii_isdigit(c) || c == '-' || c == '+') {
       int sign = 0;
       if (c == '-' || c == '+') {
         sign = c == '-' ? -1 : 1;
         ++i;
-        while (IsSpace(at(i))) ++i;
-        if (!IsDigit(at(i))) continue;
+        while (absl::ascii_isspace(at(i))) ++i;
+        if (!absl::ascii_isdigit(at(i))) continue;
       }
       size_t start = i;
       int64_t v = 0;
-      while (IsDigit(at(i))) {
+      while (absl::ascii_isdigit(at(i))) {
         if (v > (INT64_MAX - 9) / 10) {
           tok.kind = GetdateToken::kOther;
           break;
@@ -332,7 +330,7 @@ std::vector<GetdateToken> GetdateTokens(std::string_view text) {
         v = v * 10 + (at(i) - '0');
         ++i;
       }
-      if (tok.kind == GetdateToken::kOther || ((at(i) == '.' || at(i) == ',') && IsDigit(at(i + 1)))) {
+      if (tok.kind == GetdateToken::kOther || ((at(i) == '.' || at(i) == ',') && absl::ascii_isdigit(at(i + 1)))) {
         tok.kind = GetdateToken::kOther;  // decimal numbers: not supported
         out.push_back(tok);
         break;
