@@ -6,8 +6,8 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 
+#include "pcp/pmapi.h"
 #include "pmapi/errors.h"
 #include "trace.h"
 
@@ -15,20 +15,6 @@ namespace pmapi::derive {
 namespace {
 
 thread_local std::optional<std::string> last_error;
-
-// Returns PCP_VAR_DIR as PCP finds it: the environment, then the PCP
-// configuration file ($PCP_CONF, else /etc/pcp.conf).
-std::optional<std::string> VarDir() {
-  if (const char* env = std::getenv("PCP_VAR_DIR")) return std::string(env);
-  const char* conf = std::getenv("PCP_CONF");
-  std::ifstream in(conf ? conf : "/etc/pcp.conf");
-  std::string line;
-  const std::string prefix = "PCP_VAR_DIR=";
-  while (std::getline(in, line)) {
-    if (line.compare(0, prefix.size(), prefix) == 0) return line.substr(prefix.size());
-  }
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -40,9 +26,10 @@ const std::optional<std::string>& LastError() { return last_error; }
 void SetLastError(std::optional<std::string> why) { last_error = std::move(why); }
 
 std::optional<std::string> DefaultConfigPath() {
-  std::optional<std::string> var = VarDir();
-  if (!var.has_value()) return std::nullopt;
-  std::string path = *var + "/config/derived";
+  // PCP_VAR_DIR as libpcp finds it (the environment, then pcp.conf).
+  const char* var = pmGetOptionalConfig("PCP_VAR_DIR");
+  if (var == nullptr) return std::nullopt;
+  std::string path = std::string(var) + "/config/derived";
   if (access(path.c_str(), F_OK) != 0) return std::nullopt;
   return path;
 }

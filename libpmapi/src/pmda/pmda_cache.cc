@@ -7,10 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
-#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "pcp/pmapi.h"
 #include "pmapi/errors.h"
 #include "pmda_cache_internal.h"
 
@@ -23,20 +22,6 @@ namespace {
 void ToStderr(std::string_view text) {
   std::fwrite(text.data(), 1, text.size(), stderr);
   if (!text.empty() && text.back() != '\n') std::fputc('\n', stderr);
-}
-
-// Returns PCP_VAR_DIR as PCP finds it: the environment first, then the
-// PCP configuration file ($PCP_CONF, else /etc/pcp.conf).
-std::optional<std::string> PcpVarDir() {
-  if (const char* env = std::getenv("PCP_VAR_DIR")) return std::string(env);
-  const char* conf = std::getenv("PCP_CONF");
-  std::ifstream in(conf ? conf : "/etc/pcp.conf");
-  std::string line;
-  const std::string prefix = "PCP_VAR_DIR=";
-  while (std::getline(in, line)) {
-    if (line.compare(0, prefix.size(), prefix) == 0) return line.substr(prefix.size());
-  }
-  return std::nullopt;
 }
 
 // Returns `name` up to its first NUL, as a C string holds it.
@@ -80,7 +65,9 @@ InDomCaches::~InDomCaches() = default;
 
 std::string InDomCaches::VarDir() const {
   if (!options_.var_dir.empty()) return options_.var_dir;
-  return PcpVarDir().value_or("");
+  // As libpcp_pmda finds it: the environment, then pcp.conf.
+  const char* var = pmGetOptionalConfig("PCP_VAR_DIR");
+  return var != nullptr ? var : "";
 }
 
 std::string InDomCaches::FilePath(InDom indom) const {
