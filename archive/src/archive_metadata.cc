@@ -46,8 +46,8 @@ absl::StatusOr<std::vector<Instance>> ArchiveMetadata::GetInDom(InDom indom, int
   return out;
 }
 
-absl::StatusOr<std::string> ArchiveMetadata::NameInDom(InDom indom, int32_t inst,
-                                                       int64_t t_ns) const {
+absl::StatusOr<std::pair<int32_t, std::string_view>> ArchiveMetadata::FindInstance(
+    InDom indom, int64_t t_ns, const std::function<bool(int32_t, std::string_view)>& match) const {
   const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
   // Before the domain's first record it is unknown, as in PCP.
   if (h == nullptr || InDomAt(indom, t_ns) == nullptr) return PcpError(kErrIndomLog);
@@ -55,26 +55,27 @@ absl::StatusOr<std::string> ArchiveMetadata::NameInDom(InDom indom, int32_t inst
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
     if (t < it->stamp) continue;
     for (size_t i = 0; i < it->size(); ++i) {
-      if (it->inst(i) == inst) return std::string(it->name(i));
+      if (match(it->inst(i), it->name(i))) return std::make_pair(it->inst(i), it->name(i));
     }
   }
   return PcpError(kErrInstLog);
 }
 
+absl::StatusOr<std::string> ArchiveMetadata::NameInDom(InDom indom, int32_t inst,
+                                                       int64_t t_ns) const {
+  auto found = FindInstance(indom, t_ns, [inst](int32_t i, std::string_view) { return i == inst; });
+  if (!found.ok()) return found.status();
+  return std::string(found->second);
+}
+
 absl::StatusOr<int32_t> ArchiveMetadata::LookupInDom(InDom indom, std::string_view name,
                                                      int64_t t_ns) const {
-  const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
-  // Before the domain's first record it is unknown, as in PCP.
-  if (h == nullptr || InDomAt(indom, t_ns) == nullptr) return PcpError(kErrIndomLog);
-  const ArchiveTime t = ArchiveTime::FromNanos(t_ns);
-  for (auto it = h->rbegin(); it != h->rend(); ++it) {
-    if (t < it->stamp) continue;
-    for (size_t i = 0; i < it->size(); ++i) {
-      std::string_view full = it->name(i);
-      if (full == name || full.substr(0, full.find(' ')) == name) return it->inst(i);
-    }
-  }
-  return PcpError(kErrInstLog);
+  // The full name, or its first word.
+  auto found = FindInstance(indom, t_ns, [name](int32_t, std::string_view full) {
+    return full == name || full.substr(0, full.find(' ')) == name;
+  });
+  if (!found.ok()) return found.status();
+  return found->first;
 }
 
 absl::StatusOr<std::string> ArchiveMetadata::LookupText(uint32_t ident, int kind) const {

@@ -11,6 +11,7 @@
 #define PMAPI_ARCHIVE_SRC_ARCHIVE_METADATA_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -52,6 +53,11 @@ class ArchiveMetadata : public InterpMetadata {
   // The instance domain as at t_ns (the latest membership at or before
   // it), or nullptr.
   const InDomSnapshot* InDomAt(InDom indom, int64_t t_ns) const;
+  // The first instance `match` accepts (by number and name) in the
+  // memberships up to t_ns, newest first: PM_ERR_INDOM_LOG before the
+  // domain's first record, PM_ERR_INST_LOG when none matches.
+  absl::StatusOr<std::pair<int32_t, std::string_view>> FindInstance(
+      InDom indom, int64_t t_ns, const std::function<bool(int32_t, std::string_view)>& match) const;
   // The label sets of (level, label identifier) in force at t_ns.
   std::vector<LabelSet> LabelsAt(int level, uint32_t want, int64_t t_ns) const;
 
