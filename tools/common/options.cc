@@ -12,6 +12,7 @@
 #include "pcp/pmapi.h"
 #include "pmapi/errors.h"
 #include "pmapi/local.h"
+#include "pmapi/option_environment.h"
 
 namespace pmtools {
 namespace {
@@ -116,29 +117,14 @@ void PrintUsage(const OptionTable& table) {
 
 namespace {
 
-// A PCP_* variable pmGetOptions reads, and the standard option it stands
-// for (0: none of ours); `list`: a comma-separated list of that option's
-// arguments.
-struct EnvOption {
-  const char* name;
-  char letter;
-  const char* long_name;
-  bool list = false;
-};
-
-constexpr EnvOption kEnvOptions[] = {
-    {"PCP_ALIGN_TIME", 'A', "align"},       {"PCP_ARCHIVE", 'a', "archive"},
-    {"PCP_ARCHIVE_LIST", 'a', "archive", true}, {"PCP_HOST", 'h', "host"},
-    {"PCP_HOST_LIST", 'h', "host", true},   {"PCP_SPECLOCAL", 'K', "spec-local"},
-    {"PCP_LOCALMODE", 'L', "local-PMDA"},   {"PCP_LOCALPMDA", 'L', "local-PMDA"},
-    {"PCP_NAMESPACE", 'n', "namespace"},    {"PCP_ORIGIN", 'O', "origin"},
-    {"PCP_ORIGIN_TIME", 'O', "origin"},     {"PCP_START_TIME", 'S', "start"},
-    {"PCP_SAMPLES", 's', "samples"},        {"PCP_FINISH_TIME", 'T', "finish"},
-    {"PCP_INTERVAL", 't', "interval"},      {"PCP_TIMEZONE", 'Z', "timezone"},
-    {"PCP_HOSTZONE", 'z', "hostzone"},      {"PCP_GUIMODE", 'g', "guimode"},
-    {"PCP_GUIPORT", 'p', "guiport"},        {"PCP_UNIQNAMES", 'N', "uniqnames"},
-    {"PCP_FOLIO", 0, ""},
-};
+// The long name of the standard option `letter` (PCP's PMOPT_* entry), or
+// null when the tools have no such option.
+const char* StandardLongName(char letter) {
+  for (const pmLongOptions& o : kStandard) {
+    if (o.short_opt == letter) return o.long_opt;
+  }
+  return nullptr;
+}
 
 // True when `table` has the standard option `letter` (the same long name:
 // pmdumplog's -a, -s and -t are its own options, not these).
@@ -159,33 +145,27 @@ void TraceEnvironment(const char* entry) {
 
 std::vector<ParsedOption> EnvironmentOptions(const OptionTable& table) {
   std::vector<ParsedOption> out;
+  const std::vector<pmapi::EnvironmentOption> env = pmapi::EnvironmentOptions();
   // PCP_DEBUG first, so that its flags govern the traces of the others.
-  if (const char* debug = std::getenv("PCP_DEBUG"); debug != nullptr && HasStandard(table, 'D', "debug")) {
-    (void)pmSetDebug(debug);
-    out.push_back({"D", debug});
+  for (const pmapi::EnvironmentOption& e : env) {
+    if (e.letter != 'D' || !HasStandard(table, 'D', "debug")) continue;
+    (void)pmSetDebug(e.value);
+    out.push_back({"D", e.value});
+    break;
   }
-  for (char** p = environ; *p != nullptr; ++p) {
-    const std::string_view entry(*p);
-    const size_t eq = entry.find('=');
-    if (eq == std::string_view::npos || entry.rfind("PCP_", 0) != 0) continue;
-    const std::string_view name = entry.substr(0, eq);
-    const std::string value(entry.substr(eq + 1));
-    if (name == "PCP_DEBUG") {
-      TraceEnvironment(*p);
+  for (const pmapi::EnvironmentOption& e : env) {
+    // Read (and traced) whether or not this tool has the option.
+    TraceEnvironment(e.entry);
+    if (e.letter == 0 || e.letter == 'D') continue;
+    const char* long_name = StandardLongName(e.letter);
+    if (long_name == nullptr || !HasStandard(table, e.letter, long_name)) continue;
+    const std::string key(1, e.letter);
+    if (!e.list) {
+      out.push_back({key, e.value});
       continue;
     }
-    for (const EnvOption& e : kEnvOptions) {
-      if (name != e.name) continue;
-      // Read (and traced) whether or not this tool has the option.
-      TraceEnvironment(*p);
-      if (!HasStandard(table, e.letter, e.long_name)) break;
-      const std::string key(1, e.letter);
-      if (e.list) {
-        for (absl::string_view v : absl::StrSplit(value, ',', absl::SkipEmpty())) out.push_back({key, std::string(v)});
-      } else {
-        out.push_back({key, value});
-      }
-      break;
+    for (absl::string_view v : absl::StrSplit(e.value, ',', absl::SkipEmpty())) {
+      out.push_back({key, std::string(v)});
     }
   }
   return out;

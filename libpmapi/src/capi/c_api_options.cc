@@ -22,6 +22,7 @@
 #include "absl/strings/str_split.h"
 #include "c_api_internal.h"
 #include "pmapi/local.h"
+#include "pmapi/option_environment.h"
 
 static_assert(PMAPI_VERSION == PMAPI_VERSION_2, "the library reads pmOptions in the version 2 layout");
 
@@ -392,47 +393,25 @@ void Standard(int c, pmOptions* opts) {
 // The PCP_* environment variables pmGetOptions reads before the command
 // line, as the options they stand for (PCP_DEBUG first).
 void StartOptions(pmOptions* opts) {
-  if (const char* debug = std::getenv("PCP_DEBUG")) {
-    opts->optarg = const_cast<char*>(debug);
+  const std::vector<pmapi::EnvironmentOption> env = pmapi::EnvironmentOptions();
+  for (const pmapi::EnvironmentOption& e : env) {
+    if (e.letter != 'D') continue;
+    opts->optarg = const_cast<char*>(e.value);
     Standard('D', opts);
+    break;
   }
-  struct EnvOption {
-    const char* name;
-    int letter;  // the option it stands for; 0: handled below
-  };
-  static constexpr EnvOption kEnv[] = {
-      {"PCP_ALIGN_TIME", 'A'}, {"PCP_ARCHIVE", 'a'},    {"PCP_ARCHIVE_LIST", 0},
-      {"PCP_GUIMODE", 'g'},    {"PCP_HOST", 'h'},       {"PCP_HOST_LIST", 0},
-      {"PCP_SPECLOCAL", 'K'},  {"PCP_LOCALMODE", 'L'},  {"PCP_LOCALPMDA", 'L'},
-      {"PCP_NAMESPACE", 'n'},  {"PCP_UNIQNAMES", 'N'},  {"PCP_ORIGIN", 'O'},
-      {"PCP_ORIGIN_TIME", 'O'}, {"PCP_GUIPORT", 'p'},   {"PCP_START_TIME", 'S'},
-      {"PCP_SAMPLES", 's'},    {"PCP_FINISH_TIME", 'T'}, {"PCP_INTERVAL", 't'},
-      {"PCP_TIMEZONE", 'Z'},   {"PCP_HOSTZONE", 'z'},
-  };
   // In the environment's order, as pmGetOptions walks it.
-  for (char** p = environ; *p != nullptr; ++p) {
-    char* eq = std::strchr(*p, '=');
-    if (eq == nullptr || std::strncmp(*p, "PCP_", 4) != 0) continue;
-    const std::string name(*p, eq);
-    char* value = eq + 1;
-    bool found = name == "PCP_DEBUG" || name == "PCP_FOLIO";  // folios: read, not applied
-    for (const EnvOption& e : kEnv) {
-      if (name != e.name) continue;
-      found = true;
-      opts->optarg = value;
-      if (e.letter != 0) {
-        Standard(e.letter, opts);
-      } else if (name == "PCP_ARCHIVE_LIST") {
-        AddArchiveList(opts, value);
-      } else {
-        std::vector<std::string> hosts = absl::StrSplit(value, ',', absl::SkipEmpty());
-        for (const std::string& h : hosts) AddHost(opts, h, false);
-      }
-      break;
+  for (const pmapi::EnvironmentOption& e : env) {
+    opts->optarg = const_cast<char*>(e.value);
+    if (e.list && e.letter == 'a') {
+      AddArchiveList(opts, e.value);
+    } else if (e.list) {
+      std::vector<std::string> hosts = absl::StrSplit(e.value, ',', absl::SkipEmpty());
+      for (const std::string& h : hosts) AddHost(opts, h, false);
+    } else if (e.letter != 0 && e.letter != 'D') {  // PCP_FOLIO is read, not applied
+      Standard(e.letter, opts);
     }
-    if (found && pmDebugOptions.config) {
-      std::fprintf(stderr, "pmGetOptions: %s set from the environment\n", *p);
-    }
+    if (pmDebugOptions.config) std::fprintf(stderr, "pmGetOptions: %s set from the environment\n", e.entry);
   }
   opts->optarg = nullptr;
 }
