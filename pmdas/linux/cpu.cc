@@ -1,4 +1,5 @@
-// The kernel.*, hinv.* (but memory and file systems) and swap.in/out
+// The kernel.*, hinv.* (but memory, file systems, tapes and Fibre Channel
+// hosts) and swap.in/out
 // metrics of the Linux agent: /proc/stat, /proc/loadavg, /proc/uptime,
 // uname(2), /proc/sys/kernel and /sys/devices/system/node.
 #include <dirent.h>
@@ -37,15 +38,6 @@ std::vector<int> NumberedEntries(const LinuxState& st, const std::string& dir, a
   closedir(d);
   std::sort(out.begin(), out.end());
   return out;
-}
-
-size_t CountEntries(const LinuxState& st, const std::string& dir) {
-  size_t n = 0;
-  DIR* d = opendir((st.root + dir).c_str());
-  if (d == nullptr) return 0;
-  while (struct dirent* e = readdir(d)) n += e->d_name[0] != '.';
-  closedir(d);
-  return n;
 }
 
 std::string Distro(const LinuxState& st) {
@@ -334,10 +326,6 @@ void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda) {
     st.pid_max = U32File(st, "/proc/sys/kernel/pid_max");
     st.nptys = U32File(st, "/proc/sys/kernel/pty/nr");
   }
-  if (sources & kSrcHinv) {
-    st.ntape = static_cast<uint32_t>(CountEntries(st, "/sys/class/scsi_tape") / 8);
-    st.nfchost = static_cast<uint32_t>(CountEntries(st, "/sys/class/fc_host"));
-  }
 }
 
 int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
@@ -371,8 +359,6 @@ int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue*
         return 1;
       }
       return kErrInst;
-    case 71: atom->ul = st.ntape; return 1;
-    case 91: atom->ul = st.nfchost; return 1;
     case 72:
       switch (r.item) {
         case 0: return U32Opt(st.entropy_avail, atom);

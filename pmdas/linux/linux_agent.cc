@@ -85,7 +85,6 @@ uint32_t SourcesOf(const MetricRow& row) {
     case 55: return row.item == 1 ? kSrcNodes : kSrcStat;
     case 25: return kSrcLogin;
     case 4: case 82: case 63: return kSrcInterrupts | kSrcStat;
-    case 71: case 91: return kSrcHinv;
     case 72: return kSrcSysKernel;
     case 68: case 70: return kSrcZoneinfo;
     case 83: case 84: case 85: case 93: return kSrcPressure;
@@ -112,7 +111,7 @@ uint32_t SourceOfIndom(unsigned serial) {
 namespace {
 
 void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<unsigned>& clusters = {}) {
-  if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcLoadAverages | kSrcUname | kSrcSysKernel | kSrcNodes | kSrcHinv))
+  if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcLoadAverages | kSrcUname | kSrcSysKernel | kSrcNodes))
     RefreshCpu(st, sources, pmda);
   if (sources & kSrcCpuinfo) RefreshCpuinfo(st);
   if (sources & kSrcLogin) RefreshLogin(st);
@@ -138,8 +137,9 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 55:
       if (r.item == 1) return FetchCpu(st, r, inst, atom);
       return FetchCpuinfo(st, r, inst, atom);
-    case 2: case 12: case 26: case 71: case 72: case 91:
+    case 2: case 12: case 26: case 72:
       return FetchCpu(st, r, inst, atom);
+    case 71: case 91: return FetchTapeFchost(st, r, inst, atom);
     case 25: return FetchLogin(st, r, atom);
     case 74: return FetchTty(st, r, inst, atom);
     case 27: case 75: return FetchVfs(st, r, atom);
@@ -189,7 +189,8 @@ std::vector<PmdaIndom> Indoms() {
   for (unsigned serial : {kCpuIndom, kDiskIndom, kLoadIndom, kNetIndom, kFilesysIndom, kPartitionsIndom,
                           kNetAddrIndom, kNodeIndom, kIcmpMsgIndom, kDmIndom, kMdIndom, kZoneIndom,
                           kZoneProtectionIndom, kInterruptIndom, kSoftirqIndom, kInterruptCpuIndom,
-                          kSoftirqCpuIndom, kTtyIndom, kScsiIndom, kZramIndom, kWwidIndom}) {
+                          kSoftirqCpuIndom, kTtyIndom, kScsiIndom, kZramIndom, kWwidIndom, kTapeIndom,
+                          kFchostIndom}) {
     v.push_back(PmdaIndom{serial, {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};
@@ -212,7 +213,7 @@ void LinuxAgentInit(Pmda& dp) {
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t sources = 0;
-    bool tty = false, vfs = false, locks = false, scsi = false, rpc = false;
+    bool tty = false, vfs = false, locks = false, scsi = false, rpc = false, tape = false, fchost = false;
     std::vector<unsigned> clusters;  // pressure files are read one by one
     for (PmID id : ids) {
       if (const PmdaMetric* m = pmda.FindMetric(id)) {
@@ -224,6 +225,8 @@ void LinuxAgentInit(Pmda& dp) {
         locks = locks || cluster == 75;
         scsi = scsi || cluster == 15;
         rpc = rpc || cluster == 7;
+        tape = tape || cluster == 71;
+        fchost = fchost || cluster == 91;
         sources |= s;
       }
     }
@@ -233,12 +236,16 @@ void LinuxAgentInit(Pmda& dp) {
     if (locks) RefreshLocks(*state);
     if (scsi) RefreshScsi(*state, pmda);
     if (rpc) RefreshRpc(*state);
+    if (tape) RefreshTape(*state, pmda);
+    if (fchost) RefreshFchost(*state, pmda);
     return pmda.DefaultFetch(ids, result);
   };
   dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
     if (uint32_t s = SourceOfIndom(InDomSerial(indom))) Refresh(*state, s, pmda);
     if (InDomSerial(indom) == kTtyIndom) RefreshTty(*state, pmda);
     if (InDomSerial(indom) == kScsiIndom) RefreshScsi(*state, pmda);
+    if (InDomSerial(indom) == kTapeIndom) RefreshTape(*state, pmda);
+    if (InDomSerial(indom) == kFchostIndom) RefreshFchost(*state, pmda);
     return pmda.DefaultInstance(indom, inst, name);
   };
   dp.SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {

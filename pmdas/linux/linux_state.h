@@ -39,6 +39,7 @@ enum Indom : unsigned {
   kInterruptIndom = 4, kSoftirqIndom = 36, kInterruptCpuIndom = 40, kSoftirqCpuIndom = 41,
   kTtyIndom = 35, kScsiIndom = 11, kZramIndom = 38, kWwidIndom = 42,
   kNfsIndom = 7, kNfs3Indom = 8, kNfs4ClientIndom = 14, kNfs4ServerIndom = 15,
+  kTapeIndom = 34, kFchostIndom = 39,
 };
 
 // Sources, one bit each.
@@ -46,7 +47,7 @@ enum Source : uint32_t {
   kSrcStat = 1u << 0, kSrcDiskstats = 1u << 1, kSrcVmstat = 1u << 2, kSrcMeminfo = 1u << 3,
   kSrcLoadavg = 1u << 4, kSrcNetDev = 1u << 5, kSrcMounts = 1u << 6, kSrcUname = 1u << 7,
   kSrcUptime = 1u << 8, kSrcSnmp = 1u << 9, kSrcSockstat = 1u << 10, kSrcSysKernel = 1u << 11,
-  kSrcNodes = 1u << 12, kSrcNetAddr = 1u << 13, kSrcNuma = 1u << 14, kSrcHinv = 1u << 15,
+  kSrcNodes = 1u << 12, kSrcNetAddr = 1u << 13, kSrcNuma = 1u << 14,
   // parts of a source read only for the metrics that need them
   kSrcNetSettings = 1u << 16, kSrcDiskSizes = 1u << 17, kSrcDistro = 1u << 18,
   // sockets (net_sock.cc)
@@ -215,6 +216,15 @@ struct ScsiDevice {
   std::string name, device;
 };
 
+// A tape drive (tape.dev) or Fibre Channel host (fchost) and its
+// counters by PMID item (tape_fchost.cc).
+inline constexpr size_t kTapeCounters = 10, kFchostCounters = 8;
+struct StatsDevice {
+  int32_t inst = 0;
+  std::string name;
+  std::array<uint64_t, kTapeCounters> counts{};  // fchost uses the first kFchostCounters
+};
+
 // Locks of one kind in /proc/locks (vfs.locks.*).
 struct LockCount {
   uint32_t read = 0, write = 0, count = 0;
@@ -276,7 +286,7 @@ struct LinuxState {
   std::optional<std::array<uint32_t, 4>> unix_sockets;
   Softnet softnet;
   std::optional<uint32_t> entropy_avail, poolsize, pid_max, nptys;
-  uint32_t ntape = 0, nfchost = 0;
+  std::vector<StatsDevice> tapes, fchosts;  // as the last refresh found them
   std::array<int32_t, 9> vfs{};  // vfs.files/inodes/dentry/aio, by PMID item
   bool vfs_refreshed = false;    // the warning for missing files is given once
   VfsLocks locks;
@@ -289,6 +299,7 @@ struct LinuxState {
   struct {
     uint32_t nusers = 0, nroots = 0, nsessions = 0;
   } login;
+  InstanceNumbers tape_ids, fchost_ids;
   InstanceNumbers irq_ids, irq_cpu_ids, sirq_ids, sirq_cpu_ids;
   InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, zram_ids, wwid_ids, net_ids, addr_ids, fs_ids, zone_ids, prot_ids;
 };
@@ -339,6 +350,10 @@ void RefreshScsi(LinuxState& st, Pmda& pmda);                     // scsi/scsi
 int FetchScsi(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 // hinv.map.scsi_id of a disk: its WWID, or "unknown".
 std::string ScsiId(const LinuxState& st, const std::string& device);
+void RefreshTape(LinuxState& st, Pmda& pmda);                     // sys/class/scsi_tape
+void RefreshFchost(LinuxState& st, Pmda& pmda);                   // sys/class/fc_host
+// tape.dev.*, hinv.ntape (cluster 71), fchost.*, hinv.nfchost (cluster 91)
+int FetchTapeFchost(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchTty(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchLogin(const LinuxState& st, const MetricRow& r, AtomValue* atom);
 void RefreshCpuinfo(LinuxState& st);                              // cpuinfo (after stat)

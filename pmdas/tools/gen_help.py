@@ -225,7 +225,8 @@ SOURCES = [
     ("hinv.nnode", "From /sys/devices/system/node."), ("hinv.ncpu", "From /proc/stat."),
     ("hinv.ndisk", "From /proc/diskstats."), ("hinv.nfilesys", "From /proc/mounts."),
     ("hinv.ninterface", "From /proc/net/dev."), ("hinv.machine", "From uname(2)."),
-    ("hinv.ntape", "From /sys/class/scsi_tape."), ("hinv.nfchost", "From /sys/class/fc_host."),
+    ("hinv.ntape", "Drives stN of /sys/class/scsi_tape with a stats directory."),
+    ("hinv.nfchost", "Hosts of /sys/class/fc_host with a statistics directory."),
     ("hinv.map.cpu", "From /proc/stat and /sys/devices/system/node."),
     ("hinv.map.scsi_id", "From /sys/block/DEV/device/wwid (or /sys/block/DEV/wwid); the t10., eui.\nand naa. prefixes become 1, 2 and 3; \"unknown\" when there is none."),
     ("hinv.map.scsi", "Devices of /proc/scsi/scsi; the block device is the entry below\n/sys/class/scsi_device/H:C:I:L/device/block."),
@@ -259,6 +260,28 @@ def one_line(name, sem, units):
         return OTHER[name], next(note for prefix, note in SOURCES if name.startswith(prefix))
     p = name.split(".")
     leaf = p[-1]
+    if p[0] == "tape":
+        what = {"in_flight": "Requests now outstanding on", "io_ns": "Time spent waiting for requests of every kind on",
+                "other_cnt": "Requests other than reads and writes issued to", "read_byte_cnt": "Bytes read from",
+                "read_cnt": "Read requests issued to", "read_ns": "Time spent waiting for reads on",
+                "resid_cnt": "Reads and writes that moved less than asked on", "write_byte_cnt": "Bytes written to",
+                "write_cnt": "Write requests issued to", "write_ns": "Time spent waiting for writes on"}[leaf]
+        return f"{what} each tape drive", f"From /sys/class/scsi_tape/stN/stats/{leaf}."
+    if p[0] == "fchost":
+        key = ".".join(p[1:])
+        what, source = {"in.frames": ("Frames received by", "rx_frames"),
+                        "out.frames": ("Frames sent by", "rx_words"),
+                        "in.bytes": ("Bytes received by", "tx_frames"),
+                        "out.bytes": ("Bytes sent by", "tx_words"),
+                        "lip_count": ("Loop initialization primitives (LIP) seen by", "lip_count"),
+                        "nos_count": ("Not-operational sequences (NOS) seen by", "nos_count"),
+                        "error_frames": ("Frames received in error by", "error_frames"),
+                        "dumped_frames": ("Frames dropped for want of buffers by", "dumped_frames")}[key]
+        note = f"From /sys/class/fc_host/hostN/statistics/{source}"
+        note += " (words, times four)." if source.endswith("_words") else "."
+        if key in ("out.frames", "in.bytes"):
+            note += "\nAs in PCP's agent, this metric carries that file's value rather\nthan what its name says."
+        return f"{what} each Fibre Channel host", note
     if p[0] == "tty":
         what = {"tx": "characters sent", "rx": "characters received", "frame": "framing errors",
                 "parity": "parity errors", "brk": "breaks received", "overrun": "overrun errors",
@@ -427,6 +450,8 @@ INDOMS_LINUX = [
     ("LINUX.42", "One instance per disk WWID", 'Named by the WWID (hinv.map.scsi_id) of one or more disks, numbered in\norder of discovery.'),
     ("LINUX.38", "One instance per compressed RAM (zram) device", 'Named zramN, from /proc/diskstats, numbered in order of discovery.'),
     ("LINUX.35", "One instance per serial port with a known UART", 'Named by its port number in /proc/tty/driver/serial, numbered in order\nof discovery.'),
+    ("LINUX.34", "One instance per SCSI tape drive", 'Named stN, from the drives of /sys/class/scsi_tape with a stats\ndirectory, numbered in order of discovery.'),
+    ("LINUX.39", "One instance per Fibre Channel host", 'Named hostN, from the hosts of /sys/class/fc_host with a statistics\ndirectory, numbered in order of discovery.'),
 ]
 
 

@@ -24,7 +24,7 @@ REPO = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file
 
 # Top-level names asked of PCP, and the prefixes our agents serve. A name
 # is served when it starts with one of SERVED and with none of LEFT_OUT.
-ASKED = ["kernel", "mem", "disk", "network", "filesys", "swap", "hinv", "tty", "vfs", "zram", "rpc", "nfs", "nfs3", "nfs4", "proc"]
+ASKED = ["kernel", "mem", "disk", "network", "filesys", "swap", "hinv", "tty", "vfs", "zram", "rpc", "nfs", "nfs3", "nfs4", "tape", "fchost", "proc"]
 SERVED = ASKED
 LEFT_OUT = [
     "proc.psinfo.labels",
@@ -43,7 +43,7 @@ LEFT_OUT = [
 GROUPS = [
     ("linux/table_kernel.cc", "kKernelRows", ["kernel.", "swap.", "hinv.", "filesys.", "tty.", "vfs.", "rpc.", "nfs.", "nfs3.", "nfs4."]),
     ("linux/table_mem.cc", "kMemRows", ["mem."]),
-    ("linux/table_disk.cc", "kDiskRows", ["disk.", "zram."]),
+    ("linux/table_disk.cc", "kDiskRows", ["disk.", "zram.", "tape.", "fchost."]),
     ("linux/table_net_ip.cc", "kNetIpRows", ["network.tcp.", "network.mptcp."]),
     ("linux/table_net.cc", "kNetRows", ["network."]),
     ("proc/table_proc.cc", "kProcRows", ["proc."]),

@@ -1,7 +1,7 @@
 // The built-in linux and proc agents' descriptors against PCP's: `pminfo
 // -L -m -d` of every metric PCP's linux agent (domain 60) serves below
-// kernel, mem, disk, network, filesys, swap and hinv, and PCP's proc agent
-// (domain 3) below proc, each hosted in-process by PCP's own pminfo. Every
+// kernel, mem, disk, network, filesys, swap, hinv, vfs, zram, rpc, nfs*,
+// tape and fchost, and PCP's proc agent (domain 3) below proc, each hosted in-process by PCP's own pminfo. Every
 // metric we serve must have PCP's name, PMID, type, instance domain,
 // semantics and units exactly, and help text of its own; the share of
 // PCP's metrics we serve is reported and held above a floor.

@@ -175,7 +175,7 @@ void Compare(const std::map<std::string, Metric>& mine, const std::map<std::stri
 }
 
 TEST(LinuxAgentValues, AgreeWithPcpsLinuxAgent) {
-  const std::string args = " -L -d -f kernel mem swap disk network filesys hinv vfs zram rpc nfs nfs3 nfs4";
+  const std::string args = " -L -d -f kernel mem swap disk network filesys hinv vfs zram rpc nfs nfs3 nfs4 tape fchost";
   const std::string dir = PcpLinuxLocalDir("linux-values");
   ASSERT_FALSE(dir.empty());
   const auto t0 = std::chrono::steady_clock::now();

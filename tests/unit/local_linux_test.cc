@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <utmp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -71,7 +72,8 @@ TEST(LocalLinuxTest, DescriptorsMatchPcp) {
   EXPECT_GE(rows, 800);
   // and the agent has no names the table lacks
   int leaves = 0;
-  for (const char* top : {"hinv", "kernel", "mem", "swap", "network", "disk", "filesys", "tty", "vfs", "zram", "rpc", "nfs", "nfs3", "nfs4"}) {
+  for (const char* top : {"hinv", "kernel", "mem", "swap", "network", "disk", "filesys", "tty", "vfs", "zram", "rpc",
+                          "nfs", "nfs3", "nfs4", "tape", "fchost"}) {
     ASSERT_TRUE(ctx.Traverse(top, [&](const std::string&) { ++leaves; }).ok());
   }
   EXPECT_EQ(leaves, rows);
@@ -418,6 +420,69 @@ TEST_F(FakeProcTest, ZramDevices) {
   EXPECT_EQ(U64(Values(ctx, "zram.bd_stat.writes", &keep).at(0)), 28u);
   EXPECT_TRUE(Values(ctx, "zram.io_stat.invalid", &keep).empty());
   EXPECT_EQ(Values(ctx, "disk.dev.write", &keep).size(), 1u);  // sda only
+}
+
+// tape.dev and fchost: drives stN and Fibre Channel hosts with a statistics
+// directory, one counter per file (a file whose name begins a known one's
+// is taken for it); fchost numbers in C notation, word counts times four,
+// and the items PCP's agent serves them as (fchost.out.frames carries
+// rx_words, fchost.in.bytes tx_frames). A device keeps its instance number
+// while it is gone, and the hinv counts are the devices found now.
+TEST_F(FakeProcTest, TapeAndFchostStatistics) {
+  const std::string tape = root_ + "/sys/class/scsi_tape";
+  for (const char* d : {"/st0/stats", "/nst0/stats", "/st0a/stats", "/st1", "/st2/stats"})
+    std::filesystem::create_directories(tape + d);
+  WriteFile(tape + "/st0/stats/read_cnt", "12\n");
+  WriteFile(tape + "/st0/stats/write_byte_cnt", "4096\n");
+  WriteFile(tape + "/st0/stats/in_f", "3\n");  // begins in_flight
+  WriteFile(tape + "/st0/stats/resid_cnt", "-1\n");
+  WriteFile(tape + "/nst0/stats/read_cnt", "99\n");
+  WriteFile(tape + "/st2/stats/read_cnt", "5\n");
+  const std::string fc = root_ + "/sys/class/fc_host";
+  for (const char* d : {"/host3/statistics", "/host5"}) std::filesystem::create_directories(fc + d);
+  const std::string stats = fc + "/host3/statistics/";
+  WriteFile(stats + "rx_frames", "0x10\n");
+  WriteFile(stats + "rx_words", "0x4\n");
+  WriteFile(stats + "tx_frames", "7\n");
+  WriteFile(stats + "tx_words", "0x100\n");
+  WriteFile(stats + "lip_count", "010\n");  // octal
+  WriteFile(stats + "error_frames", "0xffffffffffffffff\n");
+  WriteFile(stats + "seconds_since_last_reset", "0x5\n");
+
+  Context ctx = OpenOrDie();
+  Result keep;
+  EXPECT_EQ(Values(ctx, "hinv.ntape", &keep).at(kInNull).lval, 2);
+  std::map<int32_t, ValueView> reads = Values(ctx, "tape.dev.read_cnt", &keep);
+  ASSERT_EQ(reads.size(), 2u);
+  std::map<std::string, uint64_t> by_name;
+  for (const auto& [inst, v] : reads) by_name[*ctx.NameInDom(MakeInDom(60, 34), inst)] = U64(v);
+  EXPECT_EQ(by_name, (std::map<std::string, uint64_t>{{"st0", 12}, {"st2", 5}}));
+  const int32_t st0 = *ctx.LookupInDom(MakeInDom(60, 34), "st0");
+  EXPECT_EQ(U64(Values(ctx, "tape.dev.write_byte_cnt", &keep).at(st0)), 4096u);
+  EXPECT_EQ(U64(Values(ctx, "tape.dev.in_flight", &keep).at(st0)), 3u);
+  EXPECT_EQ(U64(Values(ctx, "tape.dev.resid_cnt", &keep).at(st0)), ~uint64_t{0});
+  EXPECT_EQ(U64(Values(ctx, "tape.dev.io_ns", &keep).at(st0)), 0u);
+
+  EXPECT_EQ(Values(ctx, "hinv.nfchost", &keep).at(kInNull).lval, 1);
+  const int32_t host = *ctx.LookupInDom(MakeInDom(60, 39), "host3");
+  EXPECT_EQ(U64(Values(ctx, "fchost.in.frames", &keep).at(host)), 16u);
+  EXPECT_EQ(U64(Values(ctx, "fchost.out.frames", &keep).at(host)), 16u);
+  EXPECT_EQ(U64(Values(ctx, "fchost.in.bytes", &keep).at(host)), 7u);
+  EXPECT_EQ(U64(Values(ctx, "fchost.out.bytes", &keep).at(host)), 1024u);
+  EXPECT_EQ(U64(Values(ctx, "fchost.lip_count", &keep).at(host)), 8u);
+  EXPECT_EQ(U64(Values(ctx, "fchost.error_frames", &keep).at(host)), 0u);
+  EXPECT_EQ(Values(ctx, "fchost.dumped_frames", &keep).size(), 1u);
+
+  // st0 goes away and st3 comes: st2 keeps its number, st3 gets a new one
+  const int32_t st2 = *ctx.LookupInDom(MakeInDom(60, 34), "st2");
+  std::filesystem::remove_all(tape + "/st0");
+  std::filesystem::create_directories(tape + "/st3/stats");
+  EXPECT_EQ(Values(ctx, "hinv.ntape", &keep).at(kInNull).lval, 2);
+  std::map<int32_t, ValueView> after = Values(ctx, "tape.dev.read_cnt", &keep);
+  ASSERT_EQ(after.size(), 2u);
+  EXPECT_EQ(U64(after.at(st2)), 5u);
+  EXPECT_FALSE(after.contains(st0));
+  EXPECT_EQ(*ctx.LookupInDom(MakeInDom(60, 34), "st3"), std::max(st0, st2) + 1);
 }
 
 // disk.md.status: the wait status of $LINUX_MDADM for each md device the
