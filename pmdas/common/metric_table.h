@@ -44,6 +44,8 @@ extern const MetricRow kNetRows[];
 extern const size_t kNetRowsCount;
 extern const MetricRow kProcRows[];
 extern const size_t kProcRowsCount;
+extern const MetricRow kCgroupRows[];
+extern const size_t kCgroupRowsCount;
 
 // Appends one PmdaMetric per row, its `user` pointing at the row.
 inline void AppendMetrics(std::span<const MetricRow> rows, std::vector<PmdaMetric>* out) {

@@ -15,6 +15,7 @@
 #include "pmapi/errors.h"
 #include "pmdas/common/agent_env.h"
 #include "pmdas/common/metric_table.h"
+#include "pmdas/proc/cgroup.h"
 #include "pmdas/proc/proc_names.h"
 #include "pmdas/proc/proc_pid.h"
 
@@ -39,6 +40,7 @@ struct ProcState {
   // The task count and last pid of /proc/loadavg read before the last
   // full listing of /proc by a fetch ("" when there is none to trust).
   std::string listed_at;
+  std::unique_ptr<Cgroups> cgroups;
 };
 
 // The "TOTAL LASTPID" part of /proc/loadavg ("0.52 0.58 0.59 2/371
@@ -202,6 +204,7 @@ void ReadEnvironment(ProcConfig& cfg) {
 std::vector<PmdaMetric> Metrics() {
   std::vector<PmdaMetric> m;
   agent_tables::AppendMetrics({agent_tables::kProcRows, agent_tables::kProcRowsCount}, &m);
+  agent_tables::AppendMetrics({agent_tables::kCgroupRows, agent_tables::kCgroupRowsCount}, &m);
   return m;
 }
 
@@ -215,14 +218,17 @@ void ProcAgentInit(Pmda& dp) {
   auto state = std::make_shared<ProcState>();
   ReadEnvironment(state->cfg);
   state->own_ns = ProcSeesOwnPids(state->cfg);
+  state->cgroups = std::make_unique<Cgroups>(state->cfg.root, state->cfg.hz);
   dp.SetData(state.get());
   dp.SetFlags(kPmdaExtFlagHashed);
   InstallProcNames(dp);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t files = 0;
     bool runq = false, list = false;
+    CgroupNeeds cgroup_needs;
     for (PmID id : ids) {
       if (const PmdaMetric* m = pmda.FindMetric(id)) {
+        if (IsCgroupCluster(agent_tables::RowOf(*m).cluster)) cgroup_needs.Add(agent_tables::RowOf(*m).cluster);
         files |= FilesOf(agent_tables::RowOf(*m));
         runq = runq || agent_tables::RowOf(*m).cluster == 13;
         list = list || ListsProcesses(agent_tables::RowOf(*m).cluster);
@@ -238,16 +244,19 @@ void ProcAgentInit(Pmda& dp) {
       for (auto& [pid, p] : state->pids) p.have = 0;
     }
     if (runq) CountRunq(*state);
+    state->cgroups->Refresh(cgroup_needs, pmda);
     // files are read for the processes the profile admits, on first use
     state->cfg.files = files;
     return pmda.DefaultFetch(ids, result);
   };
   dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
     if (InDomSerial(indom) == kProcIndom) RefreshPids(*state, pmda, true);
+    state->cgroups->Refresh(NeedsOfIndom(InDomSerial(indom)), pmda);
     return pmda.DefaultInstance(indom, inst, name);
   };
   dp.SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {
     const MetricRow& r = agent_tables::RowOf(m);
+    if (IsCgroupCluster(r.cluster)) return state->cgroups->Value(r, inst, atom);
     if (r.cluster == 8 && r.item == 99) {
       atom->ul = static_cast<uint32_t>(state->pids.size());
       return 1;
@@ -276,6 +285,7 @@ void ProcAgentInit(Pmda& dp) {
   });
   std::vector<PmdaIndom> indoms(1);
   indoms[0].indom = kProcIndom;
+  for (unsigned serial : CgroupIndomSerials()) indoms.push_back(PmdaIndom{serial, {}});
   dp.Init(std::move(indoms), Metrics());
 }
 
