@@ -255,7 +255,57 @@ def camel_words(s):
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", s).replace("_", " ")
 
 
+CGROUP_FILES = {
+    "cpuset": "cpuset.cpus and cpuset.mems", "cpuacct": "cpuacct.stat, cpuacct.usage and cpuacct.usage_percpu",
+    "cpusched": "cpu.shares, cpu.stat, cpu.cfs_period_us and cpu.cfs_quota_us", "memory": "memory.stat and\nthe memory.* one-value files",
+    "netclass": "net_cls.classid", "blkio": "the blkio.* files (per device by major:minor, named\nfrom /proc/diskstats)",
+}
+BLKIO = {
+    "io_merged": "requests merged", "io_queued": "requests queued", "io_service_bytes": "bytes transferred",
+    "io_serviced": "requests completed", "io_service_time": "time spent servicing requests",
+    "io_wait_time": "time requests spent waiting", "sectors": "kilobytes transferred", "time": "disk time used",
+}
+
+
+def cgroup_line(name):
+    """One-line text and note of a cgroup metric, in this project's words."""
+    p = name.split(".")
+    leaf = p[-1]
+    if p[1] == "subsys":
+        what = {"hierarchy": "hierarchy id", "count": "number of subsystems", "num_cgroups": "number of groups",
+                "enabled": "whether enabled (1) or not (0)"}[leaf]
+        return f"Control group subsystem: {what}", "From /proc/cgroups."
+    if p[1] == "mounts":
+        what = {"subsys": "the subsystems it carries (? for none known)", "count": "number of mounts"}[leaf]
+        return f"Control group mount: {what}", "The cgroup and cgroup2 mounts of /proc/mounts."
+    if leaf == "container":
+        return f"Container id of each {p[1]} group", "The Docker or Podman container id found in the group's path; empty\nwhen there is none."
+    if p[1] == "pressure":
+        what = {"avg10sec": "stall share over 10 seconds", "avg1min": "stall share over 1 minute",
+                "avg5min": "stall share over 5 minutes", "total": "total time stalled"}[leaf]
+        res = {"cpu": "CPU", "io": "I/O", "memory": "Memory", "irq": "Interrupt"}[p[2]]
+        who = {"some": "some tasks", "full": "all non-idle tasks"}[p[3]]
+        return f"{res} pressure of each group, {who}: {what}", f"From the group's {p[2]}.pressure file (control groups version 2)."
+    if p[1] == "cpu":
+        return f"Processor time of each group: {leaf}", "From the group's cpu.stat file (control groups version 2), in\nmicroseconds."
+    if p[1] == "io":
+        what = {"rbytes": "bytes read", "wbytes": "bytes written", "rios": "reads", "wios": "writes",
+                "dbytes": "bytes discarded", "dios": "discards"}[leaf]
+        return f"I/O of each group and device: {what}", "From the group's io.stat file (control groups version 2), devices\nnamed from /proc/diskstats."
+    if p[1] == "blkio":
+        scope = "each group and device" if p[2] == "dev" else "each group, all devices"
+        kind = p[-2] if leaf in ("read", "write", "sync", "async", "total") else leaf
+        what = BLKIO[kind] + ("" if kind == leaf else f" ({leaf})")
+        if p[3] == "throttle":
+            what = "throttled: " + what
+        return f"Block I/O of {scope}: {what}", f"From {CGROUP_FILES['blkio']}."
+    words = " ".join(p[2:]).replace("_", " ")
+    return f"Control group {p[1]} statistic of each group: {words}", f"From {CGROUP_FILES[p[1]]}."
+
+
 def one_line(name, sem, units):
+    if name.startswith("cgroup."):
+        return cgroup_line(name)
     if name in OTHER:
         return OTHER[name], next(note for prefix, note in SOURCES if name.startswith(prefix))
     p = name.split(".")
@@ -455,6 +505,24 @@ INDOMS_LINUX = [
 ]
 
 
+GROUP_NAMES = 'Named by the group\'s path below its mount ("/", "/system.slice"), numbered\nin order of discovery.'
+INDOMS_PROC = [
+    ("PROC.9", "One instance per process", 'Numbered by process id, named "NNNNNN command" (the id in six\ndigits, then the command line up to its first blank).'),
+    ("PROC.16", "One instance per control group (version 2)", GROUP_NAMES),
+    ("PROC.17", "One instance per control group (version 2) and block device", '"GROUP::DEVICE", devices named from /proc/diskstats.'),
+    ("PROC.20", "One instance per cpuset control group", GROUP_NAMES),
+    ("PROC.21", "One instance per cpuacct control group", GROUP_NAMES),
+    ("PROC.22", "One instance per cpuacct control group and processor", '"GROUP::cpuN", from the group\'s cpuacct.usage_percpu.'),
+    ("PROC.23", "One instance per cpu control group", GROUP_NAMES),
+    ("PROC.24", "One instance per memory control group", GROUP_NAMES),
+    ("PROC.25", "One instance per net_cls control group", GROUP_NAMES),
+    ("PROC.26", "One instance per blkio control group", GROUP_NAMES),
+    ("PROC.27", "One instance per blkio control group and block device", '"GROUP::DEVICE", devices named from /proc/diskstats.'),
+    ("PROC.37", "One instance per control group subsystem", "Named as in /proc/cgroups."),
+    ("PROC.38", "One instance per control group mount", "Named by the mount point, from /proc/mounts."),
+]
+
+
 def write(path, header, entries, indoms):
     with open(os.path.join(REPO, "pmdas", path), "w") as f:
         f.write(header)
@@ -474,8 +542,8 @@ def main():
     write("linux/help", "# Help text of the built-in Linux agent, in the source form newhelp reads.\n"
           "# Generated by pmdas/tools/gen_help.py; LINUX stands for the agent's domain.\n\n", linux, INDOMS_LINUX)
     write("proc/help", "# Help text of the built-in proc agent, in the source form newhelp reads.\n"
-          "# Generated by pmdas/tools/gen_help.py; PROC stands for the agent's domain.\n\n", rows("proc/table_proc.cc"),
-          [("PROC.9", "One instance per process", 'Numbered by process id, named "NNNNNN command" (the id in six\ndigits, then the command line up to its first blank).')])
+          "# Generated by pmdas/tools/gen_help.py; PROC stands for the agent's domain.\n\n",
+          rows("proc/table_proc.cc") + rows("proc/table_cgroup.cc"), INDOMS_PROC)
     print(len(linux), "linux entries")
 
 

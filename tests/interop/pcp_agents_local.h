@@ -22,7 +22,7 @@ enum class PcpAgent { kLinux, kProc };
 
 // The top-level names compared, per agent.
 inline std::string AgentNamespaces(PcpAgent a) {
-  return a == PcpAgent::kLinux ? "kernel mem disk network filesys swap hinv vfs zram rpc nfs nfs3 nfs4 tape fchost" : "proc";
+  return a == PcpAgent::kLinux ? "kernel mem disk network filesys swap hinv vfs zram rpc nfs nfs3 nfs4 tape fchost" : "proc cgroup";
 }
 
 // Makes a directory holding PCP's name space and a pmcd.conf loading PCP's
