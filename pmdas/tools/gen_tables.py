@@ -6,7 +6,7 @@ Names, PMIDs, types, instance domains, semantics and units are interface
 facts: this script asks PCP's pminfo (-L, hosting PCP's linux and proc DSOs
 in-process) for them and writes
 
-  pmdas/linux/table_<group>.cc, pmdas/proc/table_proc.cc   (the rows)
+  pmdas/linux/table_<group>.cc, pmdas/proc/table_{proc,cgroup}.cc   (the rows)
   pmdas/linux/root_linux, pmdas/proc/root_proc    (the names)
 
 Only the families the agents compute are written (SERVED below). Help text
@@ -24,7 +24,7 @@ REPO = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file
 
 # Top-level names asked of PCP, and the prefixes our agents serve. A name
 # is served when it starts with one of SERVED and with none of LEFT_OUT.
-ASKED = ["kernel", "mem", "disk", "network", "filesys", "swap", "hinv", "tty", "vfs", "zram", "rpc", "nfs", "nfs3", "nfs4", "tape", "fchost", "proc"]
+ASKED = ["kernel", "mem", "disk", "network", "filesys", "swap", "hinv", "tty", "vfs", "zram", "rpc", "nfs", "nfs3", "nfs4", "tape", "fchost", "proc", "cgroup"]
 SERVED = ASKED
 LEFT_OUT = [
     "proc.psinfo.labels",
@@ -47,6 +47,7 @@ GROUPS = [
     ("linux/table_net_ip.cc", "kNetIpRows", ["network.tcp.", "network.mptcp."]),
     ("linux/table_net.cc", "kNetRows", ["network."]),
     ("proc/table_proc.cc", "kProcRows", ["proc."]),
+    ("proc/table_cgroup.cc", "kCgroupRows", ["cgroup."]),
 ]
 
 TYPES = {
