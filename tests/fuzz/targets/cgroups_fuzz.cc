@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,10 +62,13 @@ uint64_t FetchAll(pmapi::Context& ctx) {
   uint64_t h = 0;
   absl::StatusOr<pmapi::Result> r = ctx.Fetch(ids);
   if (r.ok()) h += fuzz::Digest(*r);
+  std::set<pmapi::InDom> indoms;
   for (pmapi::PmID id : ids) {
     absl::StatusOr<pmapi::Desc> d = ctx.LookupDesc(id);
-    if (!d.ok() || d->indom == pmapi::kInDomNull) continue;
-    absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx.GetInDom(d->indom);
+    if (d.ok() && d->indom != pmapi::kInDomNull) indoms.insert(d->indom);
+  }
+  for (pmapi::InDom indom : indoms) {
+    absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx.GetInDom(indom);
     if (insts.ok()) {
       for (const pmapi::Instance& i : *insts) h += fuzz::Digest(i.name);
     }
