@@ -86,6 +86,10 @@ check_tools() {
   expect_output "$dir/pminfo -a -d" "$pminfo_archive_expected" \
     bare "$dir/pminfo" -a "$archive" -d sample.milliseconds
   expect_output "$dir/pminfo -L -d" "$pminfo_local_expected" bare "$dir/pminfo" -L -d hinv.ncpu
+  # a wrapper may run the tool under another name (exec -a): the
+  # configuration is still found from where the program really is
+  expect_output "$dir/pminfo -L -d, argv[0] elsewhere" "$pminfo_local_expected" \
+    bare bash -c "exec -a /nonexistent/pminfo '$dir/pminfo' -L -d hinv.ncpu"
   # pmval and pmdumplog name the archive as given: run them beside it.
   expect_output "$dir/pmval -a" "$pmval_archive_expected" \
     bare sh -c "cd '$(dirname "$archive")' && '$dir/pmval' -z -a small-v3 -s 2 sample.milliseconds"

@@ -193,6 +193,12 @@ prepare_ours() {
     install -m 755 "$TOOLS/$t" "$o/bin/$t"
     printf '#!/bin/bash\nLD_LIBRARY_PATH=%s exec -a "$0" %s "$@"\n' "$o/lib" "$o/bin/$t" >"$o/wrap/$t"
   done
+  # the built-in agents' configuration, help and names, where the tools
+  # look for them (relative to their own directory, as when installed)
+  if [ -f "$TOOLS/../cmake_install.cmake" ]; then
+    cmake --install "$TOOLS/.." --prefix "$o" --component common >"$WORK/install-ours.log" 2>&1 ||
+      log "our agents' files were not installed (see $WORK/install-ours.log)"
+  fi
   build_sampledso "$o"
   chmod -R a+rX "$o"
   chmod 755 "$o"/wrap/*

@@ -1,6 +1,7 @@
 #include "pmda_config.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,8 +40,16 @@ std::string RealFile(const std::string& path) {
 // argv[0], so a name that is not absolute is taken from /proc/self/exe.
 std::string DirectoryOfThisObject() {
   Dl_info info;
-  if (dladdr(reinterpret_cast<void*>(&DirectoryOfThisObject), &info) == 0) return "";
-  const bool absolute = info.dli_fname != nullptr && info.dli_fname[0] == '/';
+  struct link_map* map = nullptr;
+  if (dladdr1(reinterpret_cast<void*>(&DirectoryOfThisObject), &info, reinterpret_cast<void**>(&map),
+              RTLD_DL_LINKMAP) == 0) {
+    return "";
+  }
+  // In the program itself (a tool linking the library statically) dladdr
+  // names the program by its argv[0], which need not be its path (a
+  // wrapper's exec -a, a link elsewhere); the kernel's link is.
+  const bool shared = map != nullptr && map->l_name != nullptr && map->l_name[0] != '\0';
+  const bool absolute = shared && info.dli_fname != nullptr && info.dli_fname[0] == '/';
   const std::string path = RealFile(absolute ? info.dli_fname : "/proc/self/exe");
   return path.substr(0, path.rfind('/'));
 }
