@@ -265,4 +265,16 @@ std::vector<Mount> ParseMounts(std::string_view text) {
   return out;
 }
 
+std::vector<std::string_view> FgetsLines(std::string_view text, size_t size) {
+  std::vector<std::string_view> out;
+  const size_t most = size > 1 ? size - 1 : 1;
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    const size_t end = std::min(nl == std::string_view::npos ? text.size() : nl + 1, most);
+    out.push_back(text.substr(0, end));
+    text.remove_prefix(end);
+  }
+  return out;
+}
+
 }  // namespace pmapi::linux_stats

@@ -32,6 +32,10 @@ inline constexpr size_t kMaxProcFileBytes = 16 << 20;
 // Returns the contents of root + path, or nullopt if it cannot be read.
 std::optional<std::string> ReadProcFile(const std::string& root, std::string_view path);
 
+// The pieces fgets into a buffer of `size` bytes returns from `text`: each
+// line with its newline, a longer line cut into pieces of size - 1.
+std::vector<std::string_view> FgetsLines(std::string_view text, size_t size);
+
 // CPU time in clock ticks, as /proc/stat gives it.
 struct CpuTimes {
   uint64_t user = 0, nice = 0, sys = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0,

@@ -73,17 +73,10 @@ void Copy(const std::vector<uint32_t>& from, uint32_t* to) {
   for (size_t i = 0; i < from.size(); ++i) to[i] = from[i];
 }
 
-// fgets into 4096 bytes: lines of at most 4095 characters, the newline kept.
+// The lines as PCP's agent reads them: fgets into 4096 bytes.
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> out;
-  size_t at = 0;
-  while (at < text.size()) {
-    const size_t nl = text.find('\n', at);
-    size_t end = nl == std::string::npos ? text.size() : nl + 1;
-    end = std::min(end, at + 4095);
-    out.push_back(text.substr(at, end - at));
-    at = end;
-  }
+  for (std::string_view piece : ls::FgetsLines(text, 4096)) out.emplace_back(piece);
   return out;
 }
 

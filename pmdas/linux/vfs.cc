@@ -137,15 +137,9 @@ void RefreshLocks(LinuxState& st) {
   st.locks = {};
   std::optional<std::string> text = ls::ReadProcFile(st.root, "/proc/locks");
   if (!text) return;
-  // fgets into 256 bytes: a longer line is read in pieces of 255.
-  absl::string_view rest = *text;
-  while (!rest.empty()) {
-    const size_t nl = rest.find('\n');
-    absl::string_view line = rest.substr(0, nl == absl::string_view::npos ? rest.size() : nl + 1);
-    rest.remove_prefix(line.size());
-    for (; !line.empty(); line.remove_prefix(std::min<size_t>(line.size(), 255))) {
-      CountLock(st.locks, line.substr(0, 255));
-    }
+  // read as PCP's agent reads it: fgets into 256 bytes
+  for (std::string_view piece : ls::FgetsLines(*text, 256)) {
+    CountLock(st.locks, absl::string_view(piece.data(), piece.size()));
   }
 }
 
