@@ -20,6 +20,7 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "pmapi/errors.h"
@@ -49,13 +50,12 @@ void AddScsiDevice(LinuxState& st, absl::string_view host_line, const std::strin
   const std::string line(host_line);
   if (std::sscanf(line.c_str(), "Host: scsi%d Channel: %d Id: %d Lun: %d", &host, &channel, &id, &lun) != 4)
     return;
-  const std::string name = "scsi" + std::to_string(host) + ":" + std::to_string(channel) + ":" +
-                           std::to_string(id) + ":" + std::to_string(lun) + "_" + type;
+  const std::string hcil = absl::StrCat(host, ":", channel, ":", id, ":", lun);
+  const std::string name = absl::StrCat("scsi", hcil, "_", type);
   for (const ScsiDevice& d : st.scsi) {
     if (d.name == name) return;
   }
-  const std::string block = "/sys/class/scsi_device/" + std::to_string(host) + ":" + std::to_string(channel) +
-                            ":" + std::to_string(id) + ":" + std::to_string(lun) + "/device/block";
+  const std::string block = absl::StrCat("/sys/class/scsi_device/", hcil, "/device/block");
   std::optional<std::string> dev = FirstEntry(block);
   if (dev) st.scsi.push_back(ScsiDevice{name, *dev});
 }
