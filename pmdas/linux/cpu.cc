@@ -71,7 +71,10 @@ const LinuxState::Topology& Topology(LinuxState& st) {
   const size_t configured = ConfiguredCpus();
   absl::flat_hash_set<int> known;
   for (size_t c = 0; c < configured; ++c) known.insert(static_cast<int>(c));
-  if (DIR* d = opendir((st.root + base).c_str()); d == nullptr) {
+  // LINUX_NNODES (any value) puts every configured processor in node0, as
+  // when the node directory cannot be read (PCP's agent's test setting)
+  DIR* d = std::getenv("LINUX_NNODES") != nullptr ? nullptr : opendir((st.root + base).c_str());
+  if (d == nullptr) {
     std::vector<int> all;
     for (size_t c = 0; c < configured; ++c) all.push_back(static_cast<int>(c));
     t.nodes.emplace_back(0, std::move(all));

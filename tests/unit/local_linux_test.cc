@@ -172,6 +172,7 @@ class FakeProcTest : public testing::Test {
     unsetenv("LINUX_STATSPATH");
     unsetenv("PROC_STATSPATH");
     unsetenv("LINUX_NCPUS");
+    unsetenv("LINUX_NNODES");
     std::error_code ec;
     std::filesystem::remove_all(root_, ec);
   }
@@ -542,6 +543,23 @@ TEST_F(FakeProcTest, ProcessorsComeFromTheNodes) {
   EXPECT_EQ(Values(ctx, "hinv.ncpu", &keep).at(kInNull).lval, 3);
   EXPECT_EQ(Values(ctx, "hinv.nnode", &keep).at(kInNull).lval, 2);
   EXPECT_EQ(U64(Values(ctx, "kernel.pernode.cpu.user", &keep).at(3)), 10u);  // one tick is 10 ms
+}
+
+// LINUX_NNODES (PCP's test setting, any value) puts the configured
+// processors (LINUX_NCPUS) in one node0, whatever the node directory holds
+// (QA test 910's tree has node0 without processor entries).
+TEST_F(FakeProcTest, NnodesPutsEveryProcessorInNodeZero) {
+  WriteFile(root_ + "/proc/stat", "cpu  4 0 4 4 0 0 0 0 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\ncpu1 1 0 1 1 0 0 0 0 0 0\n"
+                                  "cpu2 1 0 1 1 0 0 0 0 0 0\n");
+  std::filesystem::create_directories(root_ + "/sys/devices/system/node/node0");
+  std::filesystem::create_directories(root_ + "/sys/devices/system/node/node2/cpu1");
+  setenv("LINUX_NCPUS", "3", 1);  // unset by TearDown
+  setenv("LINUX_NNODES", "5", 1);  // unset by TearDown
+  Context ctx = OpenOrDie();
+  Result keep;
+  EXPECT_EQ(Values(ctx, "kernel.percpu.cpu.user", &keep).size(), 3u);
+  EXPECT_EQ(Values(ctx, "hinv.ncpu", &keep).at(kInNull).lval, 3);
+  EXPECT_EQ(Values(ctx, "hinv.nnode", &keep).at(kInNull).lval, 1);
 }
 
 // mem.numa.max_bandwidth: the figures of $PCP_PMDAS_DIR/linux/bandwidth.conf,
