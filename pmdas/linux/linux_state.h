@@ -270,7 +270,9 @@ struct LinuxState {
   std::optional<Topology> topology;
   std::vector<Zone> zones, protection;
   std::map<unsigned, Pressure> pressure;  // by cluster (83 cpu, 84 memory, 85 io, 93 irq)
-  std::map<std::string, int64_t> ksm;
+  // mem.ksm.* in item order; kept from one read to the next, as PCP's
+  // agent keeps them (zero until a file gives a value)
+  std::array<uint64_t, 9> ksm{};
   struct utsname uts {};
   bool have_uts = false;
   std::string distro;

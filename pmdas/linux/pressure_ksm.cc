@@ -1,6 +1,13 @@
 // kernel.all.pressure.* (pressure stall information, /proc/pressure/{cpu,
 // memory,io,irq}) and mem.ksm.* (kernel same-page merging,
 // /sys/kernel/mm/ksm) of the Linux agent.
+#include <dirent.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
@@ -41,6 +48,37 @@ const char* PressureFile(unsigned cluster) {
   return nullptr;
 }
 
+// The files of mem.ksm.*, in item order; a directory entry counts for the
+// first whose name it starts with, as in PCP's agent ("run" for run_state).
+constexpr const char* kKsmFiles[] = {"full_scans", "merge_across_nodes", "pages_shared",
+                                     "pages_sharing", "pages_to_scan", "pages_unshared",
+                                     "pages_volatile", "run", "sleep_millisecs"};
+
+// Reads /sys/kernel/mm/ksm as PCP's agent does: every entry of the
+// directory in turn, stopping at one that cannot be opened; values not
+// read keep what they had.
+void ReadKsm(LinuxState& st) {
+  const std::string dir = st.root + "/sys/kernel/mm/ksm";
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return;
+  while (struct dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::FILE* f = std::fopen((dir + "/" + e->d_name).c_str(), "r");
+    if (f == nullptr) break;
+    char line[8192];
+    if (std::fgets(line, sizeof(line), f) != nullptr) {
+      for (size_t i = 0; i < std::size(kKsmFiles); ++i) {
+        if (std::strncmp(e->d_name, kKsmFiles[i], std::strlen(kKsmFiles[i])) == 0) {
+          st.ksm[i] = std::strtoul(line, nullptr, 10);
+          break;
+        }
+      }
+    }
+    std::fclose(f);
+  }
+  closedir(d);
+}
+
 }  // namespace
 
 void RefreshPressureKsm(LinuxState& st, uint32_t sources, const std::vector<unsigned>& clusters) {
@@ -49,24 +87,13 @@ void RefreshPressureKsm(LinuxState& st, uint32_t sources, const std::vector<unsi
       if (const char* file = PressureFile(c)) st.pressure[c] = ParsePressure(ls::ReadProcFile(st.root, file));
     }
   }
-  if (sources & kSrcKsm) {
-    st.ksm.clear();
-    for (const char* f : {"full_scans", "merge_across_nodes", "pages_shared", "pages_sharing", "pages_to_scan",
-                          "pages_unshared", "pages_volatile", "run", "sleep_millisecs"}) {
-      if (std::optional<int64_t> v = ReadNumber(st, std::string("/sys/kernel/mm/ksm/") + f)) st.ksm[f] = *v;
-    }
-  }
+  if (sources & kSrcKsm) ReadKsm(st);
 }
 
 int FetchPressureKsm(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
   if (r.cluster == 69) {
-    static constexpr const char* kFiles[] = {"full_scans", "merge_across_nodes", "pages_shared",
-                                             "pages_sharing", "pages_to_scan", "pages_unshared",
-                                             "pages_volatile", "run", "sleep_millisecs"};
-    if (r.item >= sizeof(kFiles) / sizeof(kFiles[0])) return kErrPmid;
-    auto it = st.ksm.find(kFiles[r.item]);
-    if (it == st.ksm.end()) return 0;
-    atom->ull = static_cast<uint64_t>(it->second);
+    if (r.item >= st.ksm.size()) return kErrPmid;
+    atom->ull = st.ksm[r.item];
     return 1;
   }
   auto it = st.pressure.find(r.cluster);

@@ -562,6 +562,27 @@ TEST_F(FakeProcTest, NnodesPutsEveryProcessorInNodeZero) {
   EXPECT_EQ(Values(ctx, "hinv.nnode", &keep).at(kInNull).lval, 1);
 }
 
+// mem.ksm.*: 0 without /sys/kernel/mm/ksm, as PCP's agent gives; each
+// file's first number when there is one.
+TEST_F(FakeProcTest, KsmValuesDefaultToZero) {
+  {
+    Context ctx = OpenOrDie();
+    Result keep;
+    EXPECT_EQ(U64(Values(ctx, "mem.ksm.full_scans", &keep).at(kInNull)), 0u);
+    EXPECT_EQ(U64(Values(ctx, "mem.ksm.run_state", &keep).at(kInNull)), 0u);
+  }
+  std::filesystem::create_directories(root_ + "/sys/kernel/mm/ksm");
+  WriteFile(root_ + "/sys/kernel/mm/ksm/full_scans", "3\n");
+  WriteFile(root_ + "/sys/kernel/mm/ksm/run", "1\n");
+  WriteFile(root_ + "/sys/kernel/mm/ksm/sleep_millisecs", "20\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  EXPECT_EQ(U64(Values(ctx, "mem.ksm.full_scans", &keep).at(kInNull)), 3u);
+  EXPECT_EQ(U64(Values(ctx, "mem.ksm.run_state", &keep).at(kInNull)), 1u);
+  EXPECT_EQ(U64(Values(ctx, "mem.ksm.sleep_time", &keep).at(kInNull)), 20u);
+  EXPECT_EQ(U64(Values(ctx, "mem.ksm.pages_shared", &keep).at(kInNull)), 0u);
+}
+
 // mem.numa.max_bandwidth: the figures of $PCP_PMDAS_DIR/linux/bandwidth.conf,
 // read up to the first line in error (here an unknown node).
 TEST_F(FakeProcTest, BandwidthConfPerNode) {
