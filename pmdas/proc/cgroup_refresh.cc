@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -141,10 +142,20 @@ std::string FileOf(const std::string& dir, std::string_view file) {
   return absl::StrCat(dir, "/", absl::string_view(file.data(), file.size()));
 }
 
+// The data of the group named `name` to be read, or null when this round
+// has read it already (a group is read once a round, by its unescaped name).
+template <typename T>
+T* Unread(CacheIndom<T>& cache, const std::string& name) {
+  const std::string esc = UnescapeName(name);
+  const auto* e = std::as_const(cache).Find(esc);
+  if (e != nullptr && e->active) return nullptr;
+  return &cache.Activate(esc).data;
+}
+
 void RefreshCpuset(CgroupData& d, const std::string& dir, const std::string& name) {
-  auto* e = d.cpuset.Find(UnescapeName(name));
-  if (e != nullptr && e->active) return;
-  CgroupCpuset& c = d.cpuset.Activate(UnescapeName(name)).data;
+  CgroupCpuset* cp = Unread(d.cpuset, name);
+  if (cp == nullptr) return;
+  CgroupCpuset& c = *cp;
   c.cpus = ReadOneString(FileOf(dir, "cpuset.cpus"));
   c.mems = ReadOneString(FileOf(dir, "cpuset.mems"));
   c.container = ContainerOf(name);
@@ -169,9 +180,9 @@ void ReadPerCpu(CgroupData& d, const std::string& file, const std::string& name)
 }
 
 void RefreshCpuacct(CgroupData& d, const std::string& dir, const std::string& name) {
-  auto* e = d.cpuacct.Find(UnescapeName(name));
-  if (e != nullptr && e->active) return;
-  CgroupCpuacct& c = d.cpuacct.Activate(UnescapeName(name)).data;
+  CgroupCpuacct* cp = Unread(d.cpuacct, name);
+  if (cp == nullptr) return;
+  CgroupCpuacct& c = *cp;
   const bool read = ReadNamedValues(FileOf(dir, "cpuacct.stat"), [&](const std::string& k, uint64_t v) {
     if (k == "user") d.last_cpuacct.user = v;
     if (k == "system") d.last_cpuacct.system = v;
@@ -201,9 +212,9 @@ void ReadCpuStat(const std::string& file, CpuTime* t, CgroupCpusched* sched) {
 }
 
 void RefreshCpusched(CgroupData& d, const std::string& dir, const std::string& name) {
-  auto* e = d.cpusched.Find(UnescapeName(name));
-  if (e != nullptr && e->active) return;
-  CgroupCpusched& c = d.cpusched.Activate(UnescapeName(name)).data;
+  CgroupCpusched* cp = Unread(d.cpusched, name);
+  if (cp == nullptr) return;
+  CgroupCpusched& c = *cp;
   ReadCpuStat(FileOf(dir, "cpu.stat"), &c.time, &c);
   c.shares = ReadOneValue(FileOf(dir, "cpu.shares"));
   c.cfs_period = ReadOneValue(FileOf(dir, "cpu.cfs_period_us"));
@@ -212,9 +223,9 @@ void RefreshCpusched(CgroupData& d, const std::string& dir, const std::string& n
 }
 
 void RefreshMemory(CgroupData& d, const std::string& dir, const std::string& name) {
-  auto* e = d.memory.Find(UnescapeName(name));
-  if (e != nullptr && e->active) return;
-  CgroupMemory& m = d.memory.Activate(UnescapeName(name)).data;
+  CgroupMemory* mp = Unread(d.memory, name);
+  if (mp == nullptr) return;
+  CgroupMemory& m = *mp;
   m.stat.fill(kNoValue);
   ReadNamedValues(FileOf(dir, "memory.stat"), [&](const std::string& k, uint64_t v) {
     const int item = MemoryStatItem(k);
@@ -228,9 +239,9 @@ void RefreshMemory(CgroupData& d, const std::string& dir, const std::string& nam
 }
 
 void RefreshNetcls(CgroupData& d, const std::string& dir, const std::string& name) {
-  auto* e = d.netcls.Find(UnescapeName(name));
-  if (e != nullptr && e->active) return;
-  CgroupNetcls& n = d.netcls.Activate(UnescapeName(name)).data;
+  CgroupNetcls* np = Unread(d.netcls, name);
+  if (np == nullptr) return;
+  CgroupNetcls& n = *np;
   n.classid = ReadOneValue(FileOf(dir, "net_cls.classid"));
   n.container = ContainerOf(name);
 }
@@ -284,9 +295,9 @@ uint64_t ReadBlkioValues(CgroupData& d, const std::string& file, const std::stri
 }
 
 void RefreshBlkio(CgroupData& d, const std::string& dir, const std::string& name) {
-  auto* e = d.blkio.Find(UnescapeName(name));
-  if (e != nullptr && e->active) return;
-  CgroupBlkio& b = d.blkio.Activate(UnescapeName(name)).data;
+  CgroupBlkio* bp = Unread(d.blkio, name);
+  if (bp == nullptr) return;
+  CgroupBlkio& b = *bp;
   static constexpr std::string_view kOpsFiles[] = {
       "blkio.io_merged",   "blkio.io_queued",    "blkio.io_service_bytes",          "blkio.io_serviced",
       "blkio.io_service_time", "blkio.io_wait_time", "blkio.throttle.io_service_bytes", "blkio.throttle.io_serviced"};
