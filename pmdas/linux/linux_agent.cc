@@ -87,6 +87,7 @@ uint32_t SourcesOf(const MetricRow& row) {
     case 4: case 82: case 63: return kSrcInterrupts | kSrcStat;
     case 72: return kSrcSysKernel;
     case 68: case 70: return kSrcZoneinfo;
+    case 67: return kSrcBuddyinfo;
     case 83: case 84: case 85: case 93: return kSrcPressure;
     case 69: return kSrcKsm;
   }
@@ -103,6 +104,7 @@ uint32_t SourceOfIndom(unsigned serial) {
     case kNodeIndom: return kSrcNodes;
     case kIcmpMsgIndom: return kSrcSnmp;
     case kZoneIndom: case kZoneProtectionIndom: return kSrcZoneinfo;
+    case kBuddyIndom: return kSrcBuddyinfo;
     case kInterruptIndom: case kSoftirqIndom: case kInterruptCpuIndom: case kSoftirqCpuIndom: return kSrcInterrupts;
   }
   return 0;
@@ -122,6 +124,7 @@ void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<uns
   if (sources & (kSrcSnmp | kSrcSockstat)) RefreshProto(st, sources, pmda);
   if (sources & kSrcMounts) RefreshFilesys(st, pmda);
   if (sources & kSrcZoneinfo) RefreshZoneinfo(st, pmda);
+  if (sources & kSrcBuddyinfo) RefreshBuddyinfo(st, pmda);
   if (sources & (kSrcPressure | kSrcKsm)) RefreshPressureKsm(st, sources, clusters);
   if (sources & (kSrcTcp | kSrcTcp6 | kSrcUdp | kSrcRaw | kSrcUnix | kSrcSoftnet)) RefreshSock(st, sources);
 }
@@ -148,6 +151,7 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 4: case 63: case 82: return FetchInterrupts(st, r, inst, atom);
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
+    case 67: return FetchBuddyinfo(st, r, inst, atom);
     case 69: case 83: case 84: case 85: case 93: return FetchPressureKsm(st, r, inst, atom);
     case 10: case 54: case 59: case 60: case 86: case 87: case 88: case 89: case 92:
       return FetchDisk(st, r, inst, atom);
@@ -189,7 +193,7 @@ std::vector<PmdaIndom> Indoms() {
   for (unsigned serial : {kCpuIndom, kDiskIndom, kLoadIndom, kNetIndom, kFilesysIndom, kPartitionsIndom,
                           kNetAddrIndom, kNodeIndom, kIcmpMsgIndom, kDmIndom, kMdIndom, kZoneIndom,
                           kZoneProtectionIndom, kInterruptIndom, kSoftirqIndom, kInterruptCpuIndom,
-                          kSoftirqCpuIndom, kTtyIndom, kScsiIndom, kZramIndom, kWwidIndom, kTapeIndom,
+                          kSoftirqCpuIndom, kTtyIndom, kScsiIndom, kZramIndom, kWwidIndom, kTapeIndom, kBuddyIndom,
                           kFchostIndom}) {
     v.push_back(PmdaIndom{serial, {}});
   }

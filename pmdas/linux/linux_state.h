@@ -35,7 +35,7 @@ namespace ls = linux_stats;
 enum Indom : unsigned {
   kCpuIndom = 0, kDiskIndom = 1, kLoadIndom = 2, kNetIndom = 3, kFilesysIndom = 5,
   kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23, kDmIndom = 24,
-  kMdIndom = 25, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
+  kMdIndom = 25, kBuddyIndom = 31, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
   kInterruptIndom = 4, kSoftirqIndom = 36, kInterruptCpuIndom = 40, kSoftirqCpuIndom = 41,
   kTtyIndom = 35, kScsiIndom = 11, kZramIndom = 38, kWwidIndom = 42,
   kNfsIndom = 7, kNfs3Indom = 8, kNfs4ClientIndom = 14, kNfs4ServerIndom = 15,
@@ -47,7 +47,7 @@ enum Source : uint32_t {
   kSrcStat = 1u << 0, kSrcDiskstats = 1u << 1, kSrcVmstat = 1u << 2, kSrcMeminfo = 1u << 3,
   kSrcLoadavg = 1u << 4, kSrcNetDev = 1u << 5, kSrcMounts = 1u << 6, kSrcUname = 1u << 7,
   kSrcUptime = 1u << 8, kSrcSnmp = 1u << 9, kSrcSockstat = 1u << 10, kSrcSysKernel = 1u << 11,
-  kSrcNodes = 1u << 12, kSrcNetAddr = 1u << 13, kSrcNuma = 1u << 14,
+  kSrcNodes = 1u << 12, kSrcNetAddr = 1u << 13, kSrcNuma = 1u << 14, kSrcBuddyinfo = 1u << 15,
   // parts of a source read only for the metrics that need them
   kSrcNetSettings = 1u << 16, kSrcDiskSizes = 1u << 17, kSrcDistro = 1u << 18,
   // sockets (net_sock.cc)
@@ -104,6 +104,14 @@ struct Filesys {
 
 // A memory zone of /proc/zoneinfo ("Normal::node0"), a node's own
 // statistics ("node0"), or a zone's protection entry.
+// One instance of mem.buddyinfo: free blocks of one order in one zone.
+struct Buddy {
+  std::string node, zone;
+  unsigned order = 0;
+  uint64_t value = 0;
+  std::string name;  // "ZONE::orderN::NODE"
+};
+
 struct Zone {
   int32_t inst = 0;
   std::string name;
@@ -269,6 +277,10 @@ struct LinuxState {
   };
   std::optional<Topology> topology;
   std::vector<Zone> zones, protection;
+  // /proc/buddyinfo: orders per zone (fixed by the first read; -2 before
+  // it, -1 when it failed), and every zone::order::node seen, in order
+  std::vector<Buddy> buddys;
+  int buddy_orders = -2;
   std::map<unsigned, Pressure> pressure;  // by cluster (83 cpu, 84 memory, 85 io, 93 irq)
   // mem.ksm.* in item order; kept from one read to the next, as PCP's
   // agent keeps them (zero until a file gives a value)
@@ -327,6 +339,8 @@ void RefreshMem(LinuxState& st, uint32_t sources, Pmda& pmda);    // meminfo vms
 void RefreshPressureKsm(LinuxState& st, uint32_t sources, const std::vector<unsigned>& clusters);
 int FetchPressureKsm(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 void RefreshZoneinfo(LinuxState& st, Pmda& pmda);                 // zoneinfo
+void RefreshBuddyinfo(LinuxState& st, Pmda& pmda);                // buddyinfo
+int FetchBuddyinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchZoneinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda);   // diskstats
 void RefreshNet(LinuxState& st, uint32_t sources, Pmda& pmda);    // netdev netaddr

@@ -284,6 +284,8 @@ extern const MetricRow kMemRows[] = {
     {"mem.vmstat.workingset_refault", 28, 125, kTypeU64, -1, kSemCounter, {0, 0, 1, 0, 0, 0}},
     {"mem.vmstat.workingset_restore", 28, 175, kTypeU64, -1, kSemCounter, {0, 0, 1, 0, 0, 0}},
     {"mem.vmstat.zone_reclaim_failed", 28, 86, kTypeU64, -1, kSemCounter, {0, 0, 1, 0, 0, 0}},
+    {"mem.buddyinfo.pages", 67, 0, kTypeU64, 31, kSemInstant, {0, 0, 0, 0, 0, 0}},
+    {"mem.buddyinfo.total", 67, 1, kTypeU64, 31, kSemInstant, {1, 0, 0, 1, 0, 0}},
     {"mem.zoneinfo.free", 68, 0, kTypeU64, 32, kSemInstant, {1, 0, 0, 1, 0, 0}},
     {"mem.zoneinfo.min", 68, 1, kTypeU64, 32, kSemInstant, {1, 0, 0, 1, 0, 0}},
     {"mem.zoneinfo.low", 68, 2, kTypeU64, 32, kSemInstant, {1, 0, 0, 1, 0, 0}},

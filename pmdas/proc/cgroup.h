@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "pmapi/pmda.h"
 #include "pmdas/common/metric_table.h"

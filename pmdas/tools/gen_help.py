@@ -434,6 +434,10 @@ def one_line(name, sem, units):
     if name.startswith("mem.util."):
         text = MEMINFO_NOTE.get(leaf, f"Memory: {camel_words(leaf)}")
         return text, "From /proc/meminfo."
+    if name == "mem.buddyinfo.pages":
+        return "Free blocks of each order in each memory zone", "From /proc/buddyinfo: blocks of 2^order pages the buddy allocator has\nfree, per zone and node."
+    if name == "mem.buddyinfo.total":
+        return "Free memory in blocks of each order in each memory zone", "From /proc/buddyinfo: the free blocks times their size, in kilobytes."
     if name == "mem.zoneinfo.protection":
         return "Memory each zone keeps back from allocations meant for a higher zone", "From the protection lines of /proc/zoneinfo, pages shown as kilobytes."
     if name.startswith("mem.zoneinfo."):
@@ -485,6 +489,7 @@ INDOMS_LINUX = [
     ("LINUX.23", "One instance per ICMP message type seen", 'Named "TypeN", from the IcmpMsg lines of /proc/net/snmp.'),
     ("LINUX.32", "One instance per memory zone of each node, and per node", '"ZONE::nodeN" for a zone with pages present, "nodeN" for the statistics\nthe kernel keeps per node, from /proc/zoneinfo.'),
     ("LINUX.33", "One instance per zone and lower zone it protects", '"ZONE::nodeN::lowmem_reservedK", from /proc/zoneinfo.'),
+    ("LINUX.31", "One instance per memory zone, block order and node", '"ZONE::orderN::nodeM", from /proc/buddyinfo, numbered in order of\ndiscovery.'),
     ("LINUX.37", "The three pressure averaging intervals", '"10 second" (10), "1 minute" (60) and "5 minute" (300).'),
     ("LINUX.24", "One instance per device-mapper device", "Named by its device-mapper name; devices without one are left out."),
     ("LINUX.25", "One instance per md device", "Named by its /dev/md link where it has one, else mdN."),

@@ -583,6 +583,33 @@ TEST_F(FakeProcTest, KsmValuesDefaultToZero) {
   EXPECT_EQ(U64(Values(ctx, "mem.ksm.pages_shared", &keep).at(kInNull)), 0u);
 }
 
+// mem.buddyinfo.*: the orders come from the first line (its words less
+// five: a trailing blank counts the newline as a word, so "1 2 3 \n" is
+// three orders); a node name loses its first blank, and one without a blank
+// its last character, as in PCP's agent; total is in kilobytes.
+TEST_F(FakeProcTest, BuddyinfoAsPcpReadsIt) {
+  WriteFile(root_ + "/proc/buddyinfo",
+            "Node 0, zone      DMA      1      2      3 \nNode 0, zone   Normal     10     20     30\n"
+            "Node1, zone Normal 5 6 7 \n");
+  setenv("LINUX_PAGESIZE", "4096", 1);
+  Context ctx = OpenOrDie();
+  unsetenv("LINUX_PAGESIZE");
+  Result keep;
+  std::map<int32_t, ValueView> pages = Values(ctx, "mem.buddyinfo.pages", &keep);
+  ASSERT_EQ(pages.size(), 9u);
+  EXPECT_EQ(U64(pages.at(2)), 3u);
+  EXPECT_EQ(U64(pages.at(5)), 30u);
+  std::map<int32_t, ValueView> total = Values(ctx, "mem.buddyinfo.total", &keep);
+  EXPECT_EQ(U64(total.at(5)), 30u * 4 * 4);  // order 2: four pages of 4 KB
+  absl::StatusOr<PmID> id = ctx.LookupName("mem.buddyinfo.pages");
+  ASSERT_TRUE(id.ok());
+  absl::StatusOr<Desc> d = ctx.LookupDesc(*id);
+  ASSERT_TRUE(d.ok());
+  absl::StatusOr<std::string> name = ctx.NameInDom(d->indom, 7);
+  ASSERT_TRUE(name.ok());
+  EXPECT_EQ(*name, "Normal::order1::node");
+}
+
 // mem.numa.max_bandwidth: the figures of $PCP_PMDAS_DIR/linux/bandwidth.conf,
 // read up to the first line in error (here an unknown node).
 TEST_F(FakeProcTest, BandwidthConfPerNode) {

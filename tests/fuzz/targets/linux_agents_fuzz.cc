@@ -7,7 +7,7 @@
 // process 1, node0's meminfo, /proc/pressure/io, /proc/cpuinfo, cpu0's
 // cpufreq/stats/time_in_state, /var/run/utmp, /proc/interrupts and
 // /proc/softirqs, /proc/sys/fs/file-nr, /proc/locks, /proc/scsi/scsi,
-// zram0's mm_stat, sda's wwid, /proc/net/rpc/nfsd and nfsd's pool files; then a local context with both agents
+// zram0's mm_stat, sda's wwid, /proc/net/rpc/nfsd and nfsd's pool files, /proc/buddyinfo; then a local context with both agents
 // lists every instance domain and fetches every metric.
 #include <sys/stat.h>
 
@@ -31,7 +31,7 @@ constexpr const char* kFiles[] = {
     "/proc/pressure/io", "/proc/cpuinfo", "/sys/devices/system/cpu/cpu0/cpufreq/stats/time_in_state",
     "/var/run/utmp", "/proc/interrupts", "/proc/softirqs", "/proc/sys/fs/file-nr", "/proc/locks",
     "/proc/scsi/scsi", "/sys/block/zram0/mm_stat", "/sys/block/sda/device/wwid", "/proc/net/rpc/nfsd",
-    "/proc/fs/nfsd/pool_threads", "/proc/fs/nfsd/pool_stats",
+    "/proc/fs/nfsd/pool_threads", "/proc/fs/nfsd/pool_stats", "/proc/buddyinfo",
 };
 
 const std::string& Root() {
