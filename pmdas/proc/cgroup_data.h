@@ -206,6 +206,8 @@ uint64_t ReadOneValue(const std::string& path);
 int64_t ReadOneSigned(const std::string& path);
 // The first line without its trailing newlines ("" when unreadable).
 std::string ReadOneString(const std::string& path);
+// A whole file (its first MiB), false when it cannot be opened.
+bool ReadText(const std::string& path, std::string* text);
 // The lines of a file, false when it cannot be opened.
 bool ReadLines(const std::string& path, std::vector<std::string>* lines);
 // "NAME VALUE" lines: calls set(name, value) for each line that has both.

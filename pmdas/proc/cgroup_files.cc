@@ -189,9 +189,11 @@ std::string ReadOneString(const std::string& path) {
   return line;
 }
 
+bool ReadText(const std::string& path, std::string* text) { return ReadUpTo(path, kMaxFile, text); }
+
 bool ReadLines(const std::string& path, std::vector<std::string>* lines) {
   std::string text;
-  if (!ReadUpTo(path, kMaxFile, &text)) return false;
+  if (!ReadText(path, &text)) return false;
   lines->clear();
   size_t at = 0;
   while (at < text.size()) {

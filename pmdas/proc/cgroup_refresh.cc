@@ -311,9 +311,7 @@ void ReadPressures(const std::string& file, Pressure* some, Pressure* full) {
   if (some != nullptr) *some = Pressure{};
   if (full != nullptr) *full = Pressure{};
   std::string text;
-  std::vector<std::string> lines;
-  if (!ReadLines(file, &lines)) return;
-  for (const std::string& l : lines) absl::StrAppend(&text, l, "\n");
+  if (!ReadText(file, &text)) return;
   size_t pos = 0;
   if (some != nullptr) ReadPressure(text, &pos, "some", some);
   if (full != nullptr) ReadPressure(text, &pos, "full", full);
