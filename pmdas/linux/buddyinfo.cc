@@ -95,8 +95,7 @@ int FetchBuddyinfo(const LinuxState& st, const MetricRow& r, unsigned inst, Atom
   const Buddy& b = st.buddys[inst];
   if (r.item == 0) return (atom->ull = b.value, 1);
   if (r.item != 1) return kErrPmid;
-  unsigned shift = 0;
-  while ((uint64_t{1} << (shift + 1)) <= st.pagesize) ++shift;
+  const unsigned shift = st.PageShift();
   // a made-up file may give orders past 63: their blocks shift out to 0
   const auto shl = [](uint64_t v, unsigned n) { return n >= 64 ? uint64_t{0} : v << n; };
   atom->ull = shl(shl(b.value, b.order), shift) >> 10;

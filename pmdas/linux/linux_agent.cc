@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -129,6 +130,26 @@ void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<uns
   if (sources & (kSrcTcp | kSrcTcp6 | kSrcUdp | kSrcRaw | kSrcUnix | kSrcSoftnet)) RefreshSock(st, sources);
 }
 
+// Families read apart from the sources, each by its own refresh: the
+// cluster of their metrics, the instance domain they list (or none), in
+// the order they are refreshed.
+struct Family {
+  unsigned cluster;
+  unsigned indom;
+  void (*refresh)(LinuxState&, Pmda&);
+};
+constexpr unsigned kNoIndom = ~0u;
+constexpr Family kFamilies[] = {
+    {74, kTtyIndom, RefreshTty},
+    {27, kNoIndom, [](LinuxState& st, Pmda&) { RefreshVfs(st); }},
+    {75, kNoIndom, [](LinuxState& st, Pmda&) { RefreshLocks(st); }},
+    {15, kScsiIndom, RefreshScsi},
+    {7, kNoIndom, [](LinuxState& st, Pmda&) { RefreshRpc(st); }},
+    {71, kTapeIndom, RefreshTape},
+    {91, kFchostIndom, RefreshFchost},
+    {20, kSlabIndom, RefreshSlabinfo},
+};
+
 int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
   switch (r.cluster) {
     case 0:
@@ -152,6 +173,7 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 1: case 28: case 36: return FetchMem(st, r, inst, atom);
     case 68: case 70: return FetchZoneinfo(st, r, inst, atom);
     case 67: return FetchBuddyinfo(st, r, inst, atom);
+    case 20: return FetchSlabinfo(st, r, inst, atom);
     case 69: case 83: case 84: case 85: case 93: return FetchPressureKsm(st, r, inst, atom);
     case 10: case 54: case 59: case 60: case 86: case 87: case 88: case 89: case 92:
       return FetchDisk(st, r, inst, atom);
@@ -173,6 +195,7 @@ void ReadEnvironment(LinuxState& st) {
   if (const char* root = std::getenv("LINUX_STATSPATH")) st.root = root;
   st.hz = EnvHertz("LINUX_HERTZ");
   st.pagesize = EnvPageSize("LINUX_PAGESIZE");
+  st.pagesize = 1u << __builtin_ctz(st.pagesize);
   st.all_access = EnvNumber("LINUX_ACCESS").value_or(0) != 0;
   if (const char* mdadm = std::getenv("LINUX_MDADM")) st.mdadm = mdadm;
 }
@@ -194,7 +217,7 @@ std::vector<PmdaIndom> Indoms() {
                           kNetAddrIndom, kNodeIndom, kIcmpMsgIndom, kDmIndom, kMdIndom, kZoneIndom,
                           kZoneProtectionIndom, kInterruptIndom, kSoftirqIndom, kInterruptCpuIndom,
                           kSoftirqCpuIndom, kTtyIndom, kScsiIndom, kZramIndom, kWwidIndom, kTapeIndom, kBuddyIndom,
-                          kFchostIndom}) {
+                          kFchostIndom, kSlabIndom}) {
     v.push_back(PmdaIndom{serial, {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};
@@ -217,39 +240,31 @@ void LinuxAgentInit(Pmda& dp) {
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
     uint32_t sources = 0;
-    bool tty = false, vfs = false, locks = false, scsi = false, rpc = false, tape = false, fchost = false;
     std::vector<unsigned> clusters;  // pressure files are read one by one
+    uint32_t families = 0;  // bit i: kFamilies[i] is wanted
     for (PmID id : ids) {
       if (const PmdaMetric* m = pmda.FindMetric(id)) {
-        const uint32_t s = SourcesOf(agent_tables::RowOf(*m));
-        if (s & kSrcPressure) clusters.push_back(agent_tables::RowOf(*m).cluster);
-        const unsigned cluster = agent_tables::RowOf(*m).cluster;
-        tty = tty || cluster == 74;
-        vfs = vfs || cluster == 27;
-        locks = locks || cluster == 75;
-        scsi = scsi || cluster == 15;
-        rpc = rpc || cluster == 7;
-        tape = tape || cluster == 71;
-        fchost = fchost || cluster == 91;
+        const MetricRow& row = agent_tables::RowOf(*m);
+        const uint32_t s = SourcesOf(row);
+        if (s & kSrcPressure) clusters.push_back(row.cluster);
         sources |= s;
+        for (size_t i = 0; i < std::size(kFamilies); ++i) {
+          if (kFamilies[i].cluster == row.cluster) families |= 1u << i;
+        }
       }
     }
     Refresh(*state, sources, pmda, clusters);
-    if (tty) RefreshTty(*state, pmda);
-    if (vfs) RefreshVfs(*state);
-    if (locks) RefreshLocks(*state);
-    if (scsi) RefreshScsi(*state, pmda);
-    if (rpc) RefreshRpc(*state);
-    if (tape) RefreshTape(*state, pmda);
-    if (fchost) RefreshFchost(*state, pmda);
+    for (size_t i = 0; i < std::size(kFamilies); ++i) {
+      if (families & (1u << i)) kFamilies[i].refresh(*state, pmda);
+    }
     return pmda.DefaultFetch(ids, result);
   };
   dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
-    if (uint32_t s = SourceOfIndom(InDomSerial(indom))) Refresh(*state, s, pmda);
-    if (InDomSerial(indom) == kTtyIndom) RefreshTty(*state, pmda);
-    if (InDomSerial(indom) == kScsiIndom) RefreshScsi(*state, pmda);
-    if (InDomSerial(indom) == kTapeIndom) RefreshTape(*state, pmda);
-    if (InDomSerial(indom) == kFchostIndom) RefreshFchost(*state, pmda);
+    const unsigned serial = InDomSerial(indom);
+    if (uint32_t s = SourceOfIndom(serial)) Refresh(*state, s, pmda);
+    for (const Family& f : kFamilies) {
+      if (f.indom == serial) f.refresh(*state, pmda);
+    }
     return pmda.DefaultInstance(indom, inst, name);
   };
   dp.SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {

@@ -23,6 +23,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "pmapi/pmda.h"
+#include "pmdas/common/cache_indom.h"
 #include "pmdas/common/metric_table.h"
 #include "pmdas/linux/proc_stats.h"
 
@@ -35,7 +36,7 @@ namespace ls = linux_stats;
 enum Indom : unsigned {
   kCpuIndom = 0, kDiskIndom = 1, kLoadIndom = 2, kNetIndom = 3, kFilesysIndom = 5,
   kPartitionsIndom = 10, kNetAddrIndom = 17, kNodeIndom = 19, kIcmpMsgIndom = 23, kDmIndom = 24,
-  kMdIndom = 25, kBuddyIndom = 31, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
+  kMdIndom = 25, kSlabIndom = 12, kBuddyIndom = 31, kZoneIndom = 32, kZoneProtectionIndom = 33, kPressureIndom = 37,
   kInterruptIndom = 4, kSoftirqIndom = 36, kInterruptCpuIndom = 40, kSoftirqCpuIndom = 41,
   kTtyIndom = 35, kScsiIndom = 11, kZramIndom = 38, kWwidIndom = 42,
   kNfsIndom = 7, kNfs3Indom = 8, kNfs4ClientIndom = 14, kNfs4ServerIndom = 15,
@@ -110,6 +111,18 @@ struct Buddy {
   unsigned order = 0;
   uint64_t value = 0;
   std::string name;  // "ZONE::orderN::NODE"
+};
+
+// One kernel slab cache of /proc/slabinfo (slabinfo.cc).
+struct SlabCache {
+  unsigned seen = 0;  // the format its values came from: major * 10 + minor
+  uint64_t active_objs = 0, total_objs = 0, total_size = 0;  // total_size in bytes
+  uint32_t object_size = 0, active_slabs = 0, total_slabs = 0, pages_per_slab = 0, objects_per_slab = 0;
+};
+struct Slabinfo {
+  agent_cache::CacheIndom<SlabCache> caches;
+  int major = -1, minor = 0;  // the format version, fixed by the first header read
+  bool permission = false;    // the last refresh was for the super-user (or LINUX_ACCESS)
 };
 
 struct Zone {
@@ -244,7 +257,8 @@ struct VfsLocks {
 struct LinuxState {
   std::string root;  // LINUX_STATSPATH
   uint64_t hz = 100;        // LINUX_HERTZ
-  uint32_t pagesize = 4096;  // LINUX_PAGESIZE
+  uint32_t pagesize = 4096;  // LINUX_PAGESIZE, cut to its lowest set bit as PCP's agent's shift does
+  unsigned PageShift() const { return static_cast<unsigned>(__builtin_ctz(pagesize)); }
   bool all_access = false;  // LINUX_ACCESS: the super-user's values for anyone
   std::string home;  // the agent's directory
   std::string mdadm = "/sbin/mdadm";  // LINUX_MDADM: the program disk.md.status runs
@@ -281,6 +295,7 @@ struct LinuxState {
   // it, -1 when it failed), and every zone::order::node seen, in order
   std::vector<Buddy> buddys;
   int buddy_orders = -2;
+  Slabinfo slab;
   std::map<unsigned, Pressure> pressure;  // by cluster (83 cpu, 84 memory, 85 io, 93 irq)
   // mem.ksm.* in item order; kept from one read to the next, as PCP's
   // agent keeps them (zero until a file gives a value)
@@ -340,6 +355,13 @@ void RefreshPressureKsm(LinuxState& st, uint32_t sources, const std::vector<unsi
 int FetchPressureKsm(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 void RefreshZoneinfo(LinuxState& st, Pmda& pmda);                 // zoneinfo
 void RefreshBuddyinfo(LinuxState& st, Pmda& pmda);                // buddyinfo
+void RefreshSlabinfo(LinuxState& st, Pmda& pmda);                 // slabinfo
+// The caches of /proc/slabinfo's text in file order, up to the first line
+// that does not fit the format version; the version is read from the
+// header only while *major < 0 (the agent keeps the first it reads).
+std::vector<std::pair<std::string, SlabCache>> ParseSlabinfo(std::string_view text, int* major, int* minor,
+                                                             unsigned pageshift);
+int FetchSlabinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchBuddyinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchZoneinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda);   // diskstats

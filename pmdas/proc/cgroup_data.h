@@ -14,81 +14,13 @@
 #include "absl/container/flat_hash_map.h"
 #include "pmapi/errors.h"
 #include "pmapi/pmda.h"
+#include "pmdas/common/cache_indom.h"
+#include "pmdas/common/scan.h"
 #include "pmdas/proc/cgroup.h"
 
 namespace pmapi::proc_agent {
 
-// An instance domain kept as a pmdaCache domain: a name gets the next
-// instance number when first seen and keeps it; each entry is active (in
-// the domain now) or inactive (kept, with its data, for when it returns).
-template <typename T>
-class CacheIndom {
- public:
-  struct Entry {
-    std::string name;
-    bool active = false;
-    T data{};
-  };
-
-  // The entry named `name`, or null.
-  Entry* Find(std::string_view name) {
-    auto it = index_.find(absl::string_view(name.data(), name.size()));
-    return it == index_.end() ? nullptr : &entries_[it->second];
-  }
-  // The entry named `name`, made (with fresh data) when absent, and active.
-  Entry& Activate(std::string_view name) {
-    Entry* e = Find(name);
-    if (e == nullptr) {
-      index_.emplace(std::string(name), entries_.size());
-      entries_.push_back(Entry{std::string(name), false, T{}});
-      e = &entries_.back();
-    }
-    e->active = true;
-    return *e;
-  }
-  const Entry* Find(std::string_view name) const {
-    auto it = index_.find(absl::string_view(name.data(), name.size()));
-    return it == index_.end() ? nullptr : &entries_[it->second];
-  }
-  // The entry named `name` with fresh data unless it is active already.
-  T& Fresh(std::string_view name) {
-    Entry* e = Find(name);
-    if (e == nullptr || !e->active) {
-      e = &Activate(name);
-      e->data = T{};
-    }
-    return e->data;
-  }
-  void DeactivateAll() {
-    for (Entry& e : entries_) e.active = false;
-  }
-  // pmdaCacheLookup: < 0 (PM_ERR_INST) for an unknown instance, 0 for an
-  // inactive one, 1 (and *data) for an active one.
-  int Lookup(unsigned inst, const T** data) const {
-    if (inst >= entries_.size()) return pmapi::kErrInst;
-    *data = &entries_[inst].data;
-    return entries_[inst].active ? 1 : 0;
-  }
-  uint32_t ActiveCount() const {
-    uint32_t n = 0;
-    for (const Entry& e : entries_) n += e.active ? 1 : 0;
-    return n;
-  }
-  std::vector<Entry>& entries() { return entries_; }
-  const std::vector<Entry>& entries() const { return entries_; }
-  // Writes the active instances into `indom`'s table.
-  void Fill(PmdaIndom* indom) const {
-    if (indom == nullptr) return;
-    indom->set.clear();
-    for (size_t i = 0; i < entries_.size(); ++i) {
-      if (entries_[i].active) indom->set.push_back({static_cast<int32_t>(i), entries_[i].name});
-    }
-  }
-
- private:
-  std::vector<Entry> entries_;
-  absl::flat_hash_map<std::string, size_t> index_;
-};
+using agent_cache::CacheIndom;
 
 inline constexpr uint64_t kNoValue = ~uint64_t{0};  // a field the file did not give
 
@@ -218,13 +150,13 @@ bool ParseNamedValue(std::string_view line, std::string* name, uint64_t* value);
 // PSI text ("some avg10=... total=...") of one kind, read from `pos` on
 // as fscanf reads it; `pos` moves past what was read.
 void ReadPressure(std::string_view text, size_t* pos, std::string_view kind, Pressure* p);
-// scanf pieces: white space; %s; %u:%u (as "MAJOR:MINOR"); %llu (sign
-// and digits, as strtoull); a literal (a blank matches any white space).
-void SkipSpace(std::string_view s, size_t* pos);
-bool ScanWord(std::string_view s, size_t* pos, std::string* word);
+// %u:%u read as "MAJOR:MINOR" (the other scanf pieces are agent_scan's).
+using agent_scan::ScanFloat;
+using agent_scan::ScanLiteral;
+using agent_scan::ScanUnsigned;
+using agent_scan::ScanWord;
+using agent_scan::SkipSpace;
 bool ScanDevice(std::string_view s, size_t* pos, std::string* dev);
-bool ScanUnsigned(std::string_view s, size_t* pos, uint64_t* value);
-bool ScanLiteral(std::string_view s, size_t* pos, std::string_view literal);
 // The fields of `s` between runs of the characters of `seps` (strtok).
 std::vector<std::string_view> Fields(std::string_view s, std::string_view seps);
 // An io.stat line with all six counts: "MAJ:MIN rbytes=N wbytes=N ...".

@@ -438,6 +438,8 @@ def one_line(name, sem, units):
         return "Free blocks of each order in each memory zone", "From /proc/buddyinfo: blocks of 2^order pages the buddy allocator has\nfree, per zone and node."
     if name == "mem.buddyinfo.total":
         return "Free memory in blocks of each order in each memory zone", "From /proc/buddyinfo: the free blocks times their size, in kilobytes."
+    if name.startswith("mem.slabinfo."):
+        return SLABINFO[name[len("mem.slabinfo."):]], SLABINFO_NOTE
     if name == "mem.zoneinfo.protection":
         return "Memory each zone keeps back from allocations meant for a higher zone", "From the protection lines of /proc/zoneinfo, pages shown as kilobytes."
     if name.startswith("mem.zoneinfo."):
@@ -478,6 +480,19 @@ def rows(path):
     return out
 
 
+SLABINFO = {
+    "objects.active": "Objects in use in each kernel slab cache",
+    "objects.total": "Objects allocated in each kernel slab cache, in use or not",
+    "objects.size": "Size of one object of each kernel slab cache",
+    "slabs.active": "Slabs holding at least one object in use, per slab cache",
+    "slabs.total": "Slabs allocated to each kernel slab cache",
+    "slabs.pages_per_slab": "Pages making up one slab of each slab cache",
+    "slabs.objects_per_slab": "Objects one slab of each slab cache holds",
+    "slabs.total_size": "Memory held by the active objects of each slab cache",
+}
+SLABINFO_NOTE = ("From /proc/slabinfo, which only the super-user may read: other users get\n"
+                 "no values. Fields the file's format version lacks have no value.")
+
 INDOMS_LINUX = [
     ("LINUX.0", "One instance per online processor", 'Named "cpuN" and numbered N, from /proc/stat.'),
     ("LINUX.1", "One instance per whole disk", "From /proc/diskstats; partitions, loop, ram, zram, device-mapper,\nmd and optical devices are left out."),
@@ -489,6 +504,7 @@ INDOMS_LINUX = [
     ("LINUX.23", "One instance per ICMP message type seen", 'Named "TypeN", from the IcmpMsg lines of /proc/net/snmp.'),
     ("LINUX.32", "One instance per memory zone of each node, and per node", '"ZONE::nodeN" for a zone with pages present, "nodeN" for the statistics\nthe kernel keeps per node, from /proc/zoneinfo.'),
     ("LINUX.33", "One instance per zone and lower zone it protects", '"ZONE::nodeN::lowmem_reservedK", from /proc/zoneinfo.'),
+    ("LINUX.12", "One instance per kernel slab cache", "Named as /proc/slabinfo names it, numbered in order of discovery; a\ncache the last read did not list has no instance."),
     ("LINUX.31", "One instance per memory zone, block order and node", '"ZONE::orderN::nodeM", from /proc/buddyinfo, numbered in order of\ndiscovery.'),
     ("LINUX.37", "The three pressure averaging intervals", '"10 second" (10), "1 minute" (60) and "5 minute" (300).'),
     ("LINUX.24", "One instance per device-mapper device", "Named by its device-mapper name; devices without one are left out."),

@@ -31,7 +31,6 @@ LEFT_OUT = [
     "proc.psinfo.ttyname",
     "proc.psinfo.environ",
     "proc.hog.",
-    "mem.slabinfo.",
     "network.interface.inet_addr",  # addresses
     "network.interface.ipv6_addr",
     "network.interface.ipv6_scope",

@@ -90,12 +90,17 @@ inline std::string PcpLinuxLocalDir(const std::string& name) {
 }
 
 // Runs PCP's `command` in a local context set up by PcpLinuxLocalDir.
+// PCP_VAR_DIR is DIR too, so PCP's agents neither read nor write the
+// system's saved instance caches ($PCP_VAR_DIR/config/pmda): their
+// instance numbers then start afresh, as ours do.
 inline ToolRun RunPcpLinuxLocal(const std::string& dir, const std::string& command) {
   setenv("PCP_PMCDCONF_PATH", (dir + "/pmcd.conf").c_str(), 1);
   setenv("PMNS_DEFAULT", (dir + "/root").c_str(), 1);
+  setenv("PCP_VAR_DIR", dir.c_str(), 1);
   ToolRun r = RunPcp(command);
   unsetenv("PCP_PMCDCONF_PATH");
   unsetenv("PMNS_DEFAULT");
+  unsetenv("PCP_VAR_DIR");
   return r;
 }
 

@@ -5,6 +5,7 @@
 // LINUX_STATSPATH and PROC_STATSPATH) with odd contents without failing.
 #include <sys/stat.h>
 #include <utmp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -608,6 +609,61 @@ TEST_F(FakeProcTest, BuddyinfoAsPcpReadsIt) {
   absl::StatusOr<std::string> name = ctx.NameInDom(d->indom, 7);
   ASSERT_TRUE(name.ok());
   EXPECT_EQ(*name, "Normal::order1::node");
+}
+
+// A context whose linux agent gives slab values whoever runs the test
+// (LINUX_ACCESS), with 4 KB pages.
+Context OpenWithSlabAccess() {
+  setenv("LINUX_ACCESS", "1", 1);
+  setenv("LINUX_PAGESIZE", "4096", 1);
+  Context ctx = OpenOrDie();
+  unsetenv("LINUX_PAGESIZE");
+  unsetenv("LINUX_ACCESS");
+  return ctx;
+}
+
+// mem.slabinfo.*: the 2.1 format, comment lines skipped, the last blank
+// before a letter in a name made an underscore, and the read ended by the
+// first line that does not fit (its caches and those after it have no
+// instance); total_size is the active objects' pages in bytes.
+TEST_F(FakeProcTest, SlabinfoAsPcpReadsIt) {
+  WriteFile(root_ + "/proc/slabinfo",
+            "slabinfo - version: 2.1\n# name <active_objs> ...\n"
+            "kmalloc-64 300 320 64 64 1 : tunables 0 0 0 : slabdata 5 5 0\n"
+            "foo bar 10 12 256 16 2 : tunables 0 0 0 : slabdata 1 1 0\n"
+            "broken 1 2 3 4 5 : tunables 0 0 : slabdata 1 1 0\n"
+            "after 1 2 3 4 5 : tunables 0 0 0 : slabdata 1 1 0\n");
+  Context ctx = OpenWithSlabAccess();
+  Result keep;
+  std::map<int32_t, ValueView> active = Values(ctx, "mem.slabinfo.objects.active", &keep);
+  ASSERT_EQ(active.size(), 2u);
+  EXPECT_EQ(U64(active.at(0)), 300u);
+  EXPECT_EQ(U64(active.at(1)), 10u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 12), 1), "foo_bar");
+  EXPECT_EQ(Values(ctx, "mem.slabinfo.slabs.objects_per_slab", &keep).at(1).lval, 16);
+  EXPECT_EQ(Values(ctx, "mem.slabinfo.slabs.total", &keep).at(0).lval, 5);
+  // 10 objects of 16 to a 2-page slab: 10 * 2 * 4096 / 16 bytes
+  EXPECT_EQ(U64(Values(ctx, "mem.slabinfo.slabs.total_size", &keep).at(1)), 10u * 2 * 4096 / 16);
+}
+
+// Version 1.1 has no objects per slab and, as PCP's agent has it, no
+// total slabs; its total_size is the active slabs' pages in bytes.
+TEST_F(FakeProcTest, SlabinfoVersionOneOne) {
+  WriteFile(root_ + "/proc/slabinfo", "slabinfo - version: 1.1\nkmem_cache 42 50 128 2 3 1\n");
+  Context ctx = OpenWithSlabAccess();
+  Result keep;
+  EXPECT_EQ(Values(ctx, "mem.slabinfo.objects.size", &keep).at(0).lval, 128);
+  EXPECT_TRUE(Values(ctx, "mem.slabinfo.slabs.objects_per_slab", &keep).empty());
+  EXPECT_TRUE(Values(ctx, "mem.slabinfo.slabs.total", &keep).empty());
+  EXPECT_EQ(U64(Values(ctx, "mem.slabinfo.slabs.total_size", &keep).at(0)), 2u * 1 * 4096);
+}
+
+// Without LINUX_ACCESS only the super-user sees slab values.
+TEST_F(FakeProcTest, SlabinfoOnlyForTheSuperUser) {
+  WriteFile(root_ + "/proc/slabinfo", "slabinfo - version: 2.1\nkmalloc-8 1 2 8 512 1 : tunables 0 0 0 : slabdata 1 1 0\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  EXPECT_EQ(Values(ctx, "mem.slabinfo.objects.active", &keep).size(), getuid() == 0 ? 1u : 0u);
 }
 
 // mem.numa.max_bandwidth: the figures of $PCP_PMDAS_DIR/linux/bandwidth.conf,

@@ -7,7 +7,7 @@
 // process 1, node0's meminfo, /proc/pressure/io, /proc/cpuinfo, cpu0's
 // cpufreq/stats/time_in_state, /var/run/utmp, /proc/interrupts and
 // /proc/softirqs, /proc/sys/fs/file-nr, /proc/locks, /proc/scsi/scsi,
-// zram0's mm_stat, sda's wwid, /proc/net/rpc/nfsd and nfsd's pool files, /proc/buddyinfo; then a local context with both agents
+// zram0's mm_stat, sda's wwid, /proc/net/rpc/nfsd and nfsd's pool files, /proc/buddyinfo, /proc/slabinfo; then a local context with both agents
 // lists every instance domain and fetches every metric.
 #include <sys/stat.h>
 
@@ -31,7 +31,7 @@ constexpr const char* kFiles[] = {
     "/proc/pressure/io", "/proc/cpuinfo", "/sys/devices/system/cpu/cpu0/cpufreq/stats/time_in_state",
     "/var/run/utmp", "/proc/interrupts", "/proc/softirqs", "/proc/sys/fs/file-nr", "/proc/locks",
     "/proc/scsi/scsi", "/sys/block/zram0/mm_stat", "/sys/block/sda/device/wwid", "/proc/net/rpc/nfsd",
-    "/proc/fs/nfsd/pool_threads", "/proc/fs/nfsd/pool_stats", "/proc/buddyinfo",
+    "/proc/fs/nfsd/pool_threads", "/proc/fs/nfsd/pool_stats", "/proc/buddyinfo", "/proc/slabinfo",
 };
 
 const std::string& Root() {
@@ -52,6 +52,7 @@ const std::string& Root() {
     fuzz::WriteFile(fuzz::ScratchDir() + "/pmcd.conf",
                     {reinterpret_cast<const uint8_t*>(conf.data()), conf.size()});
     setenv("LINUX_STATSPATH", r.c_str(), 1);
+    setenv("LINUX_ACCESS", "1", 1);  // the super-user's values (slabinfo, serial ports) whoever runs it
     setenv("PROC_STATSPATH", r.c_str(), 1);
     return r;
   }();
