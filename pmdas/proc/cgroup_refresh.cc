@@ -249,7 +249,7 @@ void RefreshNetcls(CgroupData& d, const std::string& dir, const std::string& nam
 // A blkio file of operation counts ("MAJ:MIN Op N" lines, each device's
 // ending with its Total): each device's counts go to its group::device
 // instance, and their sums to *total.
-void ReadBlkioOps(CgroupData& d, const std::string& file, const std::string& name, size_t kind,
+void ReadBlkioOps(CgroupData& d, const std::string& file, const std::string& prefix, size_t kind,
                   std::array<uint64_t, 5>* total) {
   static constexpr std::string_view kOps[] = {"Read", "Write", "Sync", "Async", "Total"};
   total->fill(0);
@@ -270,14 +270,15 @@ void ReadBlkioOps(CgroupData& d, const std::string& file, const std::string& nam
     if (k == std::end(kOps)) continue;
     ops[static_cast<size_t>(k - kOps)] = value;
     if (k != kOps + 4) continue;
-    d.perdev_blkio.Fresh(absl::StrCat(UnescapeName(name), "::", current)).ops[kind] = ops;
+    d.perdev_blkio.Fresh(absl::StrCat(prefix, current)).ops[kind] = ops;
     for (size_t i = 0; i < 5; ++i) (*total)[i] += ops[i];
   }
 }
 
 // A blkio file of one count per device ("MAJ:MIN N"): each to its
 // group::device instance's `field`; returns their sum.
-uint64_t ReadBlkioValues(CgroupData& d, const std::string& file, const std::string& name, uint64_t BlkStats::*field) {
+uint64_t ReadBlkioValues(CgroupData& d, const std::string& file, const std::string& prefix,
+                         uint64_t BlkStats::*field) {
   uint64_t total = 0;
   std::vector<std::string> lines;
   if (!ReadLines(file, &lines)) return total;
@@ -288,7 +289,7 @@ uint64_t ReadBlkioValues(CgroupData& d, const std::string& file, const std::stri
     if (!ScanDevice(line, &pos, &dev) || !ScanUnsigned(line, &pos, &value)) continue;
     auto it = d.devices.find(dev);
     if (it == d.devices.end()) continue;
-    d.perdev_blkio.Fresh(absl::StrCat(UnescapeName(name), "::", it->second)).*field = value;
+    d.perdev_blkio.Fresh(absl::StrCat(prefix, it->second)).*field = value;
     total += value;
   }
   return total;
@@ -301,9 +302,10 @@ void RefreshBlkio(CgroupData& d, const std::string& dir, const std::string& name
   static constexpr std::string_view kOpsFiles[] = {
       "blkio.io_merged",   "blkio.io_queued",    "blkio.io_service_bytes",          "blkio.io_serviced",
       "blkio.io_service_time", "blkio.io_wait_time", "blkio.throttle.io_service_bytes", "blkio.throttle.io_serviced"};
-  for (size_t kind = 0; kind < 8; ++kind) ReadBlkioOps(d, FileOf(dir, kOpsFiles[kind]), name, kind, &b.total.ops[kind]);
-  b.total.sectors = ReadBlkioValues(d, FileOf(dir, "blkio.sectors"), name, &BlkStats::sectors);
-  b.total.time = ReadBlkioValues(d, FileOf(dir, "blkio.time"), name, &BlkStats::time);
+  const std::string prefix = absl::StrCat(UnescapeName(name), "::");  // of the group::device instances
+  for (size_t kind = 0; kind < 8; ++kind) ReadBlkioOps(d, FileOf(dir, kOpsFiles[kind]), prefix, kind, &b.total.ops[kind]);
+  b.total.sectors = ReadBlkioValues(d, FileOf(dir, "blkio.sectors"), prefix, &BlkStats::sectors);
+  b.total.time = ReadBlkioValues(d, FileOf(dir, "blkio.time"), prefix, &BlkStats::time);
   b.container = ContainerOf(name);
 }
 
