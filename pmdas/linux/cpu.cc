@@ -310,7 +310,7 @@ size_t ConfiguredCpus() {
   return conf > 0 ? static_cast<size_t>(conf) : 1;
 }
 
-void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda) {
+void RefreshCpu(LinuxState& st, Sources sources, Pmda& pmda) {
   if (sources & kSrcStat) RefreshStat(st, pmda);
   if (sources & kSrcNodes) RefreshNodes(st, pmda);
   if (sources & kSrcLoadavg) {

@@ -328,7 +328,7 @@ int ZramStat(const LinuxState& st, const MetricRow& r, const std::string& name, 
 
 }  // namespace
 
-void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda) {
+void RefreshDisk(LinuxState& st, Sources sources, Pmda& pmda) {
   st.disks.clear();
   st.partitions.clear();
   st.dms.clear();

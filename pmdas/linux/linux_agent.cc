@@ -52,7 +52,7 @@ bool IsPernodeItem(unsigned item) {
 
 }  // namespace
 
-uint32_t SourcesOf(const MetricRow& row) {
+Sources SourcesOf(const MetricRow& row) {
   switch (row.cluster) {
     case 0:
       if (row.item == 87) return kSrcDiskstats | kSrcDiskSizes;
@@ -81,7 +81,7 @@ uint32_t SourcesOf(const MetricRow& row) {
     case 14: case 53: case 58: return kSrcSnmp;
     case 26: return kSrcUptime;
     case 28: return kSrcVmstat;
-    case 33: return kSrcNetAddr;
+    case 33: return kSrcNetAddr | (row.item == 0 ? kSrcNetAddrInet : row.item == 3 ? kSrcNetAddrHw : kSrcNetAddrIpv6);
     case 36: return kSrcNuma | kSrcNodes;
     case 55: return row.item == 1 ? kSrcNodes : kSrcStat;
     case 25: return kSrcLogin;
@@ -95,13 +95,13 @@ uint32_t SourcesOf(const MetricRow& row) {
   return SockSourceOf(row.cluster);
 }
 
-uint32_t SourceOfIndom(unsigned serial) {
+Sources SourceOfIndom(unsigned serial) {
   switch (serial) {
     case kCpuIndom: return kSrcStat;
     case kDiskIndom: case kPartitionsIndom: case kDmIndom: case kMdIndom: case kZramIndom: case kWwidIndom: return kSrcDiskstats;
     case kNetIndom: return kSrcNetDev;
     case kFilesysIndom: return kSrcMounts;
-    case kNetAddrIndom: return kSrcNetAddr;
+    case kNetAddrIndom: return kSrcNetAddr | kSrcNetAddrHw | kSrcNetAddrInet | kSrcNetAddrIpv6;
     case kNodeIndom: return kSrcNodes;
     case kIcmpMsgIndom: return kSrcSnmp;
     case kZoneIndom: case kZoneProtectionIndom: return kSrcZoneinfo;
@@ -113,7 +113,7 @@ uint32_t SourceOfIndom(unsigned serial) {
 
 namespace {
 
-void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<unsigned>& clusters = {}) {
+void Refresh(LinuxState& st, Sources sources, Pmda& pmda, const std::vector<unsigned>& clusters = {}) {
   if (sources & (kSrcStat | kSrcUptime | kSrcLoadavg | kSrcLoadAverages | kSrcUname | kSrcSysKernel | kSrcNodes))
     RefreshCpu(st, sources, pmda);
   if (sources & kSrcCpuinfo) RefreshCpuinfo(st);
@@ -121,7 +121,8 @@ void Refresh(LinuxState& st, uint32_t sources, Pmda& pmda, const std::vector<uns
   if (sources & kSrcInterrupts) RefreshInterrupts(st, pmda);
   if (sources & (kSrcMeminfo | kSrcVmstat | kSrcNuma)) RefreshMem(st, sources, pmda);
   if (sources & kSrcDiskstats) RefreshDisk(st, sources, pmda);
-  if (sources & (kSrcNetDev | kSrcNetAddr)) RefreshNet(st, sources, pmda);
+  if (sources & kSrcNetDev) RefreshNet(st, sources, pmda);
+  if (sources & kSrcNetAddr) RefreshNetAddr(st, sources, pmda);
   if (sources & (kSrcSnmp | kSrcSockstat)) RefreshProto(st, sources, pmda);
   if (sources & kSrcMounts) RefreshFilesys(st, pmda);
   if (sources & kSrcZoneinfo) RefreshZoneinfo(st, pmda);
@@ -177,7 +178,8 @@ int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValu
     case 69: case 83: case 84: case 85: case 93: return FetchPressureKsm(st, r, inst, atom);
     case 10: case 54: case 59: case 60: case 86: case 87: case 88: case 89: case 92:
       return FetchDisk(st, r, inst, atom);
-    case 3: case 33: case 90: return FetchNet(st, r, inst, atom);
+    case 3: case 90: return FetchNet(st, r, inst, atom);
+    case 33: return FetchNetAddr(st, r, inst, atom);
     case 11: case 14: case 53: case 58: case 73: return FetchProto(st, r, inst, atom);
     case 5: return FetchFilesys(st, r, inst, atom);
     case 19: case 57: case 76: case 77: case 78: case 79: case 80: case 81: return FetchSock(st, r, inst, atom);
@@ -239,13 +241,13 @@ void LinuxAgentInit(Pmda& dp) {
   dp.SetData(state.get());
   dp.SetFlags(kPmdaExtFlagHashed);
   dp.dispatch().fetch = [state](std::span<const PmID> ids, Result* result, Pmda& pmda) {
-    uint32_t sources = 0;
+    Sources sources = 0;
     std::vector<unsigned> clusters;  // pressure files are read one by one
     uint32_t families = 0;  // bit i: kFamilies[i] is wanted
     for (PmID id : ids) {
       if (const PmdaMetric* m = pmda.FindMetric(id)) {
         const MetricRow& row = agent_tables::RowOf(*m);
-        const uint32_t s = SourcesOf(row);
+        const Sources s = SourcesOf(row);
         if (s & kSrcPressure) clusters.push_back(row.cluster);
         sources |= s;
         for (size_t i = 0; i < std::size(kFamilies); ++i) {
@@ -261,7 +263,7 @@ void LinuxAgentInit(Pmda& dp) {
   };
   dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
     const unsigned serial = InDomSerial(indom);
-    if (uint32_t s = SourceOfIndom(serial)) Refresh(*state, s, pmda);
+    if (Sources s = SourceOfIndom(serial)) Refresh(*state, s, pmda);
     for (const Family& f : kFamilies) {
       if (f.indom == serial) f.refresh(*state, pmda);
     }

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -44,22 +45,26 @@ enum Indom : unsigned {
 };
 
 // Sources, one bit each.
-enum Source : uint32_t {
-  kSrcStat = 1u << 0, kSrcDiskstats = 1u << 1, kSrcVmstat = 1u << 2, kSrcMeminfo = 1u << 3,
-  kSrcLoadavg = 1u << 4, kSrcNetDev = 1u << 5, kSrcMounts = 1u << 6, kSrcUname = 1u << 7,
-  kSrcUptime = 1u << 8, kSrcSnmp = 1u << 9, kSrcSockstat = 1u << 10, kSrcSysKernel = 1u << 11,
-  kSrcNodes = 1u << 12, kSrcNetAddr = 1u << 13, kSrcNuma = 1u << 14, kSrcBuddyinfo = 1u << 15,
+constexpr uint64_t Bit(unsigned n) { return uint64_t{1} << n; }
+enum Source : uint64_t {
+  kSrcStat = Bit(0), kSrcDiskstats = Bit(1), kSrcVmstat = Bit(2), kSrcMeminfo = Bit(3),
+  kSrcLoadavg = Bit(4), kSrcNetDev = Bit(5), kSrcMounts = Bit(6), kSrcUname = Bit(7),
+  kSrcUptime = Bit(8), kSrcSnmp = Bit(9), kSrcSockstat = Bit(10), kSrcSysKernel = Bit(11),
+  kSrcNodes = Bit(12), kSrcNetAddr = Bit(13), kSrcNuma = Bit(14), kSrcBuddyinfo = Bit(15),
   // parts of a source read only for the metrics that need them
-  kSrcNetSettings = 1u << 16, kSrcDiskSizes = 1u << 17, kSrcDistro = 1u << 18,
+  kSrcNetSettings = Bit(16), kSrcDiskSizes = Bit(17), kSrcDistro = Bit(18),
   // sockets (net_sock.cc)
-  kSrcTcp = 1u << 19, kSrcTcp6 = 1u << 20, kSrcUdp = 1u << 21, kSrcRaw = 1u << 22, kSrcUnix = 1u << 23,
-  kSrcSoftnet = 1u << 24, kSrcZoneinfo = 1u << 25, kSrcPressure = 1u << 26, kSrcKsm = 1u << 27,
+  kSrcTcp = Bit(19), kSrcTcp6 = Bit(20), kSrcUdp = Bit(21), kSrcRaw = Bit(22), kSrcUnix = Bit(23),
+  kSrcSoftnet = Bit(24), kSrcZoneinfo = Bit(25), kSrcPressure = Bit(26), kSrcKsm = Bit(27),
   // the three load averages alone (kernel.all.load), without the rest of
   // /proc/loadavg
-  kSrcLoadAverages = 1u << 28,
-  kSrcCpuinfo = 1u << 29, kSrcLogin = 1u << 30,
-  kSrcInterrupts = 1u << 31,  // /proc/interrupts and /proc/softirqs
+  kSrcLoadAverages = Bit(28),
+  kSrcCpuinfo = Bit(29), kSrcLogin = Bit(30),
+  kSrcInterrupts = Bit(31),  // /proc/interrupts and /proc/softirqs
+  // the interface address table (kSrcNetAddr: made empty) and its parts
+  kSrcNetAddrHw = Bit(32), kSrcNetAddrInet = Bit(33), kSrcNetAddrIpv6 = Bit(34),
 };
+using Sources = uint64_t;  // a set of Source bits
 
 // Instance numbers handed out in order of first sight and kept for the
 // agent's life, as PCP's instance cache does.
@@ -91,9 +96,11 @@ struct NetIf {
   bool up = false, running = false, wireless = false, is_virtual = false;
 };
 
+// One interface's addresses as the last refresh found them (net_addr.cc).
 struct NetAddr {
-  int32_t inst = 0;
-  std::string name, inet, ipv6, ipv6_scope;
+  bool has_inet = false, has_ipv6 = false, has_hw = false;
+  uint16_t ipv6_scope = 0;  // the scope field of /proc/net/if_inet6
+  std::string inet, ipv6, hw;  // ipv6 as "ADDRESS/PREFIX"
 };
 
 struct Filesys {
@@ -277,7 +284,7 @@ struct LinuxState {
   std::vector<PmdaInstid> wwids;  // disk.wwid instances: the disks' WWIDs
   absl::flat_hash_map<std::string, uint64_t> sizes;  // /proc/partitions, kilobytes
   std::vector<NetIf> nets;
-  std::vector<NetAddr> addrs;
+  agent_cache::CacheIndom<NetAddr> addrs;  // by interface name, as PCP's pmdaCache keeps them
   std::vector<Filesys> filesys;
   std::vector<Node> nodes;
   // Which processors belong to which node, read once (as PCP's agent reads
@@ -330,7 +337,7 @@ struct LinuxState {
   } login;
   InstanceNumbers tape_ids, fchost_ids;
   InstanceNumbers irq_ids, irq_cpu_ids, sirq_ids, sirq_cpu_ids;
-  InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, zram_ids, wwid_ids, net_ids, addr_ids, fs_ids, zone_ids, prot_ids;
+  InstanceNumbers disk_ids, part_ids, dm_ids, md_ids, zram_ids, wwid_ids, net_ids, fs_ids, zone_ids, prot_ids;
 };
 
 // Contents of root + path, "" when it cannot be read.
@@ -342,16 +349,16 @@ std::optional<int64_t> ReadNumber(const LinuxState& st, std::string_view path);
 void SetInstances(Pmda& pmda, unsigned serial, std::vector<PmdaInstid> set);
 
 // Sources the metric's value is made from.
-uint32_t SourcesOf(const MetricRow& row);
+Sources SourcesOf(const MetricRow& row);
 // Source that lists the instances of an indom serial (0 for static ones).
-uint32_t SourceOfIndom(unsigned serial);
+Sources SourceOfIndom(unsigned serial);
 
 // Processors configured (sysconf), or LINUX_NCPUS in tests, as for PCP's
 // agent; at least 1.
 size_t ConfiguredCpus();
-void RefreshCpu(LinuxState& st, uint32_t sources, Pmda& pmda);    // stat uptime loadavg uname syskernel nodes hinv
-void RefreshMem(LinuxState& st, uint32_t sources, Pmda& pmda);    // meminfo vmstat numa
-void RefreshPressureKsm(LinuxState& st, uint32_t sources, const std::vector<unsigned>& clusters);
+void RefreshCpu(LinuxState& st, Sources sources, Pmda& pmda);    // stat uptime loadavg uname syskernel nodes hinv
+void RefreshMem(LinuxState& st, Sources sources, Pmda& pmda);    // meminfo vmstat numa
+void RefreshPressureKsm(LinuxState& st, Sources sources, const std::vector<unsigned>& clusters);
 int FetchPressureKsm(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 void RefreshZoneinfo(LinuxState& st, Pmda& pmda);                 // zoneinfo
 void RefreshBuddyinfo(LinuxState& st, Pmda& pmda);                // buddyinfo
@@ -364,12 +371,22 @@ std::vector<std::pair<std::string, SlabCache>> ParseSlabinfo(std::string_view te
 int FetchSlabinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchBuddyinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 int FetchZoneinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
-void RefreshDisk(LinuxState& st, uint32_t sources, Pmda& pmda);   // diskstats
-void RefreshNet(LinuxState& st, uint32_t sources, Pmda& pmda);    // netdev netaddr
-void RefreshProto(LinuxState& st, uint32_t sources, Pmda& pmda);  // snmp sockstat
+void RefreshDisk(LinuxState& st, Sources sources, Pmda& pmda);   // diskstats
+void RefreshNet(LinuxState& st, Sources sources, Pmda& pmda);    // netdev
+void RefreshNetAddr(LinuxState& st, Sources sources, Pmda& pmda);  // interface addresses
+// One line of /proc/net/if_inet6 as PCP's fscanf format reads it: the
+// device, and its address ("ADDRESS/PREFIX", empty when the digits are no
+// address) and scope field.
+struct Inet6Entry {
+  std::string dev, address;
+  uint16_t scope = 0;
+};
+std::vector<Inet6Entry> ParseIfInet6(std::string_view text);
+int FetchNetAddr(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+void RefreshProto(LinuxState& st, Sources sources, Pmda& pmda);  // snmp sockstat
 void RefreshFilesys(LinuxState& st, Pmda& pmda);                  // mounts
-uint32_t SockSourceOf(unsigned cluster);
-void RefreshSock(LinuxState& st, uint32_t sources);              // sockets, softnet
+Sources SockSourceOf(unsigned cluster);
+void RefreshSock(LinuxState& st, Sources sources);              // sockets, softnet
 
 int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
 void RefreshInterrupts(LinuxState& st, Pmda& pmda);              // interrupts softirqs

@@ -196,7 +196,7 @@ int NumaValue(const LinuxState& st, unsigned item, unsigned inst, AtomValue* ato
 
 }  // namespace
 
-void RefreshMem(LinuxState& st, uint32_t sources, Pmda&) {
+void RefreshMem(LinuxState& st, Sources sources, Pmda&) {
   if (sources & (kSrcMeminfo | kSrcNuma)) st.meminfo = ls::ParseMeminfo(ReadText(st, "/proc/meminfo"));
   if (sources & kSrcVmstat) {
     st.vmstat = ls::ParseVmstat(ReadText(st, "/proc/vmstat"));

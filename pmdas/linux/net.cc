@@ -124,8 +124,7 @@ int InterfaceValue(const NetIf& n, unsigned item, AtomValue* atom) {
 
 }  // namespace
 
-void RefreshNet(LinuxState& st, uint32_t sources, Pmda& pmda) {
-  if (!(sources & kSrcNetDev)) return;
+void RefreshNet(LinuxState& st, Sources sources, Pmda& pmda) {
   st.nets.clear();
   for (ls::NetDev& d : ls::ParseNetDev(ReadText(st, "/proc/net/dev"))) {
     NetIf n;

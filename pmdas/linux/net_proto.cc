@@ -163,7 +163,7 @@ int SockstatValue(const LinuxState& st, const MetricRow& r, AtomValue* atom) {
 
 }  // namespace
 
-void RefreshProto(LinuxState& st, uint32_t sources, Pmda& pmda) {
+void RefreshProto(LinuxState& st, Sources sources, Pmda& pmda) {
   if (sources & kSrcSnmp) {
     st.snmp.clear();
     st.icmpmsg.clear();

@@ -184,7 +184,7 @@ int U32(const std::optional<uint32_t>& v, AtomValue* atom) { return v ? (atom->u
 
 }  // namespace
 
-uint32_t SockSourceOf(unsigned cluster) {
+Sources SockSourceOf(unsigned cluster) {
   switch (cluster) {
     case 19: return kSrcTcp;
     case 76: return kSrcTcp6;
@@ -196,7 +196,7 @@ uint32_t SockSourceOf(unsigned cluster) {
   return 0;
 }
 
-void RefreshSock(LinuxState& st, uint32_t sources) {
+void RefreshSock(LinuxState& st, Sources sources) {
   if (sources & kSrcTcp) st.tcp = TcpStates(st, "/proc/net/tcp");
   if (sources & kSrcTcp6) st.tcp6 = TcpStates(st, "/proc/net/tcp6");
   if (sources & kSrcUdp) {

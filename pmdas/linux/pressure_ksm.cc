@@ -81,7 +81,7 @@ void ReadKsm(LinuxState& st) {
 
 }  // namespace
 
-void RefreshPressureKsm(LinuxState& st, uint32_t sources, const std::vector<unsigned>& clusters) {
+void RefreshPressureKsm(LinuxState& st, Sources sources, const std::vector<unsigned>& clusters) {
   if (sources & kSrcPressure) {
     for (unsigned c : clusters) {
       if (const char* file = PressureFile(c)) st.pressure[c] = ParsePressure(ls::ReadProcFile(st.root, file));

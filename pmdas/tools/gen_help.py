@@ -403,6 +403,8 @@ def one_line(name, sem, units):
         if name == "rpc.server.nettcpconn":
             note += " As in PCP's agent, this metric carries the TCP packet count."
         return f"{side}: {what}", note
+    if name in NETADDR:
+        return NETADDR[name], NETADDR_NOTE
     if name.startswith("network.interface."):
         return f"Network interface {NETIF['.'.join(p[2:])]}", "Counters from /proc/net/dev; settings from /sys/class/net or the interface ioctls."
     if name.startswith("network.all."):
@@ -480,6 +482,16 @@ def rows(path):
     return out
 
 
+NETADDR = {
+    "network.interface.inet_addr": "IPv4 address of each network interface",
+    "network.interface.ipv6_addr": "IPv6 address and prefix length of each network interface",
+    "network.interface.ipv6_scope": "Scope of each network interface's IPv6 address",
+    "network.interface.hw_addr": "Hardware (link layer) address of each network interface",
+}
+NETADDR_NOTE = ("IPv4 addresses come from the SIOCGIFCONF and SIOCGIFADDR ioctls, IPv6\n"
+                "ones from /proc/net/if_inet6 (scope Global, Link, Site, Compat or\n"
+                "Host), hardware ones from /sys/class/net/NAME/address.")
+
 SLABINFO = {
     "objects.active": "Objects in use in each kernel slab cache",
     "objects.total": "Objects allocated in each kernel slab cache, in use or not",
@@ -504,6 +516,7 @@ INDOMS_LINUX = [
     ("LINUX.23", "One instance per ICMP message type seen", 'Named "TypeN", from the IcmpMsg lines of /proc/net/snmp.'),
     ("LINUX.32", "One instance per memory zone of each node, and per node", '"ZONE::nodeN" for a zone with pages present, "nodeN" for the statistics\nthe kernel keeps per node, from /proc/zoneinfo.'),
     ("LINUX.33", "One instance per zone and lower zone it protects", '"ZONE::nodeN::lowmem_reservedK", from /proc/zoneinfo.'),
+    ("LINUX.17", "One instance per network interface name with an address", "Aliases such as eth0:1 included, numbered in order of discovery: those\nwith a hardware, IPv4 or IPv6 address."),
     ("LINUX.12", "One instance per kernel slab cache", "Named as /proc/slabinfo names it, numbered in order of discovery; a\ncache the last read did not list has no instance."),
     ("LINUX.31", "One instance per memory zone, block order and node", '"ZONE::orderN::nodeM", from /proc/buddyinfo, numbered in order of\ndiscovery.'),
     ("LINUX.37", "The three pressure averaging intervals", '"10 second" (10), "1 minute" (60) and "5 minute" (300).'),

@@ -31,10 +31,6 @@ LEFT_OUT = [
     "proc.psinfo.ttyname",
     "proc.psinfo.environ",
     "proc.hog.",
-    "network.interface.inet_addr",  # addresses
-    "network.interface.ipv6_addr",
-    "network.interface.ipv6_scope",
-    "network.interface.hw_addr",
 ]
 
 # Output groups: table file -> name prefixes (first match wins).

@@ -611,6 +611,40 @@ TEST_F(FakeProcTest, BuddyinfoAsPcpReadsIt) {
   EXPECT_EQ(*name, "Normal::order1::node");
 }
 
+// network.interface.*_addr: hardware addresses from each /sys/class/net
+// entry's address file (none for a blank one), IPv6 ones from
+// /proc/net/if_inet6 (an interface's last line winning), one instance per
+// interface name; IPv4 ones come from the running system's ioctls.
+TEST_F(FakeProcTest, InterfaceAddresses) {
+  for (const char* d : {"/sys/class", "/sys/class/net", "/sys/class/net/eth9", "/sys/class/net/dummy0"})
+    mkdir((root_ + d).c_str(), 0755);
+  WriteFile(root_ + "/sys/class/net/eth9/address", "02:00:00:00:00:09\n");
+  WriteFile(root_ + "/sys/class/net/dummy0/address", "  \n");
+  WriteFile(root_ + "/proc/net/if_inet6",
+            "fe8000000000000000fc00fffe000001 04 40 20 80     eth9\n"
+            "fe8000000000000000fc00fffe000002 04 40 40 80     eth9\n"
+            "00000000000000000000000000000001 01 80 10 80       lo\n");
+  Context ctx = OpenOrDie();
+  Result keep;
+  std::map<std::string, std::string> hw, ipv6, scope;
+  auto by_name = [&](const std::string& metric, std::map<std::string, std::string>* out) {
+    for (const auto& [inst, v] : Values(ctx, metric, &keep)) (*out)[*ctx.NameInDom(MakeInDom(60, 17), inst)] = Text(v);
+  };
+  by_name("network.interface.hw_addr", &hw);
+  by_name("network.interface.ipv6_addr", &ipv6);
+  by_name("network.interface.ipv6_scope", &scope);
+  EXPECT_EQ(hw, (std::map<std::string, std::string>{{"eth9", "02:00:00:00:00:09"}}));
+  EXPECT_EQ(ipv6, (std::map<std::string, std::string>{{"eth9", "fe80::fc:ff:fe00:2/64"}, {"lo", "::1/128"}}));
+  EXPECT_EQ(scope, (std::map<std::string, std::string>{{"eth9", "Site"}, {"lo", "Host"}}));
+  // an instance request reads every part: dummy0 (a hardware entry without
+  // an address) is listed too
+  absl::StatusOr<std::vector<Instance>> all = ctx.GetInDom(MakeInDom(60, 17));
+  ASSERT_TRUE(all.ok());
+  std::vector<std::string> names;
+  for (const Instance& i : *all) names.push_back(i.name);
+  for (const char* n : {"eth9", "dummy0", "lo"}) EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+}
+
 // A context whose linux agent gives slab values whoever runs the test
 // (LINUX_ACCESS), with 4 KB pages.
 Context OpenWithSlabAccess() {

@@ -7,8 +7,10 @@
 // process 1, node0's meminfo, /proc/pressure/io, /proc/cpuinfo, cpu0's
 // cpufreq/stats/time_in_state, /var/run/utmp, /proc/interrupts and
 // /proc/softirqs, /proc/sys/fs/file-nr, /proc/locks, /proc/scsi/scsi,
-// zram0's mm_stat, sda's wwid, /proc/net/rpc/nfsd and nfsd's pool files, /proc/buddyinfo, /proc/slabinfo; then a local context with both agents
-// lists every instance domain and fetches every metric.
+// zram0's mm_stat, sda's wwid, /proc/net/rpc/nfsd and nfsd's pool files,
+// /proc/buddyinfo, /proc/slabinfo, /proc/net/if_inet6 and eth0's address
+// file; then a local context with both agents lists every instance domain
+// and fetches every metric.
 #include <sys/stat.h>
 
 #include <cstdint>
@@ -32,6 +34,7 @@ constexpr const char* kFiles[] = {
     "/var/run/utmp", "/proc/interrupts", "/proc/softirqs", "/proc/sys/fs/file-nr", "/proc/locks",
     "/proc/scsi/scsi", "/sys/block/zram0/mm_stat", "/sys/block/sda/device/wwid", "/proc/net/rpc/nfsd",
     "/proc/fs/nfsd/pool_threads", "/proc/fs/nfsd/pool_stats", "/proc/buddyinfo", "/proc/slabinfo",
+    "/proc/net/if_inet6", "/sys/class/net/eth0/address",
 };
 
 const std::string& Root() {
@@ -43,7 +46,7 @@ const std::string& Root() {
                           "/sys/devices/system/cpu/cpu0/cpufreq", "/sys/devices/system/cpu/cpu0/cpufreq/stats",
                           "/var", "/var/run", "/proc/sys", "/proc/sys/fs", "/proc/scsi", "/sys/block",
                           "/sys/block/zram0", "/sys/block/sda", "/sys/block/sda/device", "/proc/net/rpc",
-                          "/proc/fs", "/proc/fs/nfsd"})
+                          "/proc/fs", "/proc/fs/nfsd", "/sys/class", "/sys/class/net", "/sys/class/net/eth0"})
       mkdir((r + d).c_str(), 0755);
     const std::string src = PMAPI_SOURCE_DIR;
     const std::string conf = "linux 60 builtin linux_init " + src + "/pmdas/linux pmns=" + src +

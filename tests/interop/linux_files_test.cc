@@ -1,10 +1,15 @@
-// mem.slabinfo.* of the built-in linux agent against PCP's linux agent on
-// the /proc/slabinfo files of PCP's QA suite (pcp-testsuite's
-// linux/meminfo-root-00N.tgz, read below LINUX_STATSPATH), and on made-up
-// files of every format version and some odd lines: `pminfo -L -f
-// mem.slabinfo` of ours and of PCP's pminfo hosting PCP's agent must be the
-// same byte for byte, instance numbers included. LINUX_ACCESS gives the
-// values whoever runs the test, as the super-user would see them.
+// Families of the built-in linux agent read from files of odd formats,
+// against PCP's linux agent: `pminfo -L -f` of ours and of PCP's pminfo
+// hosting PCP's agent must be the same byte for byte, instance numbers
+// included.
+//   - mem.slabinfo.* on the /proc/slabinfo files of PCP's QA suite
+//     (pcp-testsuite's linux/meminfo-root-00N.tgz, read below
+//     LINUX_STATSPATH) and on made-up files of every format version and
+//     some odd lines; LINUX_ACCESS gives the values whoever runs the test,
+//     as the super-user would see them.
+//   - network.interface.*_addr on this system, and on made-up
+//     /proc/net/if_inet6 and /sys/class/net trees (IPv4 addresses then
+//     still come from this system's ioctls, for both agents).
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -18,19 +23,20 @@ namespace {
 constexpr char kTrees[] = "/var/lib/pcp/testsuite/linux";
 
 std::string Scratch(const std::string& name) {
-  const std::string dir = std::string(PMAPI_PMCD_DIR) + "/slabinfo-" + name;
+  const std::string dir = std::string(PMAPI_PMCD_DIR) + "/linux-files-" + name;
   const std::string cmd = "rm -rf '" + dir + "' && mkdir -p '" + dir + "/proc'";
   return std::system(cmd.c_str()) == 0 ? dir : "";
 }
 
-// PCP's and our pminfo on the tree below `root`; returns PCP's output.
-std::string ExpectSameAsPcp(const std::string& root) {
+// PCP's and our `pminfo -L -f NAMES` on the tree below `root` ("": this
+// system); returns PCP's output.
+std::string ExpectSameAsPcp(const std::string& root, const std::string& names = "mem.slabinfo") {
   const std::string pcp_dir = PcpAgentDir("slabinfo-pcp", PcpAgent::kLinux);
   EXPECT_FALSE(pcp_dir.empty());
-  setenv("LINUX_STATSPATH", root.c_str(), 1);
+  if (!root.empty()) setenv("LINUX_STATSPATH", root.c_str(), 1);
   setenv("LINUX_PAGESIZE", "4096", 1);
   setenv("LINUX_ACCESS", "1", 1);
-  const std::string args = "pminfo -L -f mem.slabinfo";
+  const std::string args = "pminfo -L -f " + names;
   ToolRun pcp = RunPcpLinuxLocal(pcp_dir, args);
   setenv("PCP_PMCDCONF_PATH", PMAPI_SOURCE_DIR "/pmdas/pmcd.conf", 1);
   ToolRun ours = RunOurs(args);
@@ -81,6 +87,45 @@ INSTANTIATE_TEST_SUITE_P(
                       "no header here 2.1\nalpha 10 20 64 5 1 : tunables 0 0 0 : slabdata 2 4 0\n",
                       "xx 1.1 slabinfo - version: 7\nalpha 1 2 3 4 5 6\n", "slabinfo - version:2. 1\nalpha 1 2\n",
                       "", "slabinfo - version: 2.1\n"));
+
+constexpr char kAddrs[] =
+    "network.interface.hw_addr network.interface.inet_addr network.interface.ipv6_addr "
+    "network.interface.ipv6_scope";
+
+TEST(InterfaceAddresses, SameAsPcpAgentHere) {
+  ExpectSameAsPcp("", kAddrs);
+  for (const char* one : {"network.interface.inet_addr", "network.interface.ipv6_scope"}) ExpectSameAsPcp("", one);
+}
+
+// Made-up trees: an interface's last IPv6 line wins; a blank or overlong
+// address file; odd lines (bad digits, short lines, a long name) in
+// if_inet6, read as PCP's fscanf reads them.
+class OddAddresses : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(OddAddresses, SameAsPcpAgent) {
+  const std::string dir = Scratch("addr");
+  ASSERT_FALSE(dir.empty());
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "/proc/net' '" + dir + "/sys/class/net/eth9' '" + dir +
+                         "/sys/class/net/dummy0'")
+                            .c_str()),
+            0);
+  std::ofstream(dir + "/proc/net/if_inet6", std::ios::binary) << GetParam().first;
+  std::ofstream(dir + "/sys/class/net/eth9/address", std::ios::binary) << GetParam().second;
+  std::ofstream(dir + "/sys/class/net/dummy0/address", std::ios::binary) << "  \n";
+  ExpectSameAsPcp(dir, kAddrs);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Trees, OddAddresses,
+    ::testing::Values(
+        std::make_pair("fe8000000000000000fc00fffe000001 04 40 20 80     eth9\n"
+                       "fe8000000000000000fc00fffe000002 04 40 40 80     eth9\n"
+                       "00000000000000000000000000000001 01 80 10 80       lo\n",
+                       "02:00:00:00:00:09\n"),
+        std::make_pair("fe80000000000000000000000000000g 04 40 20 80 bad0\n2001:0db8 0 0 0 0 short\n"
+                       "abcd 0x10 -1 ffffffffffff 7 name_that_is_longer_than_twenty_chars\n",
+                       "aa:bb:cc:dd:ee:ff:00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff:00:11:22:33:44:55:66:77\n"),
+        std::make_pair("", "")));
 
 }  // namespace
 }  // namespace pmapi
