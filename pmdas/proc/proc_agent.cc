@@ -199,6 +199,7 @@ void ReadEnvironment(ProcConfig& cfg) {
   cfg.hz = EnvHertz("PROC_HERTZ");
   cfg.pagesize = EnvPageSize("PROC_PAGESIZE");
   cfg.threads = static_cast<uint32_t>(EnvNumber("PROC_THREADS").value_or(0));
+  cfg.tty_drivers = ReadTtyDrivers(cfg.root);
 }
 
 std::vector<PmdaMetric> Metrics() {

@@ -1,8 +1,10 @@
 // The less watched per-process metrics of the proc agent: proc.smaps
 // (smaps_rollup), proc.schedstat, proc.fd.count, proc.autogroup,
-// proc.namespaces, and proc.psinfo.{cgroups,wchan_s,policy_s,cpusallowed},
-// proc.memory.maps.
+// proc.namespaces, and proc.psinfo.{cgroups,wchan_s,policy_s,cpusallowed,
+// environ,labels,ttyname}, proc.memory.maps.
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <bit>
 
@@ -89,6 +91,51 @@ int StatusList(const Pid& p, const char* key, AtomValue* atom) {
   return 1;
 }
 
+// /proc/PID/environ as PCP's agent reads it into its buffer, which only
+// grows between successful reads: the text (a shorter one followed by its
+// NUL and the rest of the longer one before it), every NUL then a blank,
+// and the buffer's last byte dropped. A file that cannot be read, or is
+// empty, gives "".
+void ReadEnviron(const std::string& path, Pid& p) {
+  p.ok |= kFileEnviron;
+  std::optional<std::string> t = ReadPidFile(path);
+  if (!t || t->empty()) {
+    p.environ.clear();
+    return;
+  }
+  if (t->size() > p.environ.size()) p.environ.resize(t->size());
+  p.environ.replace(0, t->size(), *t);
+  if (t->size() < p.environ.size()) p.environ[t->size()] = '\0';
+  for (char& c : p.environ) c = c == '\0' ? ' ' : c;
+  p.environ.back() = '\0';
+}
+
+// /proc/PID/attr/current (the security label), one read, its last byte
+// dropped; read until it has been read once. An error answers as PCP's
+// agent answers (permission or an unsupported label: no value), an empty
+// file is PM_ERR_VALUE.
+void ReadLabel(const std::string& path, Pid& p) {
+  if (p.label_read) {
+    p.ok |= kFileLabel;
+    return;
+  }
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NoteOpenError(kFileLabel, errno, p);
+  char buf[4096];
+  const ssize_t n = read(fd, buf, sizeof(buf));
+  const int err = errno;
+  close(fd);
+  if (n < 0) return NoteOpenError(kFileLabel, err, p);
+  p.sts[std::countr_zero(uint32_t{kFileLabel})] = n == 0 ? kErrValue : 0;
+  if (n == 0) return;
+  p.label.assign(buf, strnlen(buf, static_cast<size_t>(n - 1)));
+  p.label_read = true;
+  p.ok |= kFileLabel;
+}
+
+// The value of a C string kept with its NUL (PCP's agent's buffer).
+std::string CString(const std::string& s) { return s.substr(0, s.find('\0')); }
+
 }  // namespace
 
 uint32_t ExtraFilesOf(const MetricRow& r) {
@@ -99,7 +146,10 @@ uint32_t ExtraFilesOf(const MetricRow& r) {
     case 74: return r.item == 0 ? 0u : uint32_t{kFileAutogroup};
     case 11: return kFileCgroup;
     case 9: return r.item == 7 ? uint32_t{kFileMaps} : 0u;
-    case 8: return r.item == 40 ? uint32_t{kFileWchan} : r.item == 48 ? uint32_t{kFileStat} : 0u;
+    case 8:
+      if (r.item == 47) return kFileEnviron;
+      return r.item == 40 ? uint32_t{kFileWchan} : r.item == 48 ? uint32_t{kFileStat} : 0u;
+    case 12: return kFileLabel;
     case 24: return (r.item >= 37 && r.item <= 42) || r.item == 31 ? uint32_t{kFileStatus} : 0u;
   }
   return 0;
@@ -166,6 +216,8 @@ void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p) {
       if (!p.maps.empty()) p.maps.pop_back();  // PCP's agent ends the text on its last byte
     }
   }
+  if (files & kFileEnviron) ReadEnviron(path("environ"), p);
+  if (files & kFileLabel) ReadLabel(path("attr/current"), p);
   if (files & kFileWchan) {
     if (auto t = ReadPidFile(path("wchan"), true)) {
       p.ok |= kFileWchan;
@@ -212,6 +264,15 @@ bool ExtraValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomVal
         *sts = (p.ok & kFileWchan) ? (atom->bytes = p.wchan, 1) : 0;
         return true;
       }
+      if (r.item == 47) return (*sts = (atom->bytes = CString(p.environ), 1), true);
+      if (r.item == 39) {
+        int64_t tty = 0;
+        if (p.stat.empty() || !(p.have & kFileStat)) return (*sts = 0, true);
+        if (p.stat.size() > 4) tty = p.stat[4];  // field 7, tty_nr
+        const uint32_t dev = static_cast<uint32_t>(tty);
+        *sts = (atom->bytes = dev == 0 ? "?" : TtyName(cfg.tty_drivers, dev), 1);
+        return true;
+      }
       if (r.item == 48) {
         // the policy as PCP's agent reads it: the field after the real one
         int64_t policy = 0;
@@ -221,6 +282,9 @@ bool ExtraValue(const ProcConfig& cfg, const MetricRow& r, const Pid& p, AtomVal
         return true;
       }
       return false;
+    case 12:
+      *sts = r.item != 0 ? kErrPmid : (p.ok & kFileLabel) ? (atom->bytes = p.label, 1) : 0;
+      return true;
     case 24: {
       if (r.item < 37 && r.item != 31) return false;
       if (p.status.empty()) return (*sts = 0, true);

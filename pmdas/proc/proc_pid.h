@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "pmapi/types.h"
 #include "pmdas/common/metric_table.h"
+#include "pmdas/proc/proc_tty.h"
 
 namespace pmapi::proc_agent {
 
@@ -22,7 +23,7 @@ enum PidFile : uint32_t {
   kFileStat = 1u << 0, kFileStatm = 1u << 1, kFileStatus = 1u << 2, kFileIo = 1u << 3,
   kFileExe = 1u << 4, kFileCwd = 1u << 5, kFileOom = 1u << 6, kFileSmaps = 1u << 7,
   kFileSchedstat = 1u << 8, kFileFd = 1u << 9, kFileAutogroup = 1u << 10, kFileCgroup = 1u << 11,
-  kFileMaps = 1u << 12, kFileWchan = 1u << 13,
+  kFileMaps = 1u << 12, kFileWchan = 1u << 13, kFileEnviron = 1u << 14, kFileLabel = 1u << 15,
 };
 
 // A descriptor of a process's /proc/PID/stat kept open between fetches and
@@ -74,6 +75,12 @@ struct Pid {
   uint32_t autogroup_id = 0;
   int32_t autogroup_nice = 0;
   std::string cgroups, container, maps, wchan;
+  // /proc/PID/environ as PCP's agent keeps it: a buffer as long as the
+  // longest read since the last failed one (proc_extra.cc)
+  std::string environ;
+  // /proc/PID/attr/current, read until it is read once
+  std::string label;
+  bool label_read = false;
   uint32_t ok = 0;  // files read successfully
   // How PCP's agent answers for each file (by bit number) when it could
   // not be read this fetch: 0, or PM_ERR_APPVERSION (missing),
@@ -94,6 +101,7 @@ struct ProcConfig {
   // group names by id, and whether autogroups are enabled (-1: not read).
   mutable absl::flat_hash_map<uint32_t, std::string> users, groups;
   mutable int autogroup = -1;
+  std::vector<TtyDriver> tty_drivers;  // /proc/tty/drivers, read as the agent starts
 };
 
 // Files a metric's value comes from.
@@ -104,7 +112,8 @@ void ReadPidFiles(const ProcConfig& cfg, uint32_t files, Pid& p);
 
 // proc_extra.cc: the files and values of proc.smaps, proc.schedstat,
 // proc.fd, proc.autogroup, proc.namespaces, proc.psinfo.{cgroups,
-// wchan_s,policy_s,cpusallowed} and proc.memory.maps.
+// wchan_s,policy_s,cpusallowed,environ,labels,ttyname} and
+// proc.memory.maps.
 uint32_t ExtraFilesOf(const agent_tables::MetricRow& row);
 void ReadExtraFiles(const ProcConfig& cfg, uint32_t files, Pid& p);
 // Returns true when the metric is one of these, with its answer in *sts.

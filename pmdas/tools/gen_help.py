@@ -97,6 +97,13 @@ PROC = {
     "exe": "path of its executable", "cwd": "its current directory",
     "cgroups": "control groups, as ps shows them", "wchan_s": "kernel function it waits in",
     "policy_s": "scheduling policy name", "cpusallowed": "processors it may run on",
+    "labels": "security label (such as an SELinux context)", "ttyname": "controlling terminal name",
+    "environ": "environment, entries separated by blanks",
+}
+PSINFO_NOTE = {
+    "labels": "From /proc/PID/attr/current, read until it has been read once; no value\nwhere the system has no security module giving labels.",
+    "ttyname": "The terminal named by the tty_nr field of /proc/PID/stat, looked up in\n/proc/tty/drivers, then among the devices of /dev/pts and /dev; \"?\" for\nnone.",
+    "environ": "From /proc/PID/environ; empty where it cannot be read.",
 }
 PROC_OTHER = {
     "runq": ("Processes counted by state: {}", "From /proc/PID/stat of every process; processes without memory\n(kernel threads) count as swapped, and the kernel count stays zero, as in PCP's agent."),
@@ -449,7 +456,7 @@ def one_line(name, sem, units):
     if name.startswith("mem.numa."):
         return f"NUMA node memory: {camel_words(' '.join(p[2:]))}", "From /sys/devices/system/node/nodeN/meminfo and numastat."
     if name.startswith("proc.psinfo."):
-        return f"Process {PROC[leaf]}", "From /proc/PID/stat, status and cmdline."
+        return f"Process {PROC[leaf]}", PSINFO_NOTE.get(leaf, "From /proc/PID/stat, status and cmdline.")
     if name.startswith("proc.memory.maps"):
         return "Process memory map", "The text of /proc/PID/maps."
     if p[0] == "proc" and p[1] in PROC_OTHER:

@@ -27,9 +27,6 @@ REPO = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file
 ASKED = ["kernel", "mem", "disk", "network", "filesys", "swap", "hinv", "tty", "vfs", "zram", "rpc", "nfs", "nfs3", "nfs4", "tape", "fchost", "proc", "cgroup"]
 SERVED = ASKED
 LEFT_OUT = [
-    "proc.psinfo.labels",
-    "proc.psinfo.ttyname",
-    "proc.psinfo.environ",
     "proc.hog.",
 ]
 

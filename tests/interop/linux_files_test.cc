@@ -10,8 +10,17 @@
 //   - network.interface.*_addr on this system, and on made-up
 //     /proc/net/if_inet6 and /sys/class/net trees (IPv4 addresses then
 //     still come from this system's ioctls, for both agents).
+//   - the proc agent's proc.psinfo.{ttyname,environ,labels} on made-up
+//     PROC_STATSPATH trees (/proc/tty/drivers, odd lines included, and
+//     processes with terminals), and ttyname and environ on this system.
+//     PCP's agent lists processes in the order of its hash table, ours in
+//     process order, so the value lines of each metric are compared
+//     sorted.
 #include <cstdlib>
+#include <algorithm>
 #include <fstream>
+#include <sstream>
+#include <vector>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -126,6 +135,107 @@ INSTANTIATE_TEST_SUITE_P(
                        "abcd 0x10 -1 ffffffffffff 7 name_that_is_longer_than_twenty_chars\n",
                        "aa:bb:cc:dd:ee:ff:00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff:00:11:22:33:44:55:66:77\n"),
         std::make_pair("", "")));
+
+// `text` with the lines of each blank-line separated block sorted.
+std::string SortedBlocks(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, out;
+  std::vector<std::string> block;
+  const auto flush = [&] {
+    std::sort(block.begin(), block.end());
+    for (const std::string& l : block) out += l + "\n";
+    block.clear();
+  };
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      flush();
+      out += "\n";
+    } else {
+      block.push_back(line);
+    }
+  }
+  flush();
+  return out;
+}
+
+// PCP's and our `pminfo -L -f NAMES` of the proc agent below `root` ("":
+// this system), lines of processes only one of them saw dropped.
+void ExpectProcSameAsPcp(const std::string& root, const std::string& names) {
+  const std::string pcp_dir = PcpAgentDir("psinfo-pcp", PcpAgent::kProc);
+  ASSERT_FALSE(pcp_dir.empty());
+  if (!root.empty()) setenv("PROC_STATSPATH", root.c_str(), 1);
+  const std::string args = "pminfo -L -f " + names;
+  ToolRun pcp = RunPcpLinuxLocal(pcp_dir, args);
+  setenv("PCP_PMCDCONF_PATH", PMAPI_SOURCE_DIR "/pmdas/pmcd.conf", 1);
+  ToolRun ours = RunOurs(args);
+  unsetenv("PCP_PMCDCONF_PATH");
+  unsetenv("PROC_STATSPATH");
+  EXPECT_EQ(ours.status, pcp.status) << ours.err;
+  EXPECT_EQ(ours.err, pcp.err) << root;
+  if (root.empty()) {  // processes come and go here: keep those both listed
+    std::string both_pcp, both_ours;
+    std::istringstream a(pcp.out), b(ours.out);
+    std::vector<std::string> la, lb;
+    for (std::string l; std::getline(a, l);) la.push_back(l);
+    for (std::string l; std::getline(b, l);) lb.push_back(l);
+    const auto keep = [](const std::vector<std::string>& mine, const std::vector<std::string>& other) {
+      std::string out;
+      for (const std::string& l : mine) {
+        const size_t name_end = l.find("] value ");
+        if (l.rfind("    inst [", 0) == 0 && name_end != std::string::npos &&
+            std::none_of(other.begin(), other.end(), [&](const std::string& o) {
+              return o.compare(0, name_end, l, 0, name_end) == 0;
+            })) {
+          continue;
+        }
+        out += l + "\n";
+      }
+      return out;
+    };
+    EXPECT_EQ(SortedBlocks(keep(lb, la)), SortedBlocks(keep(la, lb)));
+    return;
+  }
+  EXPECT_EQ(SortedBlocks(ours.out), SortedBlocks(pcp.out));
+}
+
+// A made-up process `pid` with terminal `tty` (the tty_nr field).
+void Process(const std::string& root, int pid, unsigned tty, const std::string& environ) {
+  const std::string dir = root + "/proc/" + std::to_string(pid);
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  std::ofstream(dir + "/stat") << pid << " (p" << pid << ") S 1 1 1 " << tty
+                               << " -1 0 0 0 0 0 1 2 0 0 20 0 1 0 100 1000 20 0 1 1 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0\n";
+  std::ofstream(dir + "/cmdline", std::ios::binary) << "p" << pid << std::string("\0arg\0", 5);
+  std::ofstream(dir + "/environ", std::ios::binary) << environ;
+}
+
+class OddTerminals : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(OddTerminals, SameAsPcpAgent) {
+  const std::string dir = Scratch("tty");
+  ASSERT_FALSE(dir.empty());
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "/proc/tty'").c_str()), 0);
+  std::ofstream(dir + "/proc/tty/drivers", std::ios::binary) << GetParam();
+  unsigned pid = 100;
+  for (unsigned tty : {0u, 1025u, 34816u, 34830u, 1088u, 1089u, 1280u, 1281u, 4294967295u, 1024u, 2048u}) {
+    Process(dir, static_cast<int>(pid++), tty, std::string("A=1\0B=2\0", 8));
+  }
+  Process(dir, static_cast<int>(pid++), 0, "");
+  Process(dir, static_cast<int>(pid++), 0, "no-nul");
+  ExpectProcSameAsPcp(dir, "proc.psinfo.ttyname proc.psinfo.environ proc.psinfo.labels");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Drivers, OddTerminals,
+    ::testing::Values("/dev/tty             /dev/tty        5       0 system:/dev/tty\n"
+                      "/dev/console         /dev/console    5       1 system:console\n"
+                      "/dev/vc/0            /dev/vc/0       4       0 system:vtmaster\n"
+                      "serial               /dev/ttyS       4      64 serial\n"
+                      "pty_slave            /dev/pts      136 0-1048575 pty:slave\n"
+                      "unknown              /dev/tty        4 1-63 console\n",
+                      "serial /dev/ttyS 4 64-95 serial\nshort line\nunknown /dev/tty 4 1-63 console\n",
+                      "a /dev/x 4 1-63 k\n\nb /dev/y 5 0 k\n", "a /dev/x four 1 k\n", "a b 4 1-63", "a b 4 1- k\n", ""));
+
+TEST(PsinfoHere, SameAsPcpAgent) { ExpectProcSameAsPcp("", "proc.psinfo.ttyname proc.psinfo.environ"); }
 
 }  // namespace
 }  // namespace pmapi
