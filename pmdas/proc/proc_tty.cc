@@ -77,7 +77,7 @@ bool ReadDriver(DriverStream& in, const std::string& path, size_t count, TtyDriv
   if (first == -1 || *bad) return false;
   std::string_view dev = device;
   if (dev.substr(0, 5) == "/dev/") dev.remove_prefix(5);
-  d->devpath = std::string(dev);
+  d->devpath = std::string(dev.substr(0, dev.find('\0')));  // the C string PCP's agent keeps
   d->major = static_cast<unsigned>(major);
   char* end = nullptr;
   d->minor = static_cast<unsigned>(std::strtoul(range.c_str(), &end, 10));
@@ -106,16 +106,8 @@ std::string FindDevice(uint64_t dev, const std::string& dir) {
 
 }  // namespace
 
-std::vector<TtyDriver> ReadTtyDrivers(const std::string& root) {
-  const std::string path = root + "/proc/tty/drivers";
+std::vector<TtyDriver> ParseTtyDrivers(std::string_view text, const std::string& path) {
   std::vector<TtyDriver> out;
-  std::FILE* f = std::fopen(path.c_str(), "r");
-  if (f == nullptr) return out;
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0 && text.size() < (1u << 20)) text.append(buf, n);
-  std::fclose(f);
   DriverStream in{text};
   while (!in.eof) {
     TtyDriver d;
@@ -124,6 +116,18 @@ std::vector<TtyDriver> ReadTtyDrivers(const std::string& root) {
     out.push_back(std::move(d));
   }
   return out;
+}
+
+std::vector<TtyDriver> ReadTtyDrivers(const std::string& root) {
+  const std::string path = root + "/proc/tty/drivers";
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  if (f == nullptr) return {};
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0 && text.size() < (1u << 20)) text.append(buf, n);
+  std::fclose(f);
+  return ParseTtyDrivers(text, path);
 }
 
 std::string TtyName(const std::vector<TtyDriver>& drivers, uint32_t tty) {

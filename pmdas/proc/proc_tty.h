@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pmapi::proc_agent {
@@ -18,6 +19,8 @@ struct TtyDriver {
 // The drivers of root + /proc/tty/drivers, up to the first line PCP's
 // agent cannot read (it says so on standard error, as PCP's does).
 std::vector<TtyDriver> ReadTtyDrivers(const std::string& root);
+// The same over the file's text (`path` names it in the complaint).
+std::vector<TtyDriver> ParseTtyDrivers(std::string_view text, const std::string& path);
 
 // The name of terminal `tty` (the tty_nr field of /proc/PID/stat, not 0).
 std::string TtyName(const std::vector<TtyDriver>& drivers, uint32_t tty);

@@ -9,8 +9,6 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -18,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "pmapi/errors.h"
+#include "read_file.h"
 
 namespace pmapi::internal {
 namespace {
@@ -73,11 +72,9 @@ bool ReadFile(const std::string& path, std::string& data) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return false;
   if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) return false;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  data = buf.str();
+  absl::StatusOr<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return false;
+  data = *std::move(text);
   return true;
 }
 

@@ -8,9 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -24,6 +22,7 @@
 #include "local_spec.h"
 #include "elf_needed.h"
 #include "pmda_builtin.h"
+#include "read_file.h"
 
 namespace pmapi {
 
@@ -50,14 +49,6 @@ std::map<std::string, std::weak_ptr<DsoLibrary>>& DsoRegistry() {
   return *registry;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return PcpError(errno ? -errno : -ENOENT, path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::string DirName(const std::string& path) {
   size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
@@ -68,7 +59,7 @@ std::string DirName(const std::string& path) {
 // dlopen, which would load PCP's libraries into this process. (A file that
 // cannot be read or parsed is left to dlopen, which reports it.)
 absl::Status RefusePcpBuiltAgent(const std::string& path) {
-  absl::StatusOr<std::string> image = ReadFile(path);
+  absl::StatusOr<std::string> image = ReadWholeFile(path);
   if (!image.ok()) return absl::OkStatus();
   absl::StatusOr<std::vector<std::string>> needed = ElfNeeded(*image);
   if (!needed.ok() || !NeedsPcpLibrary(*needed)) return absl::OkStatus();
@@ -184,7 +175,7 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
     absl::StatusOr<std::string> text = defaults.ok() ? DefaultPmnsSubtree(*defaults, spec.domain) : defaults.status();
     absl::Status s = text.ok() ? names_.AddAgentNames(*text, spec.domain, "default name space") : text.status();
     if (!s.ok()) warn(s.ToString());
-  } else if (absl::StatusOr<std::string> text = ReadFile(pmns); text.ok()) {
+  } else if (absl::StatusOr<std::string> text = ReadWholeFile(pmns); text.ok()) {
     if (absl::Status s = names_.AddAgentNames(*text, spec.domain, pmns); !s.ok()) warn(s.ToString());
   } else if (!spec.pmns.empty()) {
     warn(absl::StrCat("cannot read namespace file: ", text.status().ToString()));
@@ -569,7 +560,7 @@ absl::StatusOr<Context> OpenLocalContext(const LocalOptions& options) {
       return Context(LocalSource::Create(table->agents, table->config_dir, options.warnings));
     }
   }
-  absl::StatusOr<std::string> text = ReadFile(path);
+  absl::StatusOr<std::string> text = ReadWholeFile(path);
   if (!text.ok()) return text.status();
   const std::string dir = DirName(path);
   std::vector<AgentSpec> specs = ParseAgentConfig(*text, dir, options.warnings);

@@ -5,14 +5,13 @@
 #include "local_pmda_spec.h"
 
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "pmapi/errors.h"
+#include "read_file.h"
 #include "pmapi/local.h"
 #include "pmapi/pmns.h"
 #include "pmapi/types.h"
@@ -32,14 +31,12 @@ int BuildTable() {
   if (t.has_value()) return 0;
   const char* env = std::getenv("PCP_PMCDCONF_PATH");
   std::string path = (env && *env) ? env : DefaultLocalConfigPath();
-  std::ifstream in(path);
-  if (!in) return -errno;
-  std::ostringstream text;
-  text << in.rdbuf();
+  absl::StatusOr<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return PcpCode(text.status());
   LocalAgentTable table;
   size_t slash = path.rfind('/');
   table.config_dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  table.agents = ParseAgentConfig(text.str(), table.config_dir, nullptr);
+  table.agents = ParseAgentConfig(*text, table.config_dir, nullptr);
   t = std::move(table);
   return 0;
 }

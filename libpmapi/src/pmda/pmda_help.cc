@@ -2,14 +2,13 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "pmapi/errors.h"
+#include "read_file.h"
 
 namespace pmapi {
 namespace {
@@ -129,11 +128,9 @@ absl::StatusOr<HelpFile> HelpFile::Parse(std::string_view source, int domain,
 absl::StatusOr<HelpFile> HelpFile::Load(const std::string& path, int domain,
                                         const NameResolver& resolve,
                                         std::vector<std::string>* warnings) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return PcpError(errno ? -errno : -ENOENT, path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return Parse(text.str(), domain, resolve, warnings);
+  absl::StatusOr<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return text.status();
+  return Parse(*text, domain, resolve, warnings);
 }
 
 const HelpEntry* HelpFile::ForPmID(PmID id) const {

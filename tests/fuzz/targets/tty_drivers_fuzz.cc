@@ -1,28 +1,31 @@
-// Fuzz target: the proc agent's /proc/tty/drivers reader (ReadTtyDrivers,
-// PCP's pmfstring and fscanf reads over the file) and the terminal lookup
-// over what it read, for a few device numbers (none of which is a device
-// of /dev/pts or /dev, so the lookup stays within the table or scans those
-// directories and answers "?").
+// Fuzz target: the proc agent's /proc/tty/drivers reader (ParseTtyDrivers,
+// PCP's pmfstring and fscanf reads over the file's text) and the terminal lookup
+// over what it read, for a device number of each of the first few drivers
+// (one its range holds, so the lookup stays within the table; the /dev
+// scan that follows a miss reads no input).
 #include <cstdint>
-#include <filesystem>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "fuzz_support.h"
 #include "pmdas/proc/proc_tty.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::string root = [] {
-    const std::string r = fuzz::ScratchDir() + "/tty";
-    std::filesystem::create_directories(r + "/proc/tty");
-    return r;
-  }();
-  fuzz::WriteFile(root + "/proc/tty/drivers", {data, size});
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
   uint64_t h = 0;
-  const std::vector<pmapi::proc_agent::TtyDriver> drivers = pmapi::proc_agent::ReadTtyDrivers(root);
+  const std::vector<pmapi::proc_agent::TtyDriver> drivers = pmapi::proc_agent::ParseTtyDrivers(text, "drivers");
   for (const auto& d : drivers) h += fuzz::Digest(d.devpath) + d.major + d.minor + d.range;
-  for (uint32_t tty : {(4u << 8) | 1, (4u << 8) | 64, (136u << 8) | 3, 0xfff00u | (77u << 8)}) {
-    bool in_table = false;
-    for (const auto& d : drivers) in_table = in_table || d.major == ((tty >> 8) & 0xfff);
+  for (size_t i = 0; i < drivers.size() && i < 4; ++i) {
+    const auto& d = drivers[i];
+    const uint32_t minor = d.range > d.minor ? d.minor + 1 : d.minor;
+    const uint32_t tty = ((d.major & 0xfff) << 8) | (minor & 0xff) | ((minor & 0xfff00) << 12);
+    bool in_table = false;  // the first driver of that major must hold it
+    for (const auto& e : drivers) {
+      if (e.major != (d.major & 0xfff)) continue;
+      in_table = minor >= e.minor && minor <= e.range;
+      break;
+    }
     if (in_table) h += fuzz::Digest(pmapi::proc_agent::TtyName(drivers, tty));
   }
   fuzz::Consume(h);
