@@ -17,6 +17,7 @@
 #include "pmdas/common/metric_table.h"
 #include "pmdas/proc/cgroup.h"
 #include "pmdas/proc/proc_names.h"
+#include "pmdas/proc/pid_order.h"
 #include "pmdas/proc/proc_pid.h"
 
 namespace pmapi {
@@ -30,7 +31,11 @@ constexpr unsigned kProcIndom = 9;  // PCP's process instance domain serial
 struct ProcState {
   ProcConfig cfg;
   std::map<int32_t, Pid> pids;  // by process id, kept while the process lives
-  std::map<int32_t, Pid>::iterator cursor = pids.end();  // the last process a value came from
+  // The processes in the order PCP's agent lists them (its hash table's),
+  // and where in that list the last value came from.
+  PidOrder order;
+  std::vector<std::map<int32_t, Pid>::iterator> listing;
+  size_t cursor = 0;
   // proc.runq: runnable blocked sleeping stopped swapped defunct unknown kernel
   int32_t runq[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   // Whether /proc shows this process's own pid name space (then its
@@ -120,7 +125,7 @@ std::vector<int32_t> ListPids(const ProcConfig& cfg) {
 // processes of a fetch still have names), and every process's files
 // marked unread for this round.
 void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
-  st.cursor = st.pids.end();
+  st.cursor = st.listing.size();
   std::string mark = TaskMark(st);
   if (!keep_gone && !mark.empty() && mark == st.listed_at) {
     for (auto& [pid, p] : st.pids) p.have = 0;
@@ -140,6 +145,7 @@ void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
       if (keep_gone) {
         ++it;
       } else {
+        st.order.Remove(static_cast<uint32_t>(it->first));
         it = st.pids.erase(it);
         changed = true;
       }
@@ -153,18 +159,27 @@ void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
     p.pid = pid;
     NamePid(st.cfg, p);
     it = std::next(st.pids.emplace_hint(it, pid, std::move(p)));
+    st.order.Add(static_cast<uint32_t>(pid));
     changed = true;
   }
   while (!keep_gone && it != st.pids.end()) {
+    st.order.Remove(static_cast<uint32_t>(it->first));
     it = st.pids.erase(it);
     changed = true;
   }
   // the instance table is made again only when the processes changed
   PmdaIndom* indom = pmda.FindIndom(MakeInDom(pmda.domain(), kProcIndom));
+  if (changed || st.listing.size() != st.pids.size()) {
+    st.listing.clear();
+    st.order.Walk([&st](uint32_t key) {
+      if (auto found = st.pids.find(static_cast<int32_t>(key)); found != st.pids.end()) st.listing.push_back(found);
+    });
+    st.cursor = st.listing.size();
+  }
   if (indom != nullptr && (changed || indom->set.size() != st.pids.size())) {
     indom->set.clear();
-    indom->set.reserve(st.pids.size());
-    for (const auto& [pid, p] : st.pids) indom->set.push_back({pid, p.name});
+    indom->set.reserve(st.listing.size());
+    for (const auto& it : st.listing) indom->set.push_back({it->first, it->second.name});
   }
 }
 
@@ -241,7 +256,7 @@ void ProcAgentInit(Pmda& dp) {
     if (list) {
       RefreshPids(*state, pmda, false);
     } else {
-      state->cursor = state->pids.end();
+      state->cursor = state->listing.size();
       for (auto& [pid, p] : state->pids) p.have = 0;
     }
     if (runq) CountRunq(*state);
@@ -273,13 +288,20 @@ void ProcAgentInit(Pmda& dp) {
       if (r.item == 3) return (atom->bytes.clear(), 1);
       return static_cast<int>(kErrPmid);
     }
-    // values are asked for in instance order: the process after the last
-    // one is tried before a search
-    auto it = state->cursor;
+    // values are asked for in instance order: the process listed after
+    // the last one is tried before a search
     const int32_t pid = static_cast<int32_t>(inst);
-    if (it != state->pids.end() && it->first != pid && ++it != state->pids.end() && it->first != pid) it = state->pids.end();
-    if (it == state->pids.end()) it = state->pids.find(pid);
-    state->cursor = it;
+    const std::vector<std::map<int32_t, Pid>::iterator>& listing = state->listing;
+    size_t at = state->cursor;
+    if (at < listing.size() && listing[at]->first != pid) ++at;
+    auto it = state->pids.end();
+    if (at < listing.size() && listing[at]->first == pid) {
+      it = listing[at];
+    } else {
+      at = listing.size();  // out of order: searched, and the next search too
+      it = state->pids.find(pid);
+    }
+    state->cursor = at;
     if (it == state->pids.end()) return static_cast<int>(kErrInst);
     ReadPidFiles(state->cfg, state->cfg.files, it->second);
     return PidValue(state->cfg, r, it->second, atom);

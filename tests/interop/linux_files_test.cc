@@ -12,10 +12,9 @@
 //     still come from this system's ioctls, for both agents).
 //   - the proc agent's proc.psinfo.{ttyname,environ,labels} on made-up
 //     PROC_STATSPATH trees (/proc/tty/drivers, odd lines included, and
-//     processes with terminals), and ttyname and environ on this system.
-//     PCP's agent lists processes in the order of its hash table, ours in
-//     process order, so the value lines of each metric are compared
-//     sorted.
+//     processes with terminals), byte for byte, processes listed in PCP's
+//     order; and ttyname and environ on this system, for the processes
+//     both saw, in the same order.
 #include <cstdlib>
 #include <algorithm>
 #include <fstream>
@@ -136,30 +135,8 @@ INSTANTIATE_TEST_SUITE_P(
                        "aa:bb:cc:dd:ee:ff:00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff:00:11:22:33:44:55:66:77\n"),
         std::make_pair("", "")));
 
-// `text` with the lines of each blank-line separated block sorted.
-std::string SortedBlocks(const std::string& text) {
-  std::istringstream in(text);
-  std::string line, out;
-  std::vector<std::string> block;
-  const auto flush = [&] {
-    std::sort(block.begin(), block.end());
-    for (const std::string& l : block) out += l + "\n";
-    block.clear();
-  };
-  while (std::getline(in, line)) {
-    if (line.empty()) {
-      flush();
-      out += "\n";
-    } else {
-      block.push_back(line);
-    }
-  }
-  flush();
-  return out;
-}
-
 // PCP's and our `pminfo -L -f NAMES` of the proc agent below `root` ("":
-// this system), lines of processes only one of them saw dropped.
+// this system, where lines of processes only one of them saw are dropped).
 void ExpectProcSameAsPcp(const std::string& root, const std::string& names) {
   const std::string pcp_dir = PcpAgentDir("psinfo-pcp", PcpAgent::kProc);
   ASSERT_FALSE(pcp_dir.empty());
@@ -192,10 +169,10 @@ void ExpectProcSameAsPcp(const std::string& root, const std::string& names) {
       }
       return out;
     };
-    EXPECT_EQ(SortedBlocks(keep(lb, la)), SortedBlocks(keep(la, lb)));
+    EXPECT_EQ(keep(lb, la), keep(la, lb));
     return;
   }
-  EXPECT_EQ(SortedBlocks(ours.out), SortedBlocks(pcp.out));
+  EXPECT_EQ(ours.out, pcp.out);
 }
 
 // A made-up process `pid` with terminal `tty` (the tty_nr field).
