@@ -3,6 +3,7 @@
 // fetches, descriptors, instances and help text. Also checks that agents
 // which cannot be loaded are left out with a warning, as PCP does.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -109,6 +110,33 @@ TEST(LocalDsoTest, DuplicateDomainKeepsTheFirst) {
   ASSERT_TRUE(ctx.ok());
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("already has an agent"), std::string::npos);
+}
+
+// A shared object is looked for as PCP's local context looks: the path as
+// given, below $PCP_PMDAS_DIR, and either with ".so" added.
+TEST(LocalDsoTest, FoundAsPcpLooksForIt) {
+  const std::string path = PMAPI_DSOTEST_PATH;
+  const std::string dir = path.substr(0, path.rfind('/'));
+  const std::string file = path.substr(dir.size() + 1);
+  const std::string stem = file.substr(0, file.size() - 3);  // without ".so"
+  setenv("PCP_PMDAS_DIR", dir.c_str(), 1);
+  for (const std::string& named : {dir + "/" + stem, file, stem}) {
+    std::vector<std::string> warnings;
+    absl::StatusOr<Context> ctx = Open(
+        WriteConfig("find.conf", "dsotest 251 dso dsotest_init " + named + " pmns=" + kNamespace + "\n"), &warnings);
+    ASSERT_TRUE(ctx.ok());
+    EXPECT_TRUE(ctx->LookupName("dsotest.answer").ok()) << named << (warnings.empty() ? "" : warnings[0]);
+  }
+  std::vector<std::string> warnings;
+  absl::StatusOr<Context> ctx =
+      Open(WriteConfig("find.conf", "dsotest 251 dso dsotest_init nothere/x pmns=" + kNamespace + "\n"), &warnings);
+  unsetenv("PCP_PMDAS_DIR");
+  ASSERT_TRUE(ctx.ok());
+  ASSERT_EQ(warnings.size(), 1u);
+  // (a relative path with a directory in it is taken below the
+  // configuration file's directory first)
+  EXPECT_NE(warnings[0].find("cannot find DSO at \""), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("nothere/x.so\" or \""), std::string::npos) << warnings[0];
 }
 
 }  // namespace

@@ -9,11 +9,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "pcp/pmapi.h"
 #include "pmapi/errors.h"
 #include "pmapi/labels.h"
 #include "pmapi/local.h"
@@ -55,6 +57,20 @@ std::string DirName(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+// Where an agent's shared object is, looked for as PCP's local context
+// looks: the path as given, then below $PCP_PMDAS_DIR, then either with
+// ".so" added; nullopt (with PCP's warning in *missing) when none exists.
+std::optional<std::string> FindDso(const std::string& name, std::string* missing) {
+  const char* dir = pmGetOptionalConfig("PCP_PMDAS_DIR");
+  const std::string pmdas = dir != nullptr ? dir : "";
+  for (const std::string& path : {name, absl::StrCat(pmdas, "/", name), absl::StrCat(pmdas, "/", name, ".so"),
+                                  absl::StrCat(name, ".so")}) {
+    if (access(path.c_str(), F_OK) == 0) return path;
+  }
+  *missing = absl::StrCat("__pmConnectLocal: Warning: cannot find DSO at \"", name, ".so\" or \"", name, "\"");
+  return std::nullopt;
+}
+
 // An agent linked with PCP's libpcp_pmda or libpcp is refused before
 // dlopen, which would load PCP's libraries into this process. (A file that
 // cannot be read or parsed is left to dlopen, which reports it.)
@@ -74,7 +90,9 @@ absl::Status RefusePcpBuiltAgent(const std::string& path) {
 // text from beside the default configuration.
 AgentSpec StandInForPcpAgent(const AgentSpec& spec) {
   if (!spec.dso || FindBuiltinAgent(spec.init) == nullptr) return spec;
-  if (RefusePcpBuiltAgent(spec.path).ok()) return spec;
+  std::string missing;
+  const std::optional<std::string> found = FindDso(spec.path, &missing);
+  if (!found || RefusePcpBuiltAgent(*found).ok()) return spec;
   AgentSpec builtin = spec;
   builtin.dso = false;
   std::string name = spec.init.substr(0, spec.init.size() - std::string_view("_init").size());
@@ -194,7 +212,13 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
   void (*dso_init)(Pmda*) = nullptr;
   CPmdaInit c_init = nullptr;
   if (spec.dso) {
-    absl::StatusOr<std::shared_ptr<DsoLibrary>> lib = OpenDso(spec.path);
+    std::string missing;
+    const std::optional<std::string> found = FindDso(spec.path, &missing);
+    if (!found) {
+      warn(missing);
+      return;
+    }
+    absl::StatusOr<std::shared_ptr<DsoLibrary>> lib = OpenDso(*found);
     if (!lib.ok()) {
       warn(std::string(lib.status().message()));
       return;
@@ -216,7 +240,7 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
       warn(absl::StrCat("couldn't find init function \"", spec.init, "\" in DSO \"", spec.path, "\""));
       return;
     }
-    agent->pmda->set_home(DirName(spec.path));
+    agent->pmda->set_home(DirName(*found));
   } else {
     builtin = FindBuiltinAgent(spec.init);
     if (builtin == nullptr) {
