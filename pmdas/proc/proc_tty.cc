@@ -67,14 +67,14 @@ struct DriverStream {
 
 // One line's driver; false (with a complaint, as PCP's agent makes) at a
 // line it cannot read, or quietly at the end of the file.
-bool ReadDriver(DriverStream& in, const std::string& path, size_t count, TtyDriver* d, bool* bad) {
+bool ReadDriver(DriverStream& in, const std::string& path, size_t count, TtyDriver* d) {
   std::string name, device, range, kind;
   int major = 0;
   const int first = in.Word(&name);
-  *bad = !(first == -1) && (first < 1 || in.Word(&device) < 1 || !in.Int(&major) || in.Word(&range) < 1 ||
-                            in.Word(&kind) < 1);
-  if (*bad) std::fprintf(stderr, "tty_driver_init: bad format at %s:%zu\n", path.c_str(), count + 1);
-  if (first == -1 || *bad) return false;
+  const bool bad = first != -1 && (first < 1 || in.Word(&device) < 1 || !in.Int(&major) || in.Word(&range) < 1 ||
+                                    in.Word(&kind) < 1);
+  if (bad) std::fprintf(stderr, "tty_driver_init: bad format at %s:%zu\n", path.c_str(), count + 1);
+  if (first == -1 || bad) return false;
   std::string_view dev = device;
   if (dev.substr(0, 5) == "/dev/") dev.remove_prefix(5);
   d->devpath = std::string(dev.substr(0, dev.find('\0')));  // the C string PCP's agent keeps
@@ -111,8 +111,7 @@ std::vector<TtyDriver> ParseTtyDrivers(std::string_view text, const std::string&
   DriverStream in{text};
   while (!in.eof) {
     TtyDriver d;
-    bool bad = false;
-    if (!ReadDriver(in, path, out.size(), &d, &bad)) break;
+    if (!ReadDriver(in, path, out.size(), &d)) break;
     out.push_back(std::move(d));
   }
   return out;
