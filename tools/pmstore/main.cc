@@ -14,6 +14,7 @@
 #include "pmapi/errors.h"
 #include "source.h"
 #include "pmapi/strings.h"
+#include "pmapi/value_text.h"
 #include "string_value.h"
 
 namespace {
@@ -104,13 +105,13 @@ void RestrictInstances(pmapi::Context& ctx, const Settings& s, const pmapi::Desc
 }
 
 pmapi::AtomValue Convert(const std::string& text, int type) {
-  pmstore::ParsedValue v = pmstore::ParseValue(text, type);
-  if (v.error == pmstore::ValueError::kIncompatible) {
+  pmapi::ValueText v = pmapi::ParseValueText(text, type);
+  if (v.error == pmapi::ValueTextError::kIncompatible) {
     std::fprintf(stderr, "The value \"%s\" is incompatible with the data type (PM_TYPE_%s)\n",
                  text.c_str(), pmapi::TypeStr(type).c_str());
     Fail();
   }
-  if (v.error == pmstore::ValueError::kOutOfRange) {
+  if (v.error == pmapi::ValueTextError::kOutOfRange) {
     std::fprintf(stderr, "The value \"%s\" is out of range for the data type (PM_TYPE_%s)\n",
                  text.c_str(), pmapi::TypeStr(type).c_str());
     Fail();

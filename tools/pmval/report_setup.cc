@@ -18,6 +18,7 @@
 #include "pmapi/errors.h"
 #include "pmapi/strings.h"
 #include "pmapi/timefmt.h"
+#include "pmapi/value_text.h"
 #include "string_value.h"
 
 namespace pmval {
@@ -226,13 +227,13 @@ bool Report::StoreFilter() {
   if (events_) {
     atom.bytes = *s_.filter;
   } else {
-    pmstore::ParsedValue v = pmstore::ParseValue(*s_.filter, type);
-    if (v.error == pmstore::ValueError::kIncompatible) {
+    pmapi::ValueText v = pmapi::ParseValueText(*s_.filter, type);
+    if (v.error == pmapi::ValueTextError::kIncompatible) {
       pmtools::Complain(" filter \"%s\" incompatible with metric type (PM_TYPE_%s)\n",
                    s_.filter->c_str(), pmapi::TypeStr(type).c_str());
       return false;
     }
-    if (v.error == pmstore::ValueError::kOutOfRange) {
+    if (v.error == pmapi::ValueTextError::kOutOfRange) {
       pmtools::Complain(
                    " filter value \"%s\" is out of range for metric data type "
                    "(PM_TYPE_%s)\n",

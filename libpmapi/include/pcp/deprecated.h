@@ -1,7 +1,8 @@
 /*
  * pcp/deprecated.h: the names PCP keeps for programs written against its
- * older interfaces: the old debug bits (DBG_TRACE_*, set with
- * __pmSetDebugBits), __pmSetProgname, and the old __pm spellings of
+ * older interfaces: the program name and debug mask as variables, the old
+ * debug bits (DBG_TRACE_*, set with __pmSetDebugBits), __pmSetProgname,
+ * and the old __pm spellings of
  * names that are now public. Include it after <pcp/pmapi.h>.
  */
 #ifndef PCP_DEPRECATED_H
@@ -12,8 +13,15 @@ extern "C" {
 #endif
 
 PCP_CALL extern int __pmSetProgname(const char *);
+/* The program name pmSetProgname sets and pmGetProgname returns. */
+PCP_DATA extern char *pmProgname;
+/* Sets the debug options of a specification; returns their old bits. */
+PCP_CALL extern int __pmParseDebug(const char *);
 /* Adds the debug options whose old bits are set in the argument. */
 PCP_CALL extern void __pmSetDebugBits(int);
+
+/* The old debug mask: the bits below, kept with pmDebugOptions. */
+PCP_DATA extern int pmDebug;
 
 #define DBG_TRACE_PDU		(1<<0)
 #define DBG_TRACE_FETCH		(1<<1)

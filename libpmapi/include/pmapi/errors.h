@@ -13,6 +13,7 @@
 #ifndef PMAPI_ERRORS_H_
 #define PMAPI_ERRORS_H_
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -99,6 +100,16 @@ std::string ErrStr(int code);
 // Returns the symbolic name ("PM_ERR_NAME") of a PM_ERR_* code, or "" if
 // `code` is not one.
 std::string_view ErrName(int code);
+
+// One PM_ERR_* code with its symbolic name and message.
+struct ErrorEntry {
+  int code;
+  const char* name;
+  const char* text;
+};
+
+// Returns every PM_ERR_* code, in the order PCP lists them (pmerr -l).
+std::span<const ErrorEntry> ErrorTable();
 
 // Returns a non-OK status that carries `code` (a negative PCP code) and whose
 // message is ErrStr(code). REQUIRES: code < 0.

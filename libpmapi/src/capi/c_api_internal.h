@@ -8,6 +8,7 @@
 #include <pcp/pmapi.h>
 
 #include <cstdint>
+#include <ctime>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -131,6 +132,8 @@ int ToCLabelSets(const std::vector<LabelSet>& sets, pmLabelSet** out);
 // The reporting zone of the process (pmNewZone / pmUseZone), the local zone
 // until one is chosen.
 TimeZone CurrentZone();
+// mktime(3) in the reporting zone (libpcp's __pmMktime).
+time_t ReportingMktime(struct tm* tm);
 
 }  // namespace pmapi::capi
 

@@ -1,6 +1,7 @@
 // c_api_options.cc: command-line processing for C tools (pmGetOptions,
-// pmGetContextOptions, pmUsageMessage, pmFreeOptions, pmgetopt_r), the
-// pmprintf buffer, the program name, debug switches and small helpers.
+// pmGetContextOptions, pmUsageMessage, pmFreeOptions, pmgetopt_r), with
+// libpcp's __pmStartOptions and __pmGetLongOptions; the calls that add
+// sources are in libpcp/options.cc.
 #include <getopt.h>
 #include <strings.h>
 #include <unistd.h>
@@ -22,233 +23,49 @@
 #include "absl/strings/str_split.h"
 #include "c_api_internal.h"
 #include "pmapi/local.h"
-#include "pmapi/option_environment.h"
+#include "pcp_internal.h"
 
 static_assert(PMAPI_VERSION == PMAPI_VERSION_2, "the library reads pmOptions in the version 2 layout");
 
 
-pmdebugoptions_t pmDebugOptions;
-
 namespace {
-
-std::mutex name_mu;
-std::string* progname = new std::string("pcp");
-
-// Names of the debug options, in pmdebugoptions_t's order.
-constexpr const char* kDebugNames[] = {
-    "pdu",      "fetch",     "profile", "value",   "context",     "indom",    "pdubuf",  "log",
-    "logmeta",  "optfetch",  "af",      "appl0",   "appl1",       "appl2",    "pmns",    "libpmda",
-    "timecontrol", "pmc",    "derive",  "lock",    "interp",      "config",   "pmapi",   "fault",
-    "auth",     "discovery", "attr",    "http",    "desperate",   "deprecated", "exec",  "labels",
-    "series",   "libweb",    "alloc",   "services", "appl3",      "appl4",    "appl5",   "access",
-    "qa",       "search",    "query",   "compress", "dev0",       "dev1",     "dev2",    "pmlc",
-    "appl6",    "appl7",     "appl8",   "appl9",   "tls"};
-static_assert(sizeof(kDebugNames) / sizeof(kDebugNames[0]) ==
-              sizeof(pmdebugoptions_t) / sizeof(int));
-
-// The old numeric debug mask: bit k of a number given to pmSetDebug stands
-// for option k for the first 28 options, bit 30 for "desperate"; the
-// others have no bit.
-int OldBit(size_t option) {
-  constexpr size_t kDesperate = 28;
-  if (option < kDesperate) return 1 << option;
-  return option == kDesperate ? 1 << 30 : 0;
-}
-
-// Sets (value 1) or clears (0) the debug options of `spec`, as PCP does: a
-// comma-separated list of option names (any case), "all", or decimal
-// numbers in the old bit-mask form (-1: every bit). Either every item is
-// good and applied, or nothing changes and PM_ERR_CONV is returned.
-int ChangeDebug(const char* spec, int value) {
-  if (spec == nullptr) return 0;
-  int* flags = reinterpret_cast<int*>(&pmDebugOptions);
-  const size_t n = sizeof(kDebugNames) / sizeof(kDebugNames[0]);
-  std::vector<int> state(flags, flags + n);
-  int bits = 0;
-  for (const char* p = spec; *p != '\0';) {
-    char* end = nullptr;
-    long number = std::strtol(p, &end, 10);
-    if (end > p) {
-      bits = number == -1 ? INT_MAX : bits | static_cast<int>(number);
-      for (size_t i = 0; i < n; ++i) {
-        if (bits & OldBit(i)) state[i] = value;
-      }
-      if (*end == '\0') break;
-      if (*end != ',') return PM_ERR_CONV;
-      p = end + 1;
-      continue;
-    }
-    const char* stop = std::strchr(p, ',');
-    if (stop == nullptr) stop = p + std::strlen(p);
-    std::string name(p, stop);
-    if (strcasecmp(name.c_str(), "all") == 0) {
-      bits |= INT_MAX;
-      for (size_t i = 0; i < n; ++i) state[i] = value;
-    } else {
-      size_t i = 0;
-      while (i < n && strcasecmp(name.c_str(), kDebugNames[i]) != 0) ++i;
-      if (i == n) return PM_ERR_CONV;
-      bits |= OldBit(i);
-      state[i] = value;
-    }
-    p = *stop == ',' ? stop + 1 : stop;
-  }
-  std::copy(state.begin(), state.end(), flags);
-  return 0;
-}
 
 // The standard option letters pmGetOptions handles itself.
 bool IsStandard(int c) { return c > 0 && std::strchr("AaDgHhKLNnOpSsTtVZz?", c) != nullptr; }
 
-void UsageError(pmOptions* opts) {
-  opts->errors++;
-  opts->flags |= PM_OPTFLAG_USAGE_ERR;
-}
-
-void AddTo(char*** list, int* count, const std::string& value) {
-  char** grown = static_cast<char**>(std::realloc(*list, (*count + 1) * sizeof(char*)));
-  if (grown == nullptr) return;
-  *list = grown;
-  (*list)[(*count)++] = pmapi::capi::Dup(value);
-}
-
-// True if `name` is one of the names of the comma-separated `list`.
-bool InList(const char* list, const std::string& name) {
-  std::vector<std::string> names = absl::StrSplit(list, ',');
-  for (const std::string& n : names) {
-    if (n == name) return true;
-  }
-  return false;
-}
-
-// One archive name (PCP's addArchive): with PM_OPTFLAG_MULTI a new entry;
-// otherwise joined, after a comma, to the single entry that one context
-// opens. Duplicates are dropped.
-void AddArchive(pmOptions* opts, const std::string& name) {
-  if (opts->flags & PM_OPTFLAG_MULTI) {
-    for (int i = 0; i < opts->narchives; ++i) {
-      if (name == opts->archives[i]) return;
-    }
-    AddTo(&opts->archives, &opts->narchives, name);
-  } else if (opts->narchives == 0) {
-    AddTo(&opts->archives, &opts->narchives, name);
-  } else {
-    if (InList(opts->archives[0], name)) return;
-    char* joined = pmapi::capi::Dup(absl::StrCat(opts->archives[0], ",", name));
-    if (joined == nullptr) return;
-    std::free(opts->archives[0]);
-    opts->archives[0] = joined;
-  }
-  opts->context = PM_CONTEXT_ARCHIVE;
-}
-
-// -a and $PCP_ARCHIVE: the argument as one name.
-void AddArchives(pmOptions* opts, const char* value) {
-  if (opts->nhosts > 0 && !(opts->flags & PM_OPTFLAG_MIXED)) {
-    pmprintf("%s: only one host or archive allowed\n", pmGetProgname());
-    UsageError(opts);
-    return;
-  }
-  AddArchive(opts, value);
-}
-
-// $PCP_ARCHIVE_LIST: each comma-separated name.
-void AddArchiveList(pmOptions* opts, const char* value) {
-  if (opts->nhosts > 0 && !(opts->flags & PM_OPTFLAG_MIXED)) {
-    pmprintf("%s: only one of hosts or archives allowed\n", pmGetProgname());
-    UsageError(opts);
-    return;
-  }
-  if (!(opts->flags & PM_OPTFLAG_MULTI)) {
-    AddArchive(opts, value);
-    return;
-  }
-  std::vector<std::string> parts = absl::StrSplit(value, ',', absl::SkipEmpty());
-  for (const std::string& p : parts) AddArchive(opts, p);
-}
-
-// -h (and each host of -H's file): one host unless PM_OPTFLAG_MULTI.
-void AddHost(pmOptions* opts, const std::string& host, bool from_file) {
-  if (opts->narchives > 0 && !(opts->flags & PM_OPTFLAG_MIXED)) {
-    pmprintf(from_file ? "%s: only one of hosts or archives allowed\n"
-                       : "%s: only one host or archive allowed\n",
-             pmGetProgname());
-    UsageError(opts);
-    return;
-  }
-  if (opts->nhosts > 0 && !(opts->flags & PM_OPTFLAG_MULTI)) {
-    pmprintf("%s: too many hosts requested: %s\n", pmGetProgname(), host.c_str());
-    UsageError(opts);
-    return;
-  }
-  AddTo(&opts->hosts, &opts->nhosts, host);
-  opts->context = PM_CONTEXT_HOST;
-}
-
-// -H FILE: the hosts named in a file, one or more per line, '#' comments.
+// -H FILE: the hosts named in a file, one a line before any blank or '#';
+// blank and comment lines are skipped.
 void AddHostsFile(pmOptions* opts, const char* path) {
+  if (opts->narchives > 0 && !(opts->flags & PM_OPTFLAG_MIXED)) {
+    pmprintf("%s: only one of hosts or archives allowed\n", pmGetProgname());
+    opts->errors++;
+    return;
+  }
   FILE* f = std::fopen(path, "r");
   if (f == nullptr) {
     pmprintf("%s: cannot open hosts file %s: %s\n", pmGetProgname(), path, std::strerror(errno));
-    opts->errors++;
     opts->flags |= PM_OPTFLAG_RUNTIME_ERR;
+    opts->errors++;
     return;
   }
-  char line[1024];
-  while (std::fgets(line, sizeof line, f) != nullptr) {
-    std::string text(line);
-    text = text.substr(0, text.find('#'));
-    std::vector<std::string> words = absl::StrSplit(text, absl::ByAnyChar(" \t\r\n"), absl::SkipEmpty());
-    for (const std::string& w : words) AddHost(opts, w, true);
+  char line[HOST_NAME_MAX + 1];
+  while (std::fgets(line, sizeof line - 1, f) != nullptr) {
+    char* p = line;
+    while (std::isspace(static_cast<unsigned char>(*p)) && *p != '\n') p++;
+    if (*p == '\n' || *p == '#') continue;
+    if (opts->nhosts > 0 && !(opts->flags & PM_OPTFLAG_MULTI)) {
+      pmprintf("%s: too many hosts requested: %s\n", pmGetProgname(), path);
+      opts->errors++;
+      break;
+    }
+    size_t n = 0;
+    while (p[n] != '\0' && p[n] != '\n' && p[n] != '#' && !std::isspace(static_cast<unsigned char>(p[n]))) n++;
+    char** grown = static_cast<char**>(std::realloc(opts->hosts, sizeof(char*) * (opts->nhosts + 1)));
+    if (grown == nullptr) pmNoMem("pmGetOptions(hosts)", n, PM_FATAL_ERR);
+    grown[opts->nhosts++] = pmapi::pcpint::OptionString(p, n);
+    opts->hosts = grown;
   }
   std::fclose(f);
-}
-
-// --host-list: every comma-separated host (more than one is an error
-// without PM_OPTFLAG_MULTI).
-void AddHostList(pmOptions* opts, const char* value) {
-  if (opts->narchives > 0 && !(opts->flags & PM_OPTFLAG_MIXED)) {
-    pmprintf("%s: only one of hosts or archives allowed\n", pmGetProgname());
-    UsageError(opts);
-    return;
-  }
-  std::vector<std::string> hosts = absl::StrSplit(value, ',', absl::SkipEmpty());
-  for (const std::string& h : hosts) AddTo(&opts->hosts, &opts->nhosts, h);
-  if (!hosts.empty()) opts->context = PM_CONTEXT_HOST;
-  if (opts->nhosts > 1 && !(opts->flags & PM_OPTFLAG_MULTI)) {
-    pmprintf("%s: too many hosts requested: %s\n", pmGetProgname(), value);
-    UsageError(opts);
-  }
-}
-
-void Standard(int c, pmOptions* opts);
-
-// A standard option given by its long name only (getopt's 0): handled as
-// PCP's pmGetOptions handles it. False: the caller's own option.
-bool LongOnly(pmOptions* opts) {
-  static constexpr std::pair<const char*, int> kLetters[] = {
-      {"align", 'A'},     {"archive", 'a'},  {"debug", 'D'},      {"guimode", 'g'},
-      {"host", 'h'},      {"hostsfile", 'H'}, {"spec-local", 'K'}, {"local-PMDA", 'L'},
-      {"namespace", 'n'}, {"uniqnames", 'N'}, {"guiport", 'p'},    {"interval", 't'},
-      {"origin", 'O'},    {"samples", 's'},  {"start", 'S'},      {"finish", 'T'},
-      {"timezone", 'Z'},  {"hostzone", 'z'}, {"version", 'V'}};
-  if (opts->long_options == nullptr || opts->index < 0) return false;
-  const char* name = opts->long_options[opts->index].long_opt;
-  if (name == nullptr) return false;
-  if (std::strcmp(name, PMLONGOPT_ARCHIVE_LIST) == 0) {
-    AddArchiveList(opts, opts->optarg);
-    return true;
-  }
-  if (std::strcmp(name, PMLONGOPT_HOST_LIST) == 0) {
-    AddHostList(opts, opts->optarg);
-    return true;
-  }
-  for (const auto& [long_name, letter] : kLetters) {
-    if (std::strcmp(name, long_name) != 0) continue;
-    Standard(letter, opts);
-    return true;
-  }
-  return false;
 }
 
 // The times of a pmOptions: this library is built with the version 2
@@ -278,7 +95,7 @@ void SetInterval(pmOptions* opts, const char* arg) {
     pmprintf("%s: -t argument not in %s(3) format:\n%s\n", pmGetProgname(),
              V3Times(opts) != nullptr ? "pmParseHighResInterval" : "pmParseInterval",
              err == nullptr ? "" : err);
-    UsageError(opts);
+    opts->errors++;
   } else if (HighResTimes* t = V3Times(opts)) {
     t->interval = interval;
   } else {
@@ -299,31 +116,14 @@ void SetNameSpace(pmOptions* opts, const char* path, bool dupok) {
   }
 }
 
-void SetLocalTable(pmOptions* opts, const char* spec) {
-  if (const char* why = pmSpecLocalPMDA(spec)) {
-    pmprintf("%s: pmSpecLocalPMDA failed: %s\n", pmGetProgname(), why);
-    UsageError(opts);
-  }
-}
-
-void SetLocal(pmOptions* opts) {
-  if (opts->context != 0 && opts->context != PM_CONTEXT_LOCAL && !(opts->flags & PM_OPTFLAG_MULTI) &&
-      opts->narchives == 0 && opts->nhosts == 0) {
-    pmprintf("%s: at most one of -a, -h and -L allowed\n", pmGetProgname());
-    UsageError(opts);
-    return;
-  }
-  opts->Lflag = 1;
-}
-
-void SetGui(pmOptions* opts, const char* port) {
+void SetGui(pmOptions* opts, char* port) {
   if (port == nullptr ? opts->guiport_optarg != nullptr : opts->guiflag != 0) {
     pmprintf("%s: at most one of -g and -p allowed\n", pmGetProgname());
-    UsageError(opts);
+    opts->errors++;
   } else if (port == nullptr) {
     opts->guiflag = 1;
   } else {
-    opts->guiport_optarg = const_cast<char*>(port);
+    opts->guiport_optarg = port;
     char* end = nullptr;
     opts->guiport = static_cast<int>(std::strtol(port, &end, 10));
     if (*end != '\0' || opts->guiport < 0) opts->guiport = 0;
@@ -335,116 +135,177 @@ void SetSamples(pmOptions* opts, const char* arg) {
   opts->samples = static_cast<int>(std::strtol(arg, &end, 10));
   if (*end != '\0' || opts->samples < 0) {
     pmprintf("%s: -s requires a positive numeric argument\n", pmGetProgname());
-    UsageError(opts);
+    opts->errors++;
   }
 }
 
 // -Z ZONE (zone != null) or -z: at most one of them.
-void SetZone(pmOptions* opts, const char* zone) {
+void SetZone(pmOptions* opts, char* zone) {
   if (zone != nullptr ? opts->tzflag != 0 : opts->timezone != nullptr) {
     pmprintf("%s: at most one of -Z and -z allowed\n", pmGetProgname());
-    UsageError(opts);
+    opts->errors++;
   } else if (zone != nullptr) {
-    opts->timezone = const_cast<char*>(zone);
+    opts->timezone = zone;
   } else {
     opts->tzflag = 1;
   }
 }
 
-// Handles one standard option.
-void Standard(int c, pmOptions* opts) {
-  const char* arg = opts->optarg;
+void SetDebug(pmOptions* opts, const char* arg) {
+  if (pmSetDebug(arg) < 0) {
+    pmprintf("%s: unrecognized debug options specification (%s)\n", pmGetProgname(), arg);
+    opts->errors++;
+  }
+}
+
+void SetDerived(pmOptions* opts, const char* arg) {
+  int sts = pmLoadDerivedConfig(arg);
+  if (sts < 0) {
+    char msg[PM_MAXERRMSGLEN];
+    pmprintf("%s: pmLoadDerivedConfig failed: %s\n", pmGetProgname(), pmErrStr_r(sts, msg, sizeof msg));
+    opts->errors++;
+  }
+}
+
+void SetVersion(pmOptions* opts) {
+  // PCP's -V names the PCP release (the interface this library gives).
+  pmprintf("%s version %d.%d.%d\n", pmGetProgname(), PM_VERSION_CURRENT >> 16,
+           (PM_VERSION_CURRENT >> 8) & 0xff, PM_VERSION_CURRENT & 0xff);
+  opts->flags |= PM_OPTFLAG_EXIT;
+}
+
+// Handles one standard option with its argument `arg`.
+void Standard(int c, char* arg, pmOptions* opts) {
   switch (c) {
-    case 'A': opts->align_optarg = opts->optarg; break;
-    case 'a': AddArchives(opts, arg); break;
-    case 'D':
-      if (pmSetDebug(arg) < 0) {
-        pmprintf("%s: unrecognized debug options specification (%s)\n", pmGetProgname(), arg);
-        UsageError(opts);
-      }
-      break;
+    case 'A': opts->align_optarg = arg; break;
+    case 'a': __pmAddOptArchive(opts, arg); break;
+    case 'D': SetDebug(opts, arg); break;
     case 'g': SetGui(opts, nullptr); break;
     case 'H': AddHostsFile(opts, arg); break;
-    case 'h': AddHost(opts, arg, false); break;
-    case 'K': SetLocalTable(opts, arg); break;
-    case 'L': SetLocal(opts); break;
+    case 'h': __pmAddOptHost(opts, arg); break;
+    case 'K': __pmSetLocalContextTable(opts, arg); break;
+    case 'L': __pmSetLocalContextFlag(opts); break;
     case 'N': SetNameSpace(opts, arg, false); break;
     case 'n': SetNameSpace(opts, arg, true); break;
-    case 'O': opts->origin_optarg = opts->optarg; break;
+    case 'O': opts->origin_optarg = arg; break;
     case 'p': SetGui(opts, arg); break;
-    case 'S': opts->start_optarg = opts->optarg; break;
+    case 'S': opts->start_optarg = arg; break;
     case 's': SetSamples(opts, arg); break;
-    case 'T': opts->finish_optarg = opts->optarg; break;
+    case 'T': opts->finish_optarg = arg; break;
     case 't': SetInterval(opts, arg); break;
-    case 'V':
-      // PCP's -V names the PCP release (the interface this library gives).
-      pmprintf("%s version %d.%d.%d\n", pmGetProgname(), PM_VERSION_CURRENT >> 16,
-               (PM_VERSION_CURRENT >> 8) & 0xff, PM_VERSION_CURRENT & 0xff);
-      opts->flags |= PM_OPTFLAG_EXIT;
-      break;
+    case 'V': SetVersion(opts); break;
     case 'Z': SetZone(opts, arg); break;
     case 'z': SetZone(opts, nullptr); break;
-    case '?':  // -?, --help, or a bad option: the caller shows the usage
-      UsageError(opts);
-      break;
+    case '?': opts->errors++; break;  // -?, --help, or a bad option
   }
 }
 
-// The PCP_* environment variables pmGetOptions reads before the command
-// line, as the options they stand for (PCP_DEBUG first).
-void StartOptions(pmOptions* opts) {
-  const std::vector<pmapi::EnvironmentOption> env = pmapi::EnvironmentOptions();
-  for (const pmapi::EnvironmentOption& e : env) {
-    if (e.letter != 'D') continue;
-    opts->optarg = const_cast<char*>(e.value);
-    Standard('D', opts);
+// The long-only standard options and those with a letter, by long name.
+struct LongStandard {
+  const char* name;
+  int letter;  // 0 for the long-only ones, handled by name
+};
+constexpr LongStandard kLongStandard[] = {
+    {PMLONGOPT_ALIGN, 'A'},      {PMLONGOPT_ARCHIVE, 'a'},    {PMLONGOPT_ARCHIVE_LIST, 0},
+    {PMLONGOPT_ARCHIVE_FOLIO, 0}, {PMLONGOPT_CONTAINER, 0},   {PMLONGOPT_DEBUG, 'D'},
+    {PMLONGOPT_DERIVED, 0},      {PMLONGOPT_GUIMODE, 'g'},    {PMLONGOPT_HOST, 'h'},
+    {PMLONGOPT_HOSTSFILE, 'H'},  {PMLONGOPT_SPECLOCAL, 'K'},  {PMLONGOPT_LOCALPMDA, 'L'},
+    {PMLONGOPT_NAMESPACE, 'n'},  {PMLONGOPT_UNIQNAMES, 'N'},  {PMLONGOPT_GUIPORT, 'p'},
+    {PMLONGOPT_HOST_LIST, 0},    {PMLONGOPT_INTERVAL, 't'},   {PMLONGOPT_ORIGIN, 'O'},
+    {PMLONGOPT_SAMPLES, 's'},    {PMLONGOPT_START, 'S'},      {PMLONGOPT_FINISH, 'T'},
+    {PMLONGOPT_TIMEZONE, 'Z'},   {PMLONGOPT_HOSTZONE, 'z'},   {PMLONGOPT_VERSION, 'V'}};
+
+// The standard option of a long name, with its argument; false if `name`
+// is none of them.
+bool LongByName(const char* name, char* arg, pmOptions* opts) {
+  for (const LongStandard& s : kLongStandard) {
+    if (std::strcmp(name, s.name) != 0) continue;
+    if (s.letter != 0) {
+      Standard(s.letter, arg, opts);
+    } else if (std::strcmp(name, PMLONGOPT_ARCHIVE_LIST) == 0) {
+      __pmAddOptArchiveList(opts, arg);
+    } else if (std::strcmp(name, PMLONGOPT_ARCHIVE_FOLIO) == 0) {
+      __pmAddOptArchiveFolio(opts, arg);
+    } else if (std::strcmp(name, PMLONGOPT_CONTAINER) == 0) {
+      __pmAddOptContainer(opts, arg);
+    } else if (std::strcmp(name, PMLONGOPT_DERIVED) == 0) {
+      SetDerived(opts, arg);
+    } else {
+      __pmAddOptHostList(opts, arg);
+    }
+    return true;
+  }
+  return false;
+}
+
+// The PCP_* variables __pmStartOptions applies, by name after "PCP_", as
+// the option each stands for.
+struct EnvStandard {
+  const char* name;
+  int letter;               // a standard option letter, or 0: `name` says
+};
+constexpr EnvStandard kEnvStandard[] = {
+    {"ALIGN_TIME", 'A'}, {"ARCHIVE", 'a'},  {"ARCHIVE_LIST", 0}, {"FOLIO", 0},       {"GUIMODE", 'g'},
+    {"HOST", 'h'},       {"HOST_LIST", 0},  {"SPECLOCAL", 'K'},  {"LOCALMODE", 'L'}, {"LOCALPMDA", 'L'},
+    {"NAMESPACE", 'n'},  {"UNIQNAMES", 'N'}, {"ORIGIN", 'O'},    {"ORIGIN_TIME", 'O'}, {"GUIPORT", 'p'},
+    {"START_TIME", 'S'}, {"SAMPLES", 's'},  {"FINISH_TIME", 'T'}, {"INTERVAL", 't'}, {"TIMEZONE", 'Z'},
+    {"HOSTZONE", 'z'}};
+
+// Applies one PCP_NAME=value entry of the environment; false if it is not
+// one of the options' variables.
+bool ApplyEnvironment(const std::string& name, char* value, pmOptions* opts) {
+  if (name == "DEBUG") return true;  // applied first, apart
+  for (const EnvStandard& e : kEnvStandard) {
+    if (name != e.name) continue;
+    if (e.letter != 0) {
+      Standard(e.letter, value, opts);
+    } else if (name == "ARCHIVE_LIST") {
+      __pmAddOptArchiveList(opts, value);
+    } else if (name == "FOLIO") {
+      __pmAddOptArchiveFolio(opts, value);
+    } else {
+      __pmAddOptHostList(opts, value);
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+extern "C" {
+
+// Applies the PCP_* environment variables that stand for standard options,
+// PCP_DEBUG first, then the rest in the environment's order. Values point
+// into the environment, as libpcp's do.
+void __pmStartOptions(pmOptions* opts) {
+  if (opts->flags & PM_OPTFLAG_INIT) return;
+  for (char** p = environ; *p != nullptr; ++p) {
+    if (std::strncmp(*p, "PCP_DEBUG=", 10) != 0) continue;
+    SetDebug(opts, *p + 10);
     break;
   }
-  // In the environment's order, as pmGetOptions walks it.
-  for (const pmapi::EnvironmentOption& e : env) {
-    opts->optarg = const_cast<char*>(e.value);
-    if (e.list && e.letter == 'a') {
-      AddArchiveList(opts, e.value);
-    } else if (e.list) {
-      std::vector<std::string> hosts = absl::StrSplit(e.value, ',', absl::SkipEmpty());
-      for (const std::string& h : hosts) AddHost(opts, h, false);
-    } else if (e.letter != 0 && e.letter != 'D') {  // PCP_FOLIO is read, not applied
-      Standard(e.letter, opts);
+  for (char** p = environ; *p != nullptr; ++p) {
+    if (std::strncmp(*p, "PCP_", 4) != 0) continue;
+    char* equals = std::strchr(*p, '=');
+    std::string name = equals == nullptr ? std::string(*p + 4) : std::string(*p + 4, equals);
+    if (ApplyEnvironment(name, equals == nullptr ? nullptr : equals + 1, opts) && pmDebugOptions.config) {
+      std::fprintf(stderr, "pmGetOptions: %s set from the environment\n", *p);
     }
-    if (pmDebugOptions.config) std::fprintf(stderr, "pmGetOptions: %s set from the environment\n", e.entry);
   }
-  opts->optarg = nullptr;
+  opts->flags |= PM_OPTFLAG_INIT;
 }
 
-// Cross-checks once every option is in.
-void Finish(pmOptions* opts) {
-  if (opts->flags & PM_OPTFLAG_DONE) return;
-  opts->flags |= PM_OPTFLAG_DONE;
-  // The caller learns which layout the library read.
-  if (opts->version != PMAPI_VERSION_2 && opts->version != PMAPI_VERSION_3) {
-    opts->version = PMAPI_VERSION_2;
-  }
-  if (opts->Lflag) {
-    opts->context = PM_CONTEXT_LOCAL;
-  } else if (opts->context == 0 && opts->origin_optarg != nullptr) {
-    // As PCP: -O alone means this host's archives in $PCP_ARCHIVE_DIR.
-    const char* dir = pmGetOptionalConfig("PCP_ARCHIVE_DIR");
-    char host[HOST_NAME_MAX + 1] = "localhost";
-    if (gethostname(host, sizeof host) < 0) std::strcpy(host, "localhost");
-    AddArchive(opts, absl::StrCat(dir != nullptr ? dir : "/var/log/pcp/pmlogger", "/", host));
-  }
-  if (opts->context != PM_CONTEXT_ARCHIVE &&
-      (opts->start_optarg != nullptr || opts->align_optarg != nullptr ||
-       opts->origin_optarg != nullptr)) {
-    pmprintf("%s: time window options are supported for archives only\n", pmGetProgname());
-    UsageError(opts);
-  }
-  if (opts->tzflag && opts->context != PM_CONTEXT_ARCHIVE && opts->context != PM_CONTEXT_HOST) {
-    pmprintf("%s: use of timezone from metric source requires a source\n", pmGetProgname());
-    UsageError(opts);
-  }
-  if (opts->flags & PM_OPTFLAG_RUNTIME_ERR) opts->flags &= ~PM_OPTFLAG_USAGE_ERR;
+// A standard option given by its long name only (getopt's 0), named by
+// opts->index: 0 when handled, 1 when it is the caller's own.
+int __pmGetLongOptions(pmOptions* opts) {
+  const char* name = opts->long_options[opts->index].long_opt;
+  return LongByName(name, opts->optarg, opts) ? 0 : 1;
 }
+
+}  // extern "C"
+
+namespace {
 
 // getopt_long's table for the caller's long options; origin[i] is the
 // index in the caller's array of the table's entry i.
@@ -543,42 +404,11 @@ void Diagnose(int c, char* const* argv, const pmLongOptions* longopts) {
 
 extern "C" {
 
-// ---- Program name, version, debug ----
-
-void pmSetProgname(const char* name) {
-  std::lock_guard<std::mutex> lock(name_mu);
-  if (name == nullptr) {
-    *progname = "pcp";
-    return;
-  }
-  const char* slash = std::strrchr(name, '/');
-  *progname = slash == nullptr ? name : slash + 1;
-}
-
-char* pmGetProgname(void) {
-  std::lock_guard<std::mutex> lock(name_mu);
-  return progname->data();
-}
-
-// The PCP release whose interface this library provides, as PCP's own
-// programs compare it with PM_VERSION_CURRENT.
-int pmGetVersion(void) { return PM_VERSION_CURRENT; }
-
-int pmPathSeparator(void) { return '/'; }
-
-int pmSetDebug(const char* flags) { return ChangeDebug(flags, 1); }
-int pmClearDebug(const char* flags) { return ChangeDebug(flags, 0); }
-
-void pmNoMem(const char* where, size_t size, int fatal) {
-  std::fprintf(stderr, "%s: malloc(%zu) failed: %s\n", where, size, std::strerror(ENOMEM));
-  if (fatal == PM_FATAL_ERR) std::exit(1);
-}
-
 // ---- Options ----
 
 int pmgetopt_r(int argc, char* const* argv, pmOptions* opts) {
-  if (!(opts->flags & PM_OPTFLAG_INIT)) {
-    opts->flags |= PM_OPTFLAG_INIT;
+  if (opts->optind == 0 || !opts->__initialized) {
+    opts->__initialized = 1;
     ::optind = 0;  // makes glibc's getopt start afresh
     // As PCP's: the first call names the program after argv[0].
     if (argc > 0 && argv[0] != nullptr) pmSetProgname(argv[0]);
@@ -616,22 +446,24 @@ int pmgetopt_r(int argc, char* const* argv, pmOptions* opts) {
 int pmGetOptions(int argc, char* const* argv, pmOptions* opts) {
   if (!(opts->flags & PM_OPTFLAG_INIT)) {
     pmSetProgname(argv[0]);
-    StartOptions(opts);
+    __pmStartOptions(opts);
   }
   if (opts->flags & PM_OPTFLAG_ENV_ONLY) {
-    opts->flags |= PM_OPTFLAG_INIT;
-    Finish(opts);
+    __pmEndOptions(opts);
     return EOF;
   }
   for (;;) {
     int c = pmgetopt_r(argc, argv, opts);
     if (c == -1) break;
     if (opts->override != nullptr && opts->override(c, opts) != 0) return c;
-    if (c == 0 && LongOnly(opts)) continue;
+    if (c == 0) {
+      if (__pmGetLongOptions(opts) != 0) return c;
+      continue;
+    }
     if (!IsStandard(c)) return c;
-    Standard(c, opts);
+    Standard(c, opts->optarg, opts);
   }
-  Finish(opts);
+  __pmEndOptions(opts);
   return EOF;
 }
 
@@ -741,13 +573,18 @@ void pmUsageMessage(pmOptions* opts) {
   if (!(opts->flags & PM_OPTFLAG_NOFLUSH)) pmflush();
 }
 
+// Frees the arrays, and the strings the option calls copied (PCP frees
+// the arrays only); strings that are the caller's own stay.
 void pmFreeOptions(pmOptions* opts) {
-  for (int i = 0; i < opts->narchives; ++i) std::free(opts->archives[i]);
-  for (int i = 0; i < opts->nhosts; ++i) std::free(opts->hosts[i]);
-  std::free(opts->archives);
-  std::free(opts->hosts);
-  opts->archives = nullptr;
-  opts->hosts = nullptr;
+  if (opts->narchives) {
+    pmapi::pcpint::FreeOptionStrings(opts->archives, opts->narchives);
+    std::free(opts->archives);
+  }
+  if (opts->nhosts) {
+    pmapi::pcpint::FreeOptionStrings(opts->hosts, opts->nhosts);
+    std::free(opts->hosts);
+  }
+  opts->archives = opts->hosts = nullptr;
   opts->narchives = opts->nhosts = 0;
 }
 

@@ -1,6 +1,7 @@
 // c_api_time.cc: the C layer's parsers (intervals, time windows, metric
 // specifications, units), reporting time zones and time helpers.
 #include <cmath>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -116,6 +117,41 @@ TimeZone CurrentZone() {
   Zones& z = AllZones();
   std::lock_guard<std::mutex> lock(z.mu);
   return z.zones[z.current];
+}
+
+// mktime in the reporting zone, as libpcp's __pmMktime: the C library's
+// own when no zone was chosen, else the chosen zone's, which keeps its own
+// memory of the last offset found as glibc's mktime does.
+time_t ReportingMktime(struct tm* tm) {
+  Zones& z = AllZones();
+  std::unique_lock<std::mutex> lock(z.mu);
+  if (z.current < 0) {
+    lock.unlock();
+    return std::mktime(tm);
+  }
+  static int64_t offset_hint = 0;
+  BrokenDownTime t;
+  t.sec = tm->tm_sec;
+  t.min = tm->tm_min;
+  t.hour = tm->tm_hour;
+  t.mday = tm->tm_mday;
+  t.mon = tm->tm_mon;
+  t.year = tm->tm_year;
+  t.isdst = tm->tm_isdst;
+  absl::StatusOr<int64_t> when = z.zones[z.current].Mktime(t, &offset_hint);
+  if (!when.ok()) return static_cast<time_t>(-1);
+  tm->tm_sec = t.sec;
+  tm->tm_min = t.min;
+  tm->tm_hour = t.hour;
+  tm->tm_mday = t.mday;
+  tm->tm_mon = t.mon;
+  tm->tm_year = t.year;
+  tm->tm_wday = t.wday;
+  tm->tm_yday = t.yday;
+  tm->tm_isdst = t.isdst;
+  tm->tm_gmtoff = t.gmtoff;
+  tm->tm_zone = Intern(t.zone);
+  return static_cast<time_t>(*when);
 }
 
 }  // namespace pmapi::capi

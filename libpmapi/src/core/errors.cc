@@ -11,11 +11,7 @@
 namespace pmapi {
 namespace {
 
-struct ErrEntry {
-  int code;
-  const char* name;
-  const char* text;
-};
+using ErrEntry = ErrorEntry;
 
 constexpr ErrEntry kErrTable[] = {
     {kErrGeneric, "PM_ERR_GENERIC", "Generic error, already reported above"},
@@ -32,20 +28,22 @@ constexpr ErrEntry kErrTable[] = {
     {kErrPmid, "PM_ERR_PMID", "Unknown or illegal metric identifier"},
     {kErrIndom, "PM_ERR_INDOM", "Unknown or illegal instance domain identifier"},
     {kErrInst, "PM_ERR_INST", "Unknown or illegal instance identifier"},
+    {kErrType, "PM_ERR_TYPE", "Unknown or illegal metric type"},
     {kErrUnit, "PM_ERR_UNIT", "Illegal pmUnits specification"},
     {kErrConv, "PM_ERR_CONV", "Impossible value or scale conversion"},
     {kErrTrunc, "PM_ERR_TRUNC", "Truncation in value conversion"},
     {kErrSign, "PM_ERR_SIGN", "Negative value in conversion to unsigned"},
     {kErrProfile, "PM_ERR_PROFILE", "Explicit instance identifier(s) required"},
     {kErrIpc, "PM_ERR_IPC", "IPC protocol failure"},
+    {kErrTls, "PM_ERR_TLS", "TLS protocol failure"},
     {kErrEof, "PM_ERR_EOF", "IPC channel closed"},
     {kErrNothost, "PM_ERR_NOTHOST", "Operation requires context with host source of metrics"},
     {kErrEol, "PM_ERR_EOL", "End of PCP archive log"},
     {kErrMode, "PM_ERR_MODE", "Illegal mode specification"},
     {kErrLabel, "PM_ERR_LABEL", "Illegal label record at start of a PCP archive log file"},
     {kErrLogrec, "PM_ERR_LOGREC", "Corrupted record in a PCP archive log"},
-    {kErrNotarchive, "PM_ERR_NOTARCHIVE", "Operation requires context with archive source of metrics"},
     {kErrLogfile, "PM_ERR_LOGFILE", "Missing PCP archive log file"},
+    {kErrNotarchive, "PM_ERR_NOTARCHIVE", "Operation requires context with archive source of metrics"},
     {kErrNocontext, "PM_ERR_NOCONTEXT", "Attempt to use an illegal context"},
     {kErrProfilespec, "PM_ERR_PROFILESPEC", "NULL pmInDom with non-NULL instlist"},
     {kErrPmidLog, "PM_ERR_PMID_LOG", "Metric not defined in the PCP archive log"},
@@ -60,7 +58,12 @@ constexpr ErrEntry kErrTable[] = {
     {kErrNotconn, "PM_ERR_NOTCONN", "Not Connected"},
     {kErrNeedport, "PM_ERR_NEEDPORT", "A non-null port name is required"},
     {kErrNonleaf, "PM_ERR_NONLEAF", "Metric name is not a leaf in PMNS"},
-    {kErrType, "PM_ERR_TYPE", "Unknown or illegal metric type"},
+    {kErrPmdanotready, "PM_ERR_PMDANOTREADY", "PMDA is not yet ready to respond to requests"},
+    {kErrPmdaready, "PM_ERR_PMDAREADY", "PMDA is now responsive to requests"},
+    {kErrBotch, "PM_ERR_BOTCH", "Internal inconsistency detected or assertion failed"},
+    {kErrToosmall, "PM_ERR_TOOSMALL", "Insufficient elements in list"},
+    {kErrToobig, "PM_ERR_TOOBIG", "Result size exceeded"},
+    {kErrFault, "PM_ERR_FAULT", "QA fault injected"},
     {kErrThread, "PM_ERR_THREAD", "Operation not supported for multi-threaded applications"},
     {kErrNocontainer, "PM_ERR_NOCONTAINER", "Container not found"},
     {kErrBadstore, "PM_ERR_BADSTORE", "Bad input to pmstore"},
@@ -76,13 +79,6 @@ constexpr ErrEntry kErrTable[] = {
     {kErrPmdafenced, "PM_ERR_PMDAFENCED", "PMDA is currently fenced and unable to respond to requests"},
     {kErrRectype, "PM_ERR_RECTYPE", "Incorrect record type in an archive"},
     {kErrFeature, "PM_ERR_FEATURE", "Archive feature not supported"},
-    {kErrTls, "PM_ERR_TLS", "TLS protocol failure"},
-    {kErrBotch, "PM_ERR_BOTCH", "Internal inconsistency detected or assertion failed"},
-    {kErrToosmall, "PM_ERR_TOOSMALL", "Insufficient elements in list"},
-    {kErrToobig, "PM_ERR_TOOBIG", "Result size exceeded"},
-    {kErrFault, "PM_ERR_FAULT", "QA fault injected"},
-    {kErrPmdaready, "PM_ERR_PMDAREADY", "PMDA is now responsive to requests"},
-    {kErrPmdanotready, "PM_ERR_PMDANOTREADY", "PMDA is not yet ready to respond to requests"},
     {kErrNyi, "PM_ERR_NYI", "Functionality not yet implemented"},
 };
 
@@ -164,6 +160,8 @@ std::string ErrStr(int code) {
   }
   return absl::StrCat("No such PMAPI error code (", code, ")");
 }
+
+std::span<const ErrorEntry> ErrorTable() { return kErrTable; }
 
 std::string_view ErrName(int code) {
   const ErrEntry* e = FindErr(code);

@@ -127,6 +127,10 @@ void SetCPmdaContext(int context);
 
 // Returns a malloc'ed pmLabelSet equal to `set`, or null.
 pmLabelSet* NewCLabelSet(const LabelSet& set);
+// Merges the pairs of `json` (each marked `flags`) into *lsp, creating the
+// set when *lsp is null (pmdaAddLabels, libpcp's __pmAddLabels). Returns
+// the number of labels, or a PCP error code.
+int AddCLabels(pmLabelSet** lsp, const std::string& json, int flags);
 // Converts a C label set back (json and index).
 LabelSet FromCLabelSet(const pmLabelSet& set);
 // Frees `n` sets at `sets` and their contents (not the array).

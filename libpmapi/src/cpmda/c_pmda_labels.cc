@@ -52,9 +52,9 @@ int AssignCLabelSet(pmLabelSet* dst, const LabelSet& src) {
   return dst->nlabels;
 }
 
-// pmdaAddLabels / pmdaAddNotes: merges the pairs of `json` (each marked
-// `flags`) into *lsp, creating the set when *lsp is null.
-int AddLabels(pmLabelSet** lsp, const std::string& json, int flags) {
+}  // namespace
+
+int AddCLabels(pmLabelSet** lsp, const std::string& json, int flags) {
   if (lsp == nullptr) return PM_ERR_GENERIC;
   absl::StatusOr<LabelSet> added = ParseLabelSet(json, flags);
   if (!added.ok()) return PcpCode(added.status());
@@ -76,12 +76,14 @@ int AddLabels(pmLabelSet** lsp, const std::string& json, int flags) {
   return AssignCLabelSet(*lsp, result);
 }
 
+namespace {
+
 int AddFormatted(pmLabelSet** lsp, int flags, const char* fmt, va_list args) {
   if (fmt == nullptr) return PM_ERR_GENERIC;
   char buf[PM_MAXLABELJSONLEN];
   int n = std::vsnprintf(buf, sizeof(buf), fmt, args);
   if (n < 0) return -errno;
-  return AddLabels(lsp, buf, flags);
+  return AddCLabels(lsp, buf, flags);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "pdu_codec.h"
+#include "pdu_counts.h"
 #include "pmapi/errors.h"
 
 namespace pmapi {
@@ -404,6 +405,7 @@ absl::Status HostConnection::Send(std::span<const uint8_t> pdu) {
     Break();
     return PcpError(w == 0 ? kErrTimeout : kErrIpc);
   }
+  if (absl::StatusOr<PduHeader> h = DecodePduHeader(pdu); h.ok()) CountPdu(h->type, true);
   return absl::OkStatus();
 }
 
@@ -459,6 +461,7 @@ absl::StatusOr<std::span<const uint8_t>> HostConnection::ReceiveView() {
     return s;
   }
   in_begin_ = len;
+  if (absl::StatusOr<PduHeader> h = DecodePduHeader({in_.data(), len}); h.ok()) CountPdu(h->type, false);
   return std::span<const uint8_t>(in_.data(), len);
 }
 

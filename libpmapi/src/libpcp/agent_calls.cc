@@ -18,32 +18,8 @@
 #include "pcp_internal.h"
 #include "pdu_codec.h"
 
-namespace {
-
-// The old debug bits, in bit order, by their option names (bits 28 and
-// 29 are unused).
-constexpr const char* kDebugBitNames[] = {
-    "pdu",   "fetch", "profile", "value",  "context",   "indom", "pdubuf", "log",   "logmeta",  "optfetch",
-    "af",    "appl0", "appl1",   "appl2",  "pmns",      "libpmda", "timecontrol", "pmc", "derive", "lock",
-    "interp", "config", "pmapi", "fault",  "auth",      "discovery", "attr", "http",  nullptr,    nullptr,
-    "desperate"};
-
-}  // namespace
 
 extern "C" {
-
-int __pmSetProgname(const char* name) {
-  pmSetProgname(name);
-  return 0;
-}
-
-// Adds (never clears) the options whose old bits are set in `value`.
-void __pmSetDebugBits(int value) {
-  const int n = static_cast<int>(sizeof(kDebugBitNames) / sizeof(kDebugBitNames[0]));
-  for (int bit = 0; bit < n; bit++) {
-    if ((value & (1 << bit)) && kDebugBitNames[bit] != nullptr) (void)pmSetDebug(kDebugBitNames[bit]);
-  }
-}
 
 // An ERROR PDU carrying `code`, written to `fd` (an agent's pmcd pipe).
 int __pmSendError(int fd, int from, int code) {
@@ -68,22 +44,6 @@ int __pmGetDomainLabels(int, const char* name, pmLabelSet** set) {
   int sts = pmdaAddLabels(set, "{\"agent\":\"%s\"}", agent.c_str());
   if (sts < 0) return sts;
   return pmdaAddLabelFlags(*set, PM_LABEL_DOMAIN) < 0 ? PM_ERR_GENERIC : 1;
-}
-
-int __pmGetTimespec(struct timespec* ts) { return clock_gettime(CLOCK_REALTIME, ts) < 0 ? -errno : 0; }
-
-// The growth of the data segment, in kilobytes, since the first call
-// (which records where it started and reports 0).
-int __pmProcessDataSize(unsigned long* size) {
-  static char* base = nullptr;
-  char* now = static_cast<char*>(sbrk(0));
-  if (size != nullptr && base != nullptr) {
-    *size = static_cast<unsigned long>(now - base) / 1024;
-  } else {
-    base = now;
-    if (size != nullptr) *size = 0;
-  }
-  return 0;
 }
 
 // 1 if `prof` (null: the default, everything) admits `inst` of `indom`.
