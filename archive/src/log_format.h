@@ -84,6 +84,8 @@ inline constexpr uint32_t kLabelItem = 1u << 4;
 inline constexpr uint32_t kLabelInstances = 1u << 5;
 inline constexpr uint32_t kLabelCompound = 1u << 6;
 inline constexpr uint32_t kLabelOptional = 1u << 7;
+// The most labels one label set may hold (PM_MAXLABELS).
+inline constexpr int kMaxLabels = 255;
 
 inline constexpr uint32_t kTextOneline = 1;
 inline constexpr uint32_t kTextHelp = 2;

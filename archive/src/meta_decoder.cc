@@ -112,7 +112,11 @@ bool ReadLabelSet(ByteReader& r, LabelSet* set) {
   int32_t nlabels;
   std::span<const uint8_t> json;
   if (!r.I32(&set->inst) || !r.U32(&jsonlen) || !r.Bytes(jsonlen, &json)) return false;
-  if (!r.I32(&nlabels) || nlabels < 0 || !r.Has(uint64_t(nlabels) * 8)) return false;
+  if (!r.I32(&nlabels)) return false;
+  // pmlogger writes an agent's error code as a negative count: a set with
+  // no labels, as libpcp reads it.
+  if (nlabels < 0) nlabels = 0;
+  if (nlabels > lf::kMaxLabels || !r.Has(uint64_t(nlabels) * 8)) return false;
   set->json.assign(reinterpret_cast<const char*>(json.data()), json.size());
   set->labels.resize(nlabels);
   for (LabelEntry& l : set->labels) {

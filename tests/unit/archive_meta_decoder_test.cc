@@ -227,6 +227,23 @@ TEST(LabelRecordDecoderTest, LabelCountBeyondRecord) {
   EXPECT_EQ(PcpCode(DecodeLabelRecord(LabelSetRecord(18, 50, 8).v(), false).status()),
             kErrLogrec);
 }
+// pmlogger writes an agent's error (here PM_ERR_TEXT) as the label count of
+// an empty set (the pcp-zeroconf archive of PCP's QA suite has one).
+TEST(LabelRecordDecoderTest, NegativeCountIsAnEmptySet) {
+  Bytes b;
+  b.U32(1000).U32(0).U32(lf::kLabelInstances).U32(0x0f800000).U32(1);
+  b.U32(1).U32(0).U32(static_cast<uint32_t>(-12351));
+  absl::StatusOr<LabelRecord> r = DecodeLabelRecord(b.v(), false);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->sets.size(), 1u);
+  EXPECT_EQ(r->sets[0].inst, 1);
+  EXPECT_TRUE(r->sets[0].json.empty());
+  EXPECT_TRUE(r->sets[0].labels.empty());
+}
+TEST(LabelRecordDecoderTest, MoreThanMaxLabels) {
+  EXPECT_EQ(PcpCode(DecodeLabelRecord(LabelSetRecord(18, 256, 8).v(), false).status()),
+            kErrLogrec);
+}
 TEST(LabelRecordDecoderTest, LabelOutsideJson) {
   EXPECT_EQ(PcpCode(DecodeLabelRecord(LabelSetRecord(18, 1, 200).v(), false).status()),
             kErrLogrec);
