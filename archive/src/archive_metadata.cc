@@ -4,7 +4,9 @@
 #include <optional>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "pmapi/errors.h"
+#include "pmapi/labels.h"
 
 namespace pmapi {
 namespace {
@@ -98,6 +100,7 @@ std::vector<LabelSet> ArchiveMetadata::LookupLabels(int level, uint32_t ident, i
   auto cached = label_cache_.find({level, want});
   if (cached != label_cache_.end()) return cached->second;
   std::vector<LabelSet> sets = LabelsAt(level, want, t_ns);
+  if (sets.empty() && level == kLabelContext && !HasLabelRecords(level)) sets.push_back(HostLabel());
   label_cache_.emplace(std::make_pair(level, want), sets);
   return sets;
 }
@@ -113,6 +116,21 @@ std::vector<LabelSet> ArchiveMetadata::LabelsAt(int level, uint32_t want, int64_
   }
   if (found == nullptr) return {};
   return found->sets;
+}
+
+bool ArchiveMetadata::HasLabelRecords(int level) const {
+  for (const LabelRecord* r : set_->label_records()) {
+    if (static_cast<int>(r->type) == level) return true;
+  }
+  return false;
+}
+
+// An archive without context label records (one written before pmlogger
+// logged labels) has its host name as its context label, as in libpcp.
+LabelSet ArchiveMetadata::HostLabel() const {
+  absl::StatusOr<LabelSet> host =
+      ParseLabelSet(absl::StrCat("{\"hostname\":\"", set_->label().hostname, "\"}"), kLabelContext);
+  return host.ok() ? *std::move(host) : LabelSet{};
 }
 
 const Desc* ArchiveMetadata::FindDesc(PmID pmid) {

@@ -60,6 +60,8 @@ class ArchiveMetadata : public InterpMetadata {
       InDom indom, int64_t t_ns, const std::function<bool(int32_t, std::string_view)>& match) const;
   // The label sets of (level, label identifier) in force at t_ns.
   std::vector<LabelSet> LabelsAt(int level, uint32_t want, int64_t t_ns) const;
+  bool HasLabelRecords(int level) const;
+  LabelSet HostLabel() const;
 
   // Every instance the archive records for an indom, newest first, each
   // with its latest name; built once per indom. nullptr if none.

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "c_api_internal.h"
+#include "pcp_internal.h"
 #include "pmapi/interval.h"
 #include "pmapi/metricspec.h"
 #include "pmapi/timefmt.h"
@@ -108,6 +109,26 @@ void ToTimespec(const TimeSpec& t, struct timespec* out) {
   if (out == nullptr) return;
   out->tv_sec = t.sec;
   out->tv_nsec = t.nsec;
+}
+
+// The string value of the metric `name`, which has one value, or an error.
+absl::StatusOr<std::string> StringMetric(Context& ctx, const char* name) {
+  absl::StatusOr<PmID> id = ctx.LookupName(name);
+  if (!id.ok()) return id.status();
+  absl::StatusOr<Result> r = ctx.Fetch({&*id, 1});
+  if (!r.ok()) return r.status();
+  if (r->sets().size() != 1 || r->sets()[0].numval != 1 || r->sets()[0].valfmt == kValInsitu) {
+    return PcpError(kErrValue);
+  }
+  ValueView v = r->value(r->sets()[0], 0);
+  std::string text(reinterpret_cast<const char*>(v.payload.data()), v.payload.size());
+  return text.substr(0, text.find('\0'));
+}
+
+// pmcd's zone: pmcd.zoneinfo when it has a value, else pmcd.timezone.
+absl::StatusOr<std::string> HostZone(Context& ctx) {
+  absl::StatusOr<std::string> info = StringMetric(ctx, "pmcd.zoneinfo");
+  return info.ok() ? info : StringMetric(ctx, "pmcd.timezone");
 }
 
 }  // namespace
@@ -271,33 +292,29 @@ int pmNewZone(const char* tz) {
   return AddZone(std::move(*zone), name);
 }
 
-// The zone of the current context's source: an archive's label zone, or
-// the zone pmcd reports as pmcd.timezone.
+// The zone of the current context's source, as libpcp chooses it: an
+// archive's label zone; for a host, pmcd.zoneinfo when pmcd has it, else
+// pmcd.timezone; for a local context, the zone file /etc/localtime names,
+// else the zone string of this process.
 int pmNewContextZone(void) {
   std::shared_ptr<CContext> e = Current();
   if (e == nullptr) return PM_ERR_NOCONTEXT;
   std::lock_guard<std::recursive_mutex> lock(e->mu);
-  std::string tz;
   if (e->type == PM_CONTEXT_ARCHIVE) {
     absl::StatusOr<ArchiveLabel> label = e->ctx->GetArchiveLabel();
     if (!label.ok()) return Code(label.status());
-    tz = label->timezone;
-  } else if (e->type == PM_CONTEXT_HOST) {
-    absl::StatusOr<PmID> id = e->ctx->LookupName("pmcd.timezone");
-    if (!id.ok()) return Code(id.status());
-    absl::StatusOr<Result> r = e->ctx->Fetch({&*id, 1});
-    if (!r.ok()) return Code(r.status());
-    if (r->numpmid() != 1 || r->sets()[0].numval < 1) return PM_ERR_VALUE;
-    ValueView v = r->value(r->sets()[0], 0);
-    tz.assign(reinterpret_cast<const char*>(v.payload.data()), v.payload.size());
-    tz = tz.substr(0, tz.find('\0'));
-  } else {
-    const char* env = std::getenv("TZ");
-    absl::StatusOr<TimeZone> local = TimeZone::FromEnvironment();
-    if (!local.ok()) return Code(local.status());
-    return AddZone(std::move(*local), env == nullptr ? "" : env);
+    return pmNewZone(label->timezone.c_str());
   }
-  return pmNewZone(tz.c_str());
+  if (e->type == PM_CONTEXT_HOST) {
+    absl::StatusOr<std::string> tz = HostZone(*e->ctx);
+    if (!tz.ok()) return Code(tz.status());
+    return pmNewZone(tz->c_str());
+  }
+  char* info = __pmZoneinfo();
+  char buf[PM_TZ_MAXLEN];
+  int sts = pmNewZone(info != nullptr ? info : __pmTimezone_r(buf, sizeof buf));
+  std::free(info);
+  return sts;
 }
 
 int pmUseZone(const int handle) {

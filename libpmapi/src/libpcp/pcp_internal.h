@@ -112,6 +112,7 @@ int __pmGetTimestamp(__pmTimestamp* timestamp);
 void __pmPrintTimestamp(FILE* f, const __pmTimestamp* tsp);
 time_t __pmMktime(struct tm* timeptr);
 char* __pmTimezone(void);
+char* __pmZoneinfo(void);
 char* __pmTimezone_r(char* buf, int buflen);
 void __pmtimevalSleep(struct timeval interval);
 void __pmtimevalPause(struct timeval interval);

@@ -1,9 +1,13 @@
 // time.cc: libpcp's internal time helpers: the clock, sleeping for and
 // until a time, mktime in the reporting zone, the process's zone string
 // and the __pmTimestamp printer.
+#include <dirent.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +17,7 @@
 
 #include "c_api_internal.h"
 #include "pcp_internal.h"
+#include "read_file.h"
 #include "pmapi/timezone.h"
 
 namespace {
@@ -30,9 +35,56 @@ struct timespec FromTimeval(const struct timeval& tv) {
   return ts;
 }
 
+constexpr char kLocaltime[] = "/etc/localtime";
+constexpr char kZoneinfoDir[] = "/usr/share/zoneinfo";
+
+// The file below `dir` (walked in directory order) whose bytes are
+// `content`, as a path relative to kZoneinfoDir, or "".
+std::string MatchingZoneFile(const std::string& dir, const std::string& content, int depth) {
+  if (depth > 8) return "";
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return "";
+  std::string found;
+  while (struct dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::string path = dir + "/" + e->d_name;
+    struct stat st;
+    if (lstat(path.c_str(), &st) < 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      found = MatchingZoneFile(path, content, depth + 1);
+    } else if (S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) == content.size()) {
+      absl::StatusOr<std::string> bytes = pmapi::ReadWholeFile(path);
+      if (bytes.ok() && *bytes == content) found = path.substr(std::strlen(kZoneinfoDir) + 1);
+    }
+    if (!found.empty()) break;
+  }
+  closedir(d);
+  return found;
+}
+
 }  // namespace
 
 extern "C" {
+
+// The local zone as a $TZ value naming its zone file (":Europe/Paris"):
+// the target of /etc/localtime from "/zoneinfo/" on, or, when it is a
+// plain file, the zone file with the same contents. Null when neither is
+// found. malloc'd.
+char* __pmZoneinfo(void) {
+  char target[PATH_MAX];
+  ssize_t n = readlink(kLocaltime, target, sizeof target - 1);
+  std::string zone;
+  if (n >= 0) {
+    target[n] = '\0';
+    const char* tail = std::strstr(target, "/zoneinfo/");
+    zone = tail != nullptr ? tail + std::strlen("/zoneinfo/") : target;
+  } else if (errno != ENOENT) {
+    absl::StatusOr<std::string> content = pmapi::ReadWholeFile(kLocaltime);
+    if (content.ok() && !content->empty()) zone = MatchingZoneFile(kZoneinfoDir, *content, 0);
+  }
+  if (zone.empty()) return nullptr;
+  return strdup((":" + zone).c_str());
+}
 
 int __pmGetTimespec(struct timespec* ts) { return clock_gettime(CLOCK_REALTIME, ts) < 0 ? -errno : 0; }
 
