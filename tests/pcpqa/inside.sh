@@ -4,7 +4,7 @@
 # pmcd with the sample agents, prepares the testsuite, runs each test with
 # PCP's tools and with ours, and prints the table.
 set -euo pipefail
-# From pcpqa.sh: WORK TOOLS TESTS KNOWN WHICH QA OURS_TOOLS here.
+# From pcpqa.sh: WORK TOOLS TESTS KNOWN WHICH MODE QA OURS_TOOLS LIB_PROGRAMS here.
 : "${WORK:?}" "${TOOLS:?}" "${QA:?}" "${here:?}"
 # shellcheck source=/dev/null
 . /etc/pcp.conf
@@ -218,16 +218,47 @@ build_sampledso() {
     log "the sample agent did not build against our library (see $WORK/make-sampledso.log)"
 }
 
+# Lib mode: our libpcp.so.3, a copy of each client program, and a wrapper
+# for each that runs the copy over our library as pmapi-run does (the
+# name it was called by kept as argv[0], so that Python finds its prefix).
+prepare_lib() {
+  local l="$WORK/lib" p
+  rm -rf "$l"
+  mkdir -p "$l/dropin" "$l/real" "$l/wrap"
+  cp -L "$TOOLS/../dropin/lib/libpcp.so.3" "$l/dropin/"
+  for p in $LIB_PROGRAMS; do
+    [ -x "$p" ] || continue
+    cp -L "$p" "$l/real/$(basename "$p")"
+    printf '#!/bin/bash\nLD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} exec -a "$0" %s "$@"\n' \
+      "$l/dropin" "$l/real/$(basename "$p")" >"$l/wrap/$(basename "$p")"
+  done
+  chmod -R a+rX "$l"
+  chmod 755 "$l"/wrap/*
+}
+
+# The mounts that put ours in place for one test.
+ours_binds() {
+  local binds="" b
+  if [ "$MODE" = lib ]; then
+    for b in $LIB_PROGRAMS; do
+      [ -f "$WORK/lib/wrap/$(basename "$b")" ] && binds="$binds mount --bind $WORK/lib/wrap/$(basename "$b") $b;"
+    done
+  else
+    for b in $OURS_TOOLS; do binds="$binds mount --bind $WORK/ours/wrap/$b /usr/bin/$b;"; done
+    [ ! -f "$WORK/ours/sample/pmda_sample.so" ] ||
+      binds="$binds mount --bind $WORK/ours/sample/pmda_sample.so /var/lib/pcp/pmdas/sample/pmda_sample.so;"
+  fi
+  echo "$binds"
+}
+
 # One test with PCP's tools or ours; prints its verdict (runtest.sh).
 run_one() {
   local v=$1 t=$2 dir="$RES/$1" run
   rm -f "$dir/$t".*
   run="sudo -u pcpqa -H $WORK/runtest.sh $t $dir"
   if [ "$v" = ours ]; then
-    local binds="" b
-    for b in $OURS_TOOLS; do binds="$binds mount --bind $WORK/ours/wrap/$b /usr/bin/$b;"; done
-    [ ! -f "$WORK/ours/sample/pmda_sample.so" ] ||
-      binds="$binds mount --bind $WORK/ours/sample/pmda_sample.so /var/lib/pcp/pmdas/sample/pmda_sample.so;"
+    local binds
+    binds=$(ours_binds)
     unshare --mount --propagation private -- bash -c "$binds exec $run" 2>"$dir/$t.err" || echo error
   else
     $run 2>"$dir/$t.err" || echo error
@@ -259,7 +290,9 @@ main() {
   setup_sample
   start_pmcd
   prepare_suite
-  [ "$WHICH" = pcp ] || prepare_ours
+  if [ "$WHICH" != pcp ]; then
+    if [ "$MODE" = lib ]; then prepare_lib; else prepare_ours; fi
+  fi
   if [ -n "${PCPQA_EXEC:-}" ]; then
     # For investigating: a command run in the prepared namespaces.
     bash -c "$PCPQA_EXEC"

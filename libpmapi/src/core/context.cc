@@ -234,6 +234,8 @@ absl::Status Context::TraverseMerged(const std::string& name,
     return absl::OkStatus();
   }
   for (const PmnsChild& k : *kids) {
+    // An archive may hold a metric with an empty name: no name of the tree.
+    if (k.name.empty()) continue;
     absl::Status s = TraverseMerged(name.empty() ? k.name : name + "." + k.name, visit);
     // a dynamic subtree whose agent is not here is passed over, as PCP does
     if (!s.ok() && PcpCode(s) != kErrNoagent) return s;
