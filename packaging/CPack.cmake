@@ -1,7 +1,7 @@
 # packaging/CPack.cmake: the Debian packages and the .tar.gz of libpmapi.
 #
 # Included by packaging/Packaging.cmake. Every install rule belongs to one
-# of four components, and each component is one .deb:
+# of five components, and each component is one .deb:
 #   common       libpmapi-common  the local context's default
 #                              configuration, agents' help and name spaces
 #                              (share/pmapi), for the library and the tools
@@ -12,8 +12,10 @@
 #   tools        pmapi-tools   pminfo, pmdumplog, pmval, pmstore in
 #                              lib/pmapi/bin (linked with the library
 #                              statically), their pages in share/pmapi/man
+#   dropin       pmapi-dropin  libpcp.so.3 in LIBDIR/pmapi/pcp and
+#                              pmapi-run (docs/dropin.md)
 # None holds a file of Debian's pcp, libpcp3-dev or libpcp-pmda3-dev, so all
-# four install beside them (docs/packaging.md). The .tar.gz holds every
+# five install beside them (docs/packaging.md). The .tar.gz holds every
 # component, relative to the prefix.
 #
 # Example:
@@ -34,7 +36,7 @@ side: the PMAPI library (contexts on archives, hosts and in-process
 agents) and the tools pminfo, pmdumplog, pmval and pmstore, whose output
 matches PCP 6.0.3.")
 set(CPACK_GENERATOR "DEB;TGZ")
-set(CPACK_COMPONENTS_ALL common runtime development tools)
+set(CPACK_COMPONENTS_ALL common runtime development tools dropin)
 # Executables and the shared library ship without debug information (the
 # static archive keeps its symbols: install only runs ranlib on it).
 set(CPACK_STRIP_FILES ON)
@@ -104,6 +106,18 @@ The tools are installed in /usr/lib/pmapi/bin, beside PCP's own in
 /usr/bin: put that directory first in PATH to use them under PCP's
 names (man then finds their pages too).")
 
+set(CPACK_DEBIAN_DROPIN_PACKAGE_NAME pmapi-dropin)
+set(CPACK_DEBIAN_DROPIN_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_DROPIN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_DROPIN_PACKAGE_DEPENDS "libpmapi-common ${PMAPI_DEB_EXACT}")
+set(CPACK_DEBIAN_DROPIN_DESCRIPTION
+    "Performance Co-Pilot's programs over libpmapi (libpcp.so.3 drop-in)
+${CPACK_PACKAGE_DESCRIPTION}
+This package holds libpmapi built as libpcp.so.3, with the names and
+symbol versions of PCP 6.0.3's library, in a directory of its own that is
+never on the library path, and pmapi-run, which runs one of PCP's
+programs (pmrep, the pcp commands, pmprobe, pcp-atop...) over it.")
+
 # Each package's copyright and changelog, in usr/share/doc/PACKAGE. They are
 # installed only when a component is asked for by name (as CPack does), not
 # by a plain `cmake --install`.
@@ -114,7 +128,7 @@ add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/packaging/changelog.gz
                            ${PROJECT_BINARY_DIR}/packaging/changelog.gz
                    DEPENDS ${PROJECT_BINARY_DIR}/packaging/changelog VERBATIM)
 add_custom_target(pmapi_deb_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/packaging/changelog.gz)
-foreach(component common runtime development tools)
+foreach(component common runtime development tools dropin)
   string(TOUPPER ${component} upper)
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/deb/copyright ${PROJECT_BINARY_DIR}/packaging/changelog.gz
           DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${CPACK_DEBIAN_${upper}_PACKAGE_NAME}

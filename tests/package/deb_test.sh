@@ -28,7 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$1 src=$2 work=$3 cmake=$4 cpack=$5 cxx=$6 cc=$7 generator=$8
 shift 8
 cxxflags=""
-packages=(libpmapi-common libpmapi0 libpmapi-dev pmapi-tools)
+packages=(libpmapi-common libpmapi0 libpmapi-dev pmapi-tools pmapi-dropin)
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -60,7 +60,7 @@ grep -q '^libpmapi 0 libpmapi0 ' <<< "$(dpkg-deb --ctrl-tarfile "${deb[libpmapi0
 dev_depends=$(dpkg-deb -f "${deb[libpmapi-dev]}" Depends)
 grep -q "libpmapi0 (= $version)" <<< "$dev_depends" || fail "libpmapi-dev Depends: $dev_depends"
 grep -q "libabsl-dev" <<< "$dev_depends" || fail "libpmapi-dev does not depend on libabsl-dev"
-for p in libpmapi0 pmapi-tools; do
+for p in libpmapi0 pmapi-tools pmapi-dropin; do
   grep -q "libpmapi-common (= $version)" <<< "$(dpkg-deb -f "${deb[$p]}" Depends)" ||
     fail "$p does not depend on libpmapi-common"
 done
@@ -73,7 +73,7 @@ owner_of() {
   { dpkg -S "$path" 2>/dev/null || dpkg -S "$(readlink -f "$path")" 2>/dev/null ||
     dpkg -S "/usr$path" 2>/dev/null || dpkg -S "${path#/usr}"; } | head -1 | cut -d: -f1
 }
-for p in libpmapi0 pmapi-tools; do
+for p in libpmapi0 pmapi-tools pmapi-dropin; do
   root=$work/x/$p
   mkdir -p "$root"
   dpkg-deb -x "${deb[$p]}" "$root"
@@ -92,6 +92,7 @@ done
 for p in "${packages[@]}"; do
   while IFS= read -r path; do
     case $path in
+      /usr/bin/pmapi-run|/usr/share/man/man1/pmapi-run.1.gz) ;;  # no name of PCP's
       /usr/bin/*|/usr/sbin/*|/usr/include/pcp/*|/usr/share/man/man1/*) fail "$p installs $path" ;;
     esac
     [ -d "$path" ] && continue
@@ -161,6 +162,18 @@ if [[ " ${pcp_packages[*]} " == *" libpcp3-dev "* ]]; then
   grep -q '/usr/include/pcp/pmapi.h' <<< "$(bare "$cc" -M "$work/pcp_header.c")" ||
     fail "<pcp/pmapi.h> is no longer PCP's"
   echo "ok: <pcp/pmapi.h> without pkg-config is PCP's"
+fi
+# The drop-in: off the default library path, on it through pmapi-run.
+dropin=$(find /usr/lib -path '*/pmapi/pcp/libpcp.so.3' | head -1)
+[ -n "$dropin" ] || fail "pmapi-dropin installed no libpcp.so.3"
+ldconfig -p | grep -q "$dropin" && fail "$dropin is on the default library path"
+if [ -x /usr/bin/pmprobe ]; then
+  grep -q "$dropin" <<< "$(bare /usr/bin/pmapi-run ldd /usr/bin/pmprobe)" ||
+    fail "pmapi-run pmprobe does not load $dropin"
+  grep -q "$dropin" <<< "$(bare ldd /usr/bin/pmprobe)" && fail "pmprobe loads $dropin without pmapi-run"
+  expect_output "pmapi-run pmprobe (archive)" "$(bare /usr/bin/pmprobe -a "$src/tests/data/archives/qa/ok-foo/ok-foo" sample.colour 2>&1)" \
+    bare /usr/bin/pmapi-run /usr/bin/pmprobe -a "$src/tests/data/archives/qa/ok-foo/ok-foo" sample.colour
+  echo "ok: pmapi-run runs PCP's pmprobe over $dropin"
 fi
 pcp_after=$(dpkg -V "${pcp_packages[@]}" 2>&1 || true)
 [ "$pcp_before" = "$pcp_after" ] || fail "PCP's packages changed: $pcp_after"

@@ -58,14 +58,16 @@ std::string DirectoryOfThisObject() {
 
 // The configuration installed with the library is found from where the
 // library itself is, so a moved installation keeps working: relative to
-// libpmapi.so's directory (PMAPI_PMCDCONF_FROM_LIBDIR), or, in a tool that
-// links the library statically, relative to the tool's directory
+// libpmapi.so's directory (PMAPI_PMCDCONF_FROM_LIBDIR), to the drop-in
+// libpcp.so.3's (PMAPI_PMCDCONF_FROM_DROPINDIR), or, in a tool that links
+// the library statically, relative to the tool's directory
 // (PMAPI_PMCDCONF_FROM_TOOLDIR). When neither names a file (the build
 // tree, a program of its own), the path fixed at build time is the answer.
 std::string DefaultLocalConfigPath() {
   static const std::string* const kPath = [] {
     const std::string dir = DirectoryOfThisObject();
-    for (const char* relative : {PMAPI_PMCDCONF_FROM_LIBDIR, PMAPI_PMCDCONF_FROM_TOOLDIR}) {
+    for (const char* relative :
+         {PMAPI_PMCDCONF_FROM_LIBDIR, PMAPI_PMCDCONF_FROM_DROPINDIR, PMAPI_PMCDCONF_FROM_TOOLDIR}) {
       std::string found = dir.empty() ? "" : RealFile(absl::StrCat(dir, "/", relative));
       if (!found.empty()) return new std::string(std::move(found));
     }

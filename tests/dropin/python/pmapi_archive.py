@@ -90,7 +90,7 @@ def main():
     for desc in descs:
         if desc.contents.indom != c_api.PM_INDOM_NULL:
             attempt("indom now", ctx.pmGetInDom, desc)
-            attempt("indom dict", ctx.pmGetInDomDict, desc)
+            attempt("indom dict", ctx.pmGetInDomDict, desc.contents.indom)
     ctx.pmSetMode(c_api.PM_MODE_BACK, end, 0)
     show_values(ctx, pmids, descs, 2)
     attempt("interval", lambda text: ctx.pmParseInterval(text)[0].tv_sec, "1 min 30 sec")
@@ -98,8 +98,10 @@ def main():
     attempt("units", lambda text: ctx.pmUnitsStr(ctx.pmParseUnitsStr(text)[0]), "kbyte / sec")
     attempt("numbers", lambda: (ctx.pmNumberStr(123456.789), ctx.pmNumberStr(0.000012)))
     attempt("errors", lambda: (pmapi.pmErr(c_api.PM_ERR_NAME).message(), ctx.pmErrStr(-2)))
-    attempt("localtime", lambda: tuple(ctx.pmLocaltime(int(start.tv_sec)))[:6])
-    attempt("metric spec", lambda: ctx.pmParseMetricSpec("kernel.all.load[1,5]")[0].source)
+    attempt("localtime", lambda: (lambda tm: (tm.tm_year, tm.tm_mon, tm.tm_mday, tm.tm_hour, tm.tm_min))(
+        ctx.pmLocaltime(int(start.tv_sec))))
+    attempt("metric spec", lambda: (lambda spec: (spec.contents.source, spec.contents.metric, spec.contents.ninst))(
+        ctx.pmParseMetricSpec("kernel.all.load[1,5]")[0]))
     attempt("derived", ctx.pmRegisterDerived, "my.load", "kernel.all.load * 2")
     ctx.pmDestroyContext(ctx.ctx)
 

@@ -1,54 +1,46 @@
 """Replays an archive through pcp.pmcc's MetricGroupManager, as PCP's own
-pmcc-based tools do, printing each group's values. Its output is compared
-between PCP's libpcp.so.3 and libpmapi's.
+pmcc-based tools do (options, groups, a printer, rate conversion), printing
+each group's values. Its output is compared between PCP's libpcp.so.3 and
+libpmapi's.
 
-    python3 pmcc_archive.py ARCHIVE
+    python3 pmcc_archive.py -a ARCHIVE [-t INTERVAL] [-s SAMPLES]
 """
 import sys
 from pcp import pmapi, pmcc
-import cpmapi as c_api
 
-METRICS = ["kernel.all.load", "mem.util.free", "mem.util.used",
-           "kernel.all.cpu.user", "kernel.all.cpu.sys", "disk.dev.read"]
+GROUPS = {
+    "load": ["kernel.all.load"],
+    "memory": ["mem.util.free", "mem.util.used"],
+    "cpu": ["kernel.all.cpu.user", "kernel.all.cpu.sys"],
+}
 
 
 class Printer(pmcc.MetricGroupPrinter):
-    """Prints every metric of the group: its instances and values."""
-
-    def __init__(self):
-        self.samples = 0
+    """Prints every metric of every group: instances and values."""
 
     def report(self, manager):
-        group = manager["all"]
-        self.samples += 1
-        print("sample", self.samples, group.timestamp)
-        for metric in sorted(group, key=lambda m: m.name):
-            values = metric.netValues
-            print("  %s %s %s" % (metric.name, metric.ctx.pmUnitsStr(metric.desc.contents.units),
-                                  [(inst, name, round(value, 3)) for inst, name, value in values]))
-        if self.samples >= 5:
-            raise SystemExit(0)
+        for name in sorted(GROUPS):
+            group = manager[name]
+            print(name, group.timestamp)
+            for mname in sorted(group):
+                metric = group[mname]
+                values = [(iname, round(value, 3)) for _, iname, value in metric.netValues]
+                print("  %s %s %s" % (metric.name, metric.ctx.pmUnitsStr(metric.desc.contents.units),
+                                      values))
 
 
 def main():
-    manager = pmcc.MetricGroupManager(c_api.PM_CONTEXT_ARCHIVE, sys.argv[1])
-    manager["all"] = [m for m in METRICS if m_exists(manager, m)]
+    opts = pmapi.pmOptions("a:t:s:")
+    opts.pmSetLongOptionArchive()
+    opts.pmSetLongOptionInterval()
+    opts.pmSetLongOptionSamples()
+    manager = pmcc.MetricGroupManager.builder(opts, sys.argv)
+    missing = manager.checkMissingMetrics([m for ms in GROUPS.values() for m in ms])
+    print("missing:", missing)
+    for name, metrics in GROUPS.items():
+        manager[name] = [m for m in metrics if not missing or m not in missing]
     manager.printer = Printer()
-    manager.type = c_api.PM_CONTEXT_ARCHIVE
-    manager.pmSetMode(c_api.PM_MODE_INTERP, manager._origin if hasattr(manager, "_origin") else
-                      manager.pmGetArchiveLabel().start, 2000)
-    try:
-        manager.run()
-    except pmapi.pmErr as error:
-        print("run:", error.message())
-
-
-def m_exists(context, name):
-    try:
-        context.pmLookupName(name)
-        return True
-    except pmapi.pmErr:
-        return False
+    sys.exit(manager.run())
 
 
 main()
