@@ -126,9 +126,9 @@ absl::Status ArchiveSource::Position() {
   return absl::OkStatus();
 }
 
-absl::Status ArchiveSource::ReadInDirection(Result* out) {
+absl::Status ArchiveSource::ReadInDirection(Result* out, const RecordFilter& filter) {
   if (absl::Status s = Position(); !s.ok()) return s;
-  return records_.Step(out);
+  return records_.Step(out, filter);
 }
 
 absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
@@ -140,8 +140,14 @@ absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
   // The record decodes into the buffers of a result the caller handed
   // back, when the last one gave its own away.
   if (spare_.capacity_bytes() > record_.capacity_bytes()) std::swap(record_, spare_);
+  // Only the value sets asked for are decoded (all of them when only
+  // derived metrics are asked for: any record will do).
+  if (!std::equal(ids.begin(), ids.end(), fetch_ids_.begin(), fetch_ids_.end())) {
+    fetch_ids_.assign(ids.begin(), ids.end());
+    fetch_filter_ = all_derived ? RecordFilter() : RecordFilter(ids);
+  }
   while (true) {
-    if (absl::Status s = ReadInDirection(&record_); !s.ok()) return s;
+    if (absl::Status s = ReadInDirection(&record_, fetch_filter_); !s.ok()) return s;
     if (record_.is_mark()) continue;
     size_t values = 0;
     if (selection_.Select(record_, ids, &values) == 0 && !all_derived) continue;

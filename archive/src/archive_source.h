@@ -62,7 +62,7 @@ class ArchiveSource : public Source {
   // Places the record catalogue for a FORW/BACK read from the collection
   // time, the first time after SetMode.
   absl::Status Position();
-  absl::Status ReadInDirection(Result* out);
+  absl::Status ReadInDirection(Result* out, const RecordFilter& filter = RecordFilter());
   absl::StatusOr<Result> FetchRecordwise(std::span<const PmID> ids, const Profile& profile);
   absl::StatusOr<Result> FetchInterpolated(std::span<const PmID> ids, const Profile& profile);
   absl::StatusOr<int64_t> EndNs();
@@ -89,6 +89,10 @@ class ArchiveSource : public Source {
   // the caller (Recycle), whose buffers the next record takes.
   Result record_;
   Result spare_;
+  // The value sets a record-by-record fetch decodes: those of the last
+  // fetch's PMIDs (fetch_ids_).
+  std::vector<PmID> fetch_ids_;
+  RecordFilter fetch_filter_;
 };
 
 }  // namespace pmapi

@@ -16,9 +16,9 @@ namespace pmapi {
 namespace {
 
 constexpr size_t kCachedRecords = 8;  // (record, metric) pairs
-// Whole records cached when many metrics are sampled together: enough for
-// the records around a sample and the last records of the instances that
-// have gone.
+// Whole records (decoded for the metrics sampled together, when they are
+// many) cached: enough for the records around a sample and the last
+// records of the instances that have gone.
 constexpr size_t kCachedWholeRecords = 32;
 // Asked for more metrics at once than this, the engine keeps no values and
 // reads them from whole records, so its memory does not grow with the
@@ -354,6 +354,12 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
     tl.whole = many;
     tl.kept = !many;
   }
+  if (many) {
+    // Whole records decoded before hold none of these metrics.
+    whole_ids_.insert(whole_ids_.end(), only.begin(), only.end());
+    std::sort(whole_ids_.begin(), whole_ids_.end());
+    cache_.remove_if([](const CachedResult& c) { return c.pmid == kPmIDNull; });
+  }
   // One pass over the records, decoding only these metrics' value sets; on
   // a fresh source it is the pass that lists them.
   absl::Status scanned = records_->Scan(only, [&](size_t i, const Result& r) {
@@ -513,7 +519,7 @@ absl::StatusOr<InterpEngine::CachedResult*> InterpEngine::CachedRecord(uint32_t 
   c.set = nullptr;
   c.set_of.clear();
   const PmID only[] = {pmid};
-  absl::Status s = pmid == kPmIDNull ? records_->Read(i, &c.result)
+  absl::Status s = pmid == kPmIDNull ? records_->ReadOnly(i, whole_ids_, &c.result)
                                      : records_->ReadOnly(i, only, &c.result);
   if (!s.ok()) {
     cache_.pop_front();

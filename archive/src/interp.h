@@ -224,6 +224,9 @@ class InterpEngine {
   bool have_last_ = false;
   int64_t last_t_ns_ = 0;
   std::list<CachedResult> cache_;  // most recent first
+  // The metrics whose values are read from "whole" records (Timeline::
+  // whole), sorted: such a record is decoded for these metrics only.
+  std::vector<PmID> whole_ids_;
   std::vector<PendingValue> pending_;
 };
 

@@ -69,8 +69,8 @@ void RecordCatalog::Place(int mode, int64_t origin_ns) {
   cursor_ = k;
 }
 
-absl::Status RecordCatalog::Step(Result* out) {
-  if (stream_) return StepStream(out);
+absl::Status RecordCatalog::Step(Result* out, const RecordFilter& filter) {
+  if (stream_) return StepStream(out, filter);
   size_t i;
   if (backward_) {
     if (cursor_ == 0) return PcpError(kErrEol);
@@ -79,7 +79,7 @@ absl::Status RecordCatalog::Step(Result* out) {
     if (cursor_ >= records_.size()) return list_error_.ok() ? PcpError(kErrEol) : list_error_;
     i = cursor_++;
   }
-  return Read(i, out);
+  return set_->Read(records_[i], out, filter);
 }
 
 void RecordCatalog::PlaceStream(int64_t origin_ns) {
@@ -99,10 +99,10 @@ void RecordCatalog::PlaceStream(int64_t origin_ns) {
   }
 }
 
-absl::Status RecordCatalog::StepStream(Result* out) {
+absl::Status RecordCatalog::StepStream(Result* out, const RecordFilter& filter) {
   Archive& a = set_->member(0);
   a.Seek(stream_pos_);
-  absl::Status s = a.ReadNext(out);
+  absl::Status s = a.ReadNext(out, filter);
   if (s.ok()) {
     stream_pos_ = a.Tell();
     return s;

@@ -36,9 +36,10 @@ class RecordCatalog : public RecordSource {
   // PM_MODE_BACK) from `origin_ns`: forwards at the first record at or
   // after it, backwards at the last record at or before it.
   void Place(int mode, int64_t origin_ns);
-  // Reads the next record in the direction of the last Place;
-  // PM_ERR_EOL past the end, or the corruption that ended the listing.
-  absl::Status Step(Result* out);
+  // Reads the next record in the direction of the last Place, decoding
+  // the value sets `filter` keeps; PM_ERR_EOL past the end, or the
+  // corruption that ended the listing.
+  absl::Status Step(Result* out, const RecordFilter& filter = RecordFilter());
   // The time of the last record listed (listing them), or nullopt when
   // the set has none.
   std::optional<int64_t> LastTimeNs();
@@ -59,7 +60,7 @@ class RecordCatalog : public RecordSource {
   // The stream: placed at the first record (in file order) at or after
   // the origin, and read from there.
   void PlaceStream(int64_t origin_ns);
-  absl::Status StepStream(Result* out);
+  absl::Status StepStream(Result* out, const RecordFilter& filter);
 
   ArchiveSet* set_;
   bool listed_ = false;

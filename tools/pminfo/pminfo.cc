@@ -70,6 +70,7 @@ class Reporter {
   void PrintSeries(const std::string& name, const Desc& desc);
   void PrintInstanceLabels(const Desc& desc);
   std::vector<const pmapi::LabelSet*> MetricLabelSets(const Desc& desc);
+  std::vector<pmapi::LabelSet> ContextLevel();
   void PrintHelp(PmID id);
   void PrintHelpText(const absl::StatusOr<std::string>& text);
   void PrintValues(const Desc& desc, const pmapi::Result& r, int set, const std::string& indent);
@@ -153,9 +154,23 @@ std::vector<pmapi::LabelSet> Level(Context* ctx, int level, uint32_t ident) {
   return sets.ok() ? std::move(*sets) : std::vector<pmapi::LabelSet>{};
 }
 
+// The label sets of a metric, lowest precedence first: context, domain,
+// instance domain, cluster and item. With no context labels from the
+// source (an archive before its first label record, an old pmcd), PCP's
+// pminfo shows the host name as the one context label.
+std::vector<pmapi::LabelSet> Reporter::ContextLevel() {
+  std::vector<pmapi::LabelSet> level = Level(ctx_, pmapi::kLabelContext, 0);
+  if (level.empty()) {
+    absl::StatusOr<pmapi::LabelSet> host =
+        pmapi::ParseLabelSet(absl::StrFormat("{\"hostname\":\"%s\"}", ctx_->HostName()));
+    if (host.ok()) level.push_back(*host);
+  }
+  return level;
+}
+
 std::vector<const pmapi::LabelSet*> Reporter::MetricLabelSets(const Desc& desc) {
   levels_.clear();
-  levels_.push_back(Level(ctx_, pmapi::kLabelContext, 0));
+  levels_.push_back(ContextLevel());
   levels_.push_back(Level(ctx_, pmapi::kLabelDomain, desc.pmid));
   if (desc.indom != pmapi::kInDomNull) levels_.push_back(Level(ctx_, pmapi::kLabelInDom, desc.indom));
   levels_.push_back(Level(ctx_, pmapi::kLabelCluster, desc.pmid));
@@ -370,7 +385,7 @@ void Reporter::InDomOperand(pmapi::InDom indom) {
   std::putchar('\n');
   if (s_.labels) {
     levels_.clear();
-    levels_.push_back(Level(ctx_, pmapi::kLabelContext, 0));
+    levels_.push_back(ContextLevel());
     levels_.push_back(Level(ctx_, pmapi::kLabelDomain, pmapi::MakePmID(pmapi::InDomDomain(indom), 0, 0)));
     levels_.push_back(Level(ctx_, pmapi::kLabelInDom, indom));
     std::vector<const pmapi::LabelSet*> sets;
