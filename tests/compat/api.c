@@ -187,6 +187,20 @@ static void labels(void)
         n = pmMergeLabels(two, 2, merged, sizeof merged);
         printf("pmMergeLabels: %d %s\n", n, merged);
     }
+    {
+        /* nested maps merge as dotted names, in name order */
+        char *maps[] = { "{\"map\":null,\"z\":[1,2]}",
+                         "{\"map\":{\"priority\":\"one\",\"ratio\":2.5},\"m2\":{\"foo\":{\"bar\":true}}}" };
+        char *bad[] = { "{\"a b\":1}" };
+        n = pmMergeLabels(maps, 2, merged, sizeof merged);
+        printf("pmMergeLabels (maps): %d %s\n", n, merged);
+        n = pmMergeLabels(maps, 2, merged, 8);
+        printf("pmMergeLabels (small buffer): %d\n", n);
+        n = pmMergeLabels(bad, 1, merged, sizeof merged);
+        printf("pmMergeLabels (bad): %d\n", n);
+        n = pmMergeLabels(maps, 0, merged, sizeof merged);
+        printf("pmMergeLabels (none): %d\n", n);
+    }
 }
 
 static void archive(void)

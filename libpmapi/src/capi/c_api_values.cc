@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 
@@ -622,6 +623,28 @@ void pmFreeLabelSets(pmLabelSet* sets, int nsets) {
   std::free(sets);
 }
 
+// Adds the labels of the JSON object `json` to *out under `prefix`,
+// nested maps flattened to dotted names as PCP's compound parsing names
+// them: the outermost map's name and the member's ("a.c" for
+// {"a":{"b":{"c":1}}}). 0, or -EINVAL for text that is not a label set
+// (the parser's own code for one too large).
+static int FlattenLabels(std::string_view json, const std::string& prefix,
+                         std::map<std::string, std::string>* out) {
+  absl::StatusOr<LabelSet> set = ParseLabelSet(json);
+  if (!set.ok()) return Code(set.status()) == PM_ERR_GENERIC ? -EINVAL : Code(set.status());
+  for (const LabelEntry& l : set->labels) {
+    std::string name = prefix + std::string(LabelName(*set, l));
+    std::string_view value = LabelValue(*set, l);
+    if (value.size() > 2 && value.front() == '{') {
+      int sts = FlattenLabels(value, prefix.empty() ? name + "." : prefix, out);
+      if (sts < 0) return sts;
+    } else {
+      (*out)[name] = std::string(value);
+    }
+  }
+  return 0;
+}
+
 // Merged label JSON into buf: its length, or PM_ERR_TOOSMALL if it does
 // not fit.
 static int MergeInto(const std::vector<const LabelSet*>& sets, char* buf, int buflen) {
@@ -633,17 +656,26 @@ static int MergeInto(const std::vector<const LabelSet*>& sets, char* buf, int bu
   return static_cast<int>(merged.size());
 }
 
+// pmMergeLabels merges JSON texts as PCP's compound parsing sees them: a
+// nested map's members are labels of their own named "map.member" (an
+// empty map stays a label whose value is {}), later texts override earlier
+// ones name by name, and the result lists the names in byte order.
 int pmMergeLabels(char** labels, int nlabels, char* buf, int buflen) {
-  std::vector<LabelSet> parsed;
+  if (labels == nullptr || nlabels < 1) return -EINVAL;
+  std::map<std::string, std::string> merged;
   for (int i = 0; i < nlabels; ++i) {
-    if (labels[i] == nullptr) continue;
-    absl::StatusOr<LabelSet> set = ParseLabelSet(labels[i]);
-    if (!set.ok()) return Code(set.status());
-    parsed.push_back(std::move(*set));
+    if (labels[i] == nullptr || labels[i][0] == '\0') continue;
+    int sts = FlattenLabels(labels[i], "", &merged);
+    if (sts < 0) return sts;
   }
-  std::vector<const LabelSet*> sets;
-  for (const LabelSet& s : parsed) sets.push_back(&s);
-  return MergeInto(sets, buf, buflen);
+  std::string out = "{";
+  for (const auto& [name, value] : merged) {
+    absl::StrAppend(&out, out.size() > 1 ? "," : "", "\"", name, "\":", value);
+  }
+  out += "}";
+  if (buf == nullptr || buflen <= 0 || out.size() >= static_cast<size_t>(buflen)) return -E2BIG;
+  CopyOut(out, buf, buflen);
+  return static_cast<int>(out.size());
 }
 
 int pmMergeLabelSets(pmLabelSet** sets, int nsets, char* buf, int buflen,
