@@ -118,6 +118,15 @@ std::vector<LabelSet> ArchiveMetadata::LabelsAt(int level, uint32_t want, int64_
   return found->sets;
 }
 
+std::vector<LabelSet> ArchiveMetadata::EarliestLabels(int level, uint32_t ident) const {
+  const LabelRecord* found = nullptr;
+  for (const LabelRecord* r : set_->label_records()) {
+    if (static_cast<int>(r->type) != level || r->ident != ident) continue;
+    if (found == nullptr || r->stamp < found->stamp) found = r;
+  }
+  return found == nullptr ? std::vector<LabelSet>{} : found->sets;
+}
+
 bool ArchiveMetadata::HasLabelRecords(int level) const {
   for (const LabelRecord* r : set_->label_records()) {
     if (static_cast<int>(r->type) == level) return true;

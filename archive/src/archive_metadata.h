@@ -37,6 +37,9 @@ class ArchiveMetadata : public InterpMetadata {
   // name's first word), in the memberships up to t_ns, newest first.
   absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst, int64_t t_ns) const;
   absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name, int64_t t_ns) const;
+  // The label sets of the earliest record of `level` for `ident` (as the
+  // archive files it), or none.
+  std::vector<LabelSet> EarliestLabels(int level, uint32_t ident) const;
   // Every instance the archive records for indom (pmGetInDomArchive).
   absl::StatusOr<std::vector<Instance>> GetInDomArchive(InDom indom);
   absl::StatusOr<std::string> LookupText(uint32_t ident, int kind) const;

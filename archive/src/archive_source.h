@@ -55,6 +55,9 @@ class ArchiveSource : public Source {
   absl::StatusOr<std::vector<Instance>> GetInDomArchive(InDom indom) override {
     return metadata_.GetInDomArchive(indom);
   }
+  absl::StatusOr<std::vector<LabelSet>> ArchiveClusterLabels(uint32_t cluster) override {
+    return metadata_.EarliestLabels(kLabelCluster, cluster);
+  }
 
  private:
   explicit ArchiveSource(std::unique_ptr<ArchiveSet> set);

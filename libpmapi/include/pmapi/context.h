@@ -168,6 +168,10 @@ class Context {
   // (pmGetInDomArchive); PM_ERR_NOTARCHIVE for other contexts,
   // PM_ERR_INDOM_LOG if the archive has no such indom.
   absl::StatusOr<std::vector<Instance>> GetInDomArchive(InDom indom);
+  // Returns the cluster labels an archive records for `pmid`'s cluster, from
+  // the earliest record of them (pmLookupLabels' cluster level in an
+  // archive); PM_ERR_NOTARCHIVE for other contexts.
+  absl::StatusOr<std::vector<LabelSet>> ArchiveClusterLabels(PmID pmid);
   absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst);
   absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name);
   // Returns help text of `kind` (kTextOneline or kTextHelp) for a metric or

@@ -47,10 +47,6 @@ struct CContext {
   int mode = PM_MODE_LIVE;
   absl::Time when = absl::UnixEpoch();
   absl::Duration delta;
-  // The archives of an archive context, opened on first use by the
-  // *Archive instance functions.
-  std::vector<std::unique_ptr<Archive>> archives;
-  bool archives_opened = false;
   // The generation of the loaded name space (pmLoadNameSpace) this
   // context's Context was last given; see SyncNames.
   uint64_t names_generation = 0;

@@ -23,49 +23,6 @@ int WithContext(F body) {
 }
 
 // Opens the archives of an archive context for the *Archive functions.
-int EnsureArchives(CContext& entry) {
-  if (entry.type != PM_CONTEXT_ARCHIVE) return PM_ERR_NOTARCHIVE;
-  if (entry.archives_opened) return entry.archives.empty() ? PM_ERR_NOTARCHIVE : 0;
-  entry.archives_opened = true;
-  std::vector<std::string> names = absl::StrSplit(entry.name, ',', absl::SkipEmpty());
-  for (const std::string& name : names) {
-    absl::StatusOr<std::unique_ptr<Archive>> a = Archive::Open(name);
-    if (!a.ok()) return Code(a.status());
-    entry.archives.push_back(std::move(*a));
-  }
-  return entry.archives.empty() ? PM_ERR_NOTARCHIVE : 0;
-}
-
-// Every instance an archive context's archives ever give `indom`, newest
-// membership first, each with the name it last had.
-std::vector<Instance> ArchiveInstances(CContext& entry, InDom indom) {
-  std::vector<Instance> out;
-  for (auto a = entry.archives.rbegin(); a != entry.archives.rend(); ++a) {
-    const std::vector<InDomSnapshot>* h = (*a)->InDomHistory(indom);
-    if (h == nullptr) continue;
-    for (auto s = h->rbegin(); s != h->rend(); ++s) {
-      for (size_t i = 0; i < s->size(); ++i) {
-        bool seen = false;
-        for (const Instance& known : out) seen = seen || known.id == s->inst(i);
-        if (!seen) out.push_back({s->inst(i), std::string(s->name(i))});
-      }
-    }
-  }
-  return out;
-}
-
-// The cluster labels an archive context's archives record for pmid's
-// cluster: the earliest record of them.
-std::vector<LabelSet> ArchiveClusterLabels(CContext& entry, PmID pmid) {
-  const uint32_t ident = MakePmID(PmIDDomain(pmid), PmIDCluster(pmid), 0);
-  for (const std::unique_ptr<Archive>& a : entry.archives) {
-    for (const LabelRecord& r : a->label_records()) {
-      if (r.type == PM_LABEL_CLUSTER && r.ident == ident) return r.sets;
-    }
-  }
-  return {};
-}
-
 // Hands out instance lists as pmGetInDom does: two malloc'd arrays.
 int HandOutInstances(const std::vector<Instance>& insts, int** instlist, char*** namelist) {
   *instlist = nullptr;
@@ -323,26 +280,22 @@ int pmGetInDomArchive(pmInDom indom, int** instlist, char*** namelist) {
   *instlist = nullptr;
   *namelist = nullptr;
   return WithContext([&](CContext& e) {
-    int st = EnsureArchives(e);
-    if (st < 0) return st;
-    std::vector<Instance> all = ArchiveInstances(e, indom);
-    if (all.empty()) return PM_ERR_INDOM_LOG;
-    return HandOutInstances(all, instlist, namelist);
+    absl::StatusOr<std::vector<Instance>> all = e.ctx->GetInDomArchive(indom);
+    if (!all.ok()) return Code(all.status());
+    return HandOutInstances(*all, instlist, namelist);
   });
 }
 
 int pmLookupInDomArchive(pmInDom indom, const char* name) {
   return WithContext([&](CContext& e) {
-    int st = EnsureArchives(e);
-    if (st < 0) return st;
-    std::vector<Instance> all = ArchiveInstances(e, indom);
-    if (all.empty()) return PM_ERR_INDOM_LOG;
+    absl::StatusOr<std::vector<Instance>> all = e.ctx->GetInDomArchive(indom);
+    if (!all.ok()) return Code(all.status());
     std::string_view want = name == nullptr ? "" : name;
-    for (const Instance& i : all) {
+    for (const Instance& i : *all) {
       if (i.name == want) return static_cast<int>(i.id);
     }
     // As with live instance names, the part before the first space matches.
-    for (const Instance& i : all) {
+    for (const Instance& i : *all) {
       if (std::string_view(i.name).substr(0, i.name.find(' ')) == want) return static_cast<int>(i.id);
     }
     return PM_ERR_INST_LOG;
@@ -352,11 +305,9 @@ int pmLookupInDomArchive(pmInDom indom, const char* name) {
 int pmNameInDomArchive(pmInDom indom, int inst, char** name) {
   *name = nullptr;
   return WithContext([&](CContext& e) {
-    int st = EnsureArchives(e);
-    if (st < 0) return st;
-    std::vector<Instance> all = ArchiveInstances(e, indom);
-    if (all.empty()) return PM_ERR_INDOM_LOG;
-    for (const Instance& i : all) {
+    absl::StatusOr<std::vector<Instance>> all = e.ctx->GetInDomArchive(indom);
+    if (!all.ok()) return Code(all.status());
+    for (const Instance& i : *all) {
       if (i.id == inst) {
         *name = Dup(i.name);
         return *name == nullptr ? -ENOMEM : 0;
@@ -409,10 +360,9 @@ int pmLookupLabels(pmID pmid, pmLabelSet** sets) {
       // together, so they are in force when its domain labels are.
       absl::StatusOr<std::vector<LabelSet>> domain = e.ctx->LookupLabels(PM_LABEL_DOMAIN, pmid);
       bool in_force = domain.ok() && !domain->empty();
-      if (in_force && EnsureArchives(e) == 0) {
-        std::vector<LabelSet> cluster = ArchiveClusterLabels(e, pmid);
-        all.insert(all.end(), cluster.begin(), cluster.end());
-      }
+      absl::StatusOr<std::vector<LabelSet>> cluster =
+          in_force ? e.ctx->ArchiveClusterLabels(pmid) : std::vector<LabelSet>{};
+      if (cluster.ok()) all.insert(all.end(), cluster->begin(), cluster->end());
     } else {
       add(PM_LABEL_CLUSTER, pmid);
     }

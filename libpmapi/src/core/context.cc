@@ -303,6 +303,10 @@ absl::StatusOr<std::vector<Instance>> Context::GetInDomArchive(InDom indom) {
   return source_->GetInDomArchive(indom);
 }
 
+absl::StatusOr<std::vector<LabelSet>> Context::ArchiveClusterLabels(PmID pmid) {
+  return source_->ArchiveClusterLabels(MakePmID(PmIDDomain(pmid), PmIDCluster(pmid), 0));
+}
+
 absl::StatusOr<std::string> Context::NameInDom(InDom indom, int32_t inst) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
   return source_->NameInDom(indom, inst);

@@ -86,6 +86,11 @@ class Source {
     (void)indom;
     return PcpError(kErrNotarchive);
   }
+  // The earliest cluster label sets of `cluster` (a PMID with item 0).
+  virtual absl::StatusOr<std::vector<LabelSet>> ArchiveClusterLabels(uint32_t cluster) {
+    (void)cluster;
+    return PcpError(kErrNotarchive);
+  }
 };
 
 }  // namespace pmapi
