@@ -25,7 +25,9 @@ namespace pmapi {
 
 // Parses a JSON object into a label set: whitespace outside strings is
 // dropped, names are sorted, and each pair is indexed. Every pair gets
-// `flags` (a kLabel* level, possibly with kLabelOptional). Returns
+// `flags` (a kLabel* level, possibly with kLabelOptional). With
+// kLabelCompound in `flags` names may hold dots ("map.priority"), as in
+// text that PCP's label merging has already flattened. Returns
 // PM_ERR_GENERIC for malformed JSON, a duplicate name, or a name that is
 // not an identifier, and PM_ERR_TOOBIG past PCP's 64 KiB limit.
 absl::StatusOr<LabelSet> ParseLabelSet(std::string_view json, int flags = 0);

@@ -630,7 +630,7 @@ void pmFreeLabelSets(pmLabelSet* sets, int nsets) {
 // (the parser's own code for one too large).
 static int FlattenLabels(std::string_view json, const std::string& prefix,
                          std::map<std::string, std::string>* out) {
-  absl::StatusOr<LabelSet> set = ParseLabelSet(json);
+  absl::StatusOr<LabelSet> set = ParseLabelSet(json, PM_LABEL_COMPOUND);
   if (!set.ok()) return Code(set.status()) == PM_ERR_GENERIC ? -EINVAL : Code(set.status());
   for (const LabelEntry& l : set->labels) {
     std::string name = prefix + std::string(LabelName(*set, l));

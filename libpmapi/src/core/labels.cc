@@ -102,12 +102,17 @@ class JsonScanner {
   size_t pos_ = 0;
 };
 
-bool IsLabelName(std::string_view quoted) {
+// PM_LABEL_COMPOUND, the flag under which names may hold dots.
+constexpr int kCompoundFlag = 1 << 6;
+
+// A label name: a letter, then letters, digits and '_'; with `dotted`
+// (text PCP parses as already-merged compound labels) '.' too.
+bool IsLabelName(std::string_view quoted, bool dotted) {
   if (quoted.size() < 3) return false;
   std::string_view name = quoted.substr(1, quoted.size() - 2);
   if (!std::isalpha(static_cast<unsigned char>(name[0]))) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  return std::all_of(name.begin(), name.end(), [dotted](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (dotted && c == '.');
   });
 }
 
@@ -142,7 +147,8 @@ absl::StatusOr<LabelSet> ParseLabelSet(std::string_view json, int flags) {
   if (!scan.Consume('}')) {
     while (true) {
       std::string name, value;
-      if (!scan.String(&name) || !IsLabelName(name) || !scan.Consume(':') || !scan.Value(&value)) {
+      if (!scan.String(&name) || !IsLabelName(name, (flags & kCompoundFlag) != 0) || !scan.Consume(':') ||
+          !scan.Value(&value)) {
         return PcpError(kErrGeneric);
       }
       if (!pairs.emplace(std::move(name), std::move(value)).second) return PcpError(kErrGeneric);
