@@ -360,6 +360,10 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
     std::sort(whole_ids_.begin(), whole_ids_.end());
     cache_.remove_if([](const CachedResult& c) { return c.pmid == kPmIDNull; });
   }
+  // Records usually list a metric's instances in the same order as the
+  // record before, so each metric remembers where the last record's
+  // instances went and looks an instance up only when the order changes.
+  absl::flat_hash_map<PmID, InstanceOrder> orders;
   // One pass over the records, decoding only these metrics' value sets; on
   // a fresh source it is the pass that lists them.
   absl::Status scanned = records_->Scan(only, [&](size_t i, const Result& r) {
@@ -367,6 +371,7 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
       auto w = wanted.find(vs.pmid);
       if (w == wanted.end() || vs.numval <= 0) continue;
       Timeline& tl = timelines_[vs.pmid];
+      InstanceOrder& order = orders[vs.pmid];
       if (!tl.first_misfit && !FormatFitsType(vs.valfmt, w->second->type)) {
         tl.first_misfit = static_cast<uint32_t>(i);
       }
@@ -376,7 +381,7 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
       const uint32_t pos = static_cast<uint32_t>(tl.records.size() - 1);
       for (int j = 0; j < vs.numval; ++j) {
         ValueView v = r.value(vs, j);
-        Observations& obs = tl.by_inst[w->second->indom == kInDomNull ? kInNull : v.inst];
+        Observations& obs = order.Find(&tl, j, w->second->indom == kInDomNull ? kInNull : v.inst);
         if (!obs.runs.empty() && obs.runs.back().last == pos) continue;
         Observe(&obs, pos);
         if (tl.kept) Keep(v, &tl, &obs);
@@ -392,6 +397,27 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
     }
   }
   return scanned;
+}
+
+InterpEngine::Observations& InterpEngine::InstanceOrder::Find(Timeline* tl, int j, int32_t inst) {
+  const size_t k = static_cast<size_t>(j);
+  if (k < insts.size() && insts[k] == inst && where[k] != nullptr && known == tl->by_inst.size()) {
+    return *where[k];
+  }
+  Observations& obs = tl->by_inst[inst];
+  // An instance seen for the first time may have moved every other.
+  if (known != tl->by_inst.size()) {
+    insts.clear();
+    where.clear();
+    known = tl->by_inst.size();
+  }
+  if (k >= insts.size()) {
+    insts.resize(k + 1, kInNull);
+    where.resize(k + 1, nullptr);
+  }
+  insts[k] = inst;
+  where[k] = &obs;
+  return obs;
 }
 
 void InterpEngine::Observe(Observations* obs, uint32_t pos) {

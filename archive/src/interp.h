@@ -134,6 +134,16 @@ class InterpEngine {
     std::vector<Run> runs;
     std::vector<uint64_t> bits;
   };
+  struct Timeline;
+  // Where the instances of a metric's last record went, by their place in
+  // the record (for the scan that builds timelines).
+  struct InstanceOrder {
+    std::vector<int32_t> insts;
+    std::vector<Observations*> where;
+    size_t known = 0;  // tl->by_inst.size() when `where` was filled
+    // The observations of `inst`, the j-th value of its record.
+    Observations& Find(Timeline* tl, int j, int32_t inst);
+  };
   struct Timeline {
     int valfmt = -1;
     int vtype = kTypeUnknown;  // of the kept 8-byte blocks
