@@ -51,19 +51,6 @@ int __pmInProfile(pmInDom indom, const pmProfile* prof, int inst) {
   return pmapi::CProfileAdmits(prof, indom, inst) ? 1 : 0;
 }
 
-// Frees the values of each value set, and the sets, but not the result.
-void __pmFreeResultValues(pmResult* result) {
-  if (result == nullptr) return;
-  for (int i = 0; i < result->numpmid; i++) {
-    pmValueSet* vs = result->vset[i];
-    if (vs == nullptr) continue;
-    if (vs->valfmt == PM_VAL_DPTR) {
-      for (int j = 0; j < vs->numval; j++) std::free(vs->vlist[j].value.pval);
-    }
-    std::free(vs);
-  }
-}
-
 void __pmFreeHighResResult(pmHighResResult* result) { pmFreeHighResResult(result); }
 
 }  // extern "C"

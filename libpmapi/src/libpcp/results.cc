@@ -10,6 +10,18 @@
 
 namespace {
 
+// Frees each value set of vset[0..n) with its value blocks.
+void FreeValueSets(pmValueSet** vset, int n) {
+  for (int i = 0; i < n; i++) {
+    pmValueSet* vs = vset[i];
+    if (vs == nullptr) continue;
+    if (vs->valfmt == PM_VAL_DPTR) {
+      for (int j = 0; j < vs->numval; j++) std::free(vs->vlist[j].value.pval);
+    }
+    std::free(vs);
+  }
+}
+
 int CompareInst(const void* a, const void* b) {
   return static_cast<const pmValue*>(a)->inst - static_cast<const pmValue*>(b)->inst;
 }
@@ -74,15 +86,13 @@ __pmResult* __pmAllocResult(int numpmid) {
 // Frees the value sets and their value blocks, and the result itself.
 void __pmFreeResult(__pmResult* result) {
   if (result == nullptr) return;
-  for (int i = 0; i < result->numpmid; i++) {
-    pmValueSet* vs = result->vset[i];
-    if (vs == nullptr) continue;
-    if (vs->valfmt == PM_VAL_DPTR) {
-      for (int j = 0; j < vs->numval; j++) std::free(vs->vlist[j].value.pval);
-    }
-    std::free(vs);
-  }
+  FreeValueSets(result->vset, result->numpmid);
   std::free(result);
+}
+
+// Frees the values of each value set, and the sets, but not the result.
+void __pmFreeResultValues(pmResult* result) {
+  if (result != nullptr) FreeValueSets(result->vset, result->numpmid);
 }
 
 // Puts each value set's values in instance order.

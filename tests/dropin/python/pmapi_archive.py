@@ -9,17 +9,7 @@ import sys
 from ctypes import c_uint
 from pcp import pmapi
 import cpmapi as c_api
-
-
-def attempt(label, call, *args):
-    """Prints what call(*args) returns, or the PCP error it raises."""
-    try:
-        value = call(*args)
-        print("%s: %s" % (label, value))
-        return value
-    except pmapi.pmErr as error:
-        print("%s: error %s" % (label, pmapi.pmErr(error.args[0]).message()))
-        return None
+from dropin_common import attempt
 
 
 def show_desc(ctx, name):

@@ -8,21 +8,11 @@ PCP's libpcp.so.3 and libpmapi's.
 import sys
 from pcp import pmapi
 import cpmapi as c_api
+from dropin_common import attempt
 
 METRICS = ["sample.long.one", "sample.bin", "sample.string.hullo",
            "sample.ulonglong.million", "sample.float.ten", "sample.double.bin",
            "sample.long.write_me"]
-
-
-def attempt(label, call, *args):
-    """Prints what call(*args) returns, or the PCP error it raises."""
-    try:
-        value = call(*args)
-        print("%s: %s" % (label, value))
-        return value
-    except pmapi.pmErr as error:
-        print("%s: error %s" % (label, pmapi.pmErr(error.args[0]).message()))
-        return None
 
 
 def fetch(ctx, names):
