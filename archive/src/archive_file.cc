@@ -22,26 +22,10 @@
 #include "external_decompress.h"
 #include "pmapi/archive.h"
 #include "pmapi/errors.h"
+#include "read_ahead.h"
 
 namespace pmapi {
 namespace {
-
-// Reads exactly `n` bytes at `offset` of fd. A short file is PM_ERR_LOGREC:
-// every caller reads where the xz index says data is.
-absl::Status ReadAt(int fd, uint64_t offset, uint8_t* out, size_t n) {
-  while (n > 0) {
-    const ssize_t got = pread(fd, out, n, static_cast<off_t>(offset));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      return PcpError(-errno);
-    }
-    if (got == 0) return PcpError(kErrLogrec);
-    out += got;
-    offset += static_cast<uint64_t>(got);
-    n -= static_cast<size_t>(got);
-  }
-  return absl::OkStatus();
-}
 
 // Owns a file descriptor.
 class Fd {
@@ -68,16 +52,23 @@ class Fd {
 // it), backward (the window ending with the read) from one just behind
 // it, so scans in either direction make one system call per window. Only
 // the window is held (a full scan holds half a megabyte, not the file).
-// The descriptor is closed by Drop and opened again by the next read.
+// While a forward scan decodes one window, a worker thread reads the next
+// (ReadAhead), and the part of a record that straddles the two is copied
+// in front of it. The descriptor is closed by Drop and opened again by the
+// next read.
 class WindowSource : public FileSource {
  public:
   WindowSource(int fd, std::string path, uint64_t size)
       : fd_(fd), path_(std::move(path)), size_(size) {}
-  ~WindowSource() override { CloseFd(); }
+  ~WindowSource() override {
+    ahead_.Stop();
+    CloseFd();
+  }
   uint64_t size() const override { return size_; }
   void Drop() override {
-    buf_.reset();
-    cap_ = 0;
+    ahead_.Stop();
+    std::vector<uint8_t>().swap(buf_);
+    std::vector<uint8_t>().swap(spare_);
     win_len_ = 0;
     CloseFd();
   }
@@ -88,11 +79,13 @@ class WindowSource : public FileSource {
     if (offset < win_off_ || offset + len > win_off_ + win_len_) {
       if (absl::Status s = Fill(offset, len); !s.ok()) return s;
     }
-    return std::span<const uint8_t>(buf_.get() + (offset - win_off_), len);
+    return std::span<const uint8_t>(win_ + (offset - win_off_), len);
   }
 
  private:
   static constexpr uint64_t kWindow = 512 << 10;
+  // Room before a window read ahead for the record that straddles it.
+  static constexpr size_t kHead = 256 << 10;
 
   // Reads a window holding [offset, offset + len).
   absl::Status Fill(uint64_t offset, size_t len) {
@@ -100,21 +93,57 @@ class WindowSource : public FileSource {
     const bool behind = win_len_ > 0 && offset < win_off_ && win_off_ - offset < kWindow;
     if (behind && len < kWindow) start = offset + len > kWindow ? offset + len - kWindow : 0;
     const size_t n = static_cast<size_t>(std::min<uint64_t>(size_ - start, std::max<uint64_t>(len, kWindow)));
-    if (n > cap_) {
-      buf_.reset(new (std::nothrow) uint8_t[n]);
-      cap_ = buf_ ? n : 0;
-      if (!buf_) return PcpError(-ENOMEM);
-    }
-    win_len_ = 0;
     if (fd_ < 0) {
+      ahead_.Wait();
       fd_ = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd_ < 0) return PcpError(-errno);
     }
-    if (absl::Status s = ReadAt(fd_, start, buf_.get(), n); !s.ok()) return s;
-    win_off_ = start;
-    win_len_ = n;
+    // A read at or inside the end of the window continues a forward scan;
+    // only such reads are read ahead of.
+    const bool sequential = !behind && win_len_ > 0 && start >= win_off_ && start <= win_off_ + win_len_;
+    if (!sequential || !TakeAhead(start, offset + len)) {
+      win_len_ = 0;
+      if (buf_.size() < n) buf_.resize(n);
+      if (absl::Status s = ReadFully(fd_, start, buf_.data(), n); !s.ok()) return s;
+      win_ = buf_.data();
+      win_off_ = start;
+      win_len_ = n;
+    }
+    if (sequential) ReadNextAhead();
     return absl::OkStatus();
   }
+
+  // Makes the window [start, ...) from the end of the current one and the
+  // window read ahead; false when that does not hold [start, end).
+  bool TakeAhead(uint64_t start, uint64_t end) {
+    const uint64_t ahead = win_off_ + win_len_;
+    if (win_len_ == 0 || start < win_off_ || start > ahead || ahead - start > kHead) return false;
+    std::vector<uint8_t> next;
+    absl::Status status;
+    if (!ahead_.Take(ahead, &next, &status)) return false;
+    const size_t got = next.size() - kHead;
+    if (!status.ok() || ahead + got < end) {
+      spare_ = std::move(next);
+      return false;
+    }
+    const size_t tail = static_cast<size_t>(ahead - start);
+    std::memcpy(next.data() + kHead - tail, win_ + (start - win_off_), tail);
+    spare_ = std::move(buf_);
+    buf_ = std::move(next);
+    win_ = buf_.data() + kHead - tail;
+    win_off_ = start;
+    win_len_ = tail + got;
+    return true;
+  }
+
+  void ReadNextAhead() {
+    const uint64_t next = win_off_ + win_len_;
+    if (next >= size_) return;
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(size_ - next, kWindow));
+    ahead_.Start(fd_, next, n, kHead, std::move(spare_));
+    spare_.clear();
+  }
+
   void CloseFd() {
     if (fd_ >= 0) close(fd_);
     fd_ = -1;
@@ -123,11 +152,13 @@ class WindowSource : public FileSource {
   int fd_;
   std::string path_;
   uint64_t size_;
-  std::unique_ptr<uint8_t[]> buf_;
-  size_t cap_ = 0;
-  // The window: bytes [win_off_, win_off_ + win_len_) of the file in buf_.
+  std::vector<uint8_t> buf_;
+  std::vector<uint8_t> spare_;  // a buffer for the next read ahead
+  // The window: bytes [win_off_, win_off_ + win_len_) of the file at win_.
+  const uint8_t* win_ = nullptr;
   uint64_t win_off_ = 0;
   size_t win_len_ = 0;
+  ReadAhead ahead_;
 };
 
 // A file held in memory: a file that is not a regular one or an inflated
@@ -168,14 +199,14 @@ absl::StatusOr<std::vector<XzBlock>> ReadXzIndex(int fd, uint64_t file_size) {
     uint8_t word[4];
     for (;;) {
       if (pos < 4) return PcpError(kErrLogrec);
-      absl::Status s = ReadAt(fd, pos - 4, word, 4);
+      absl::Status s = ReadFully(fd, pos - 4, word, 4);
       if (!s.ok()) return s;
       if (word[0] | word[1] | word[2] | word[3]) break;
       pos -= 4;
     }
     if (pos < 2 * kHeader) return PcpError(kErrLogrec);
     uint8_t buf[LZMA_STREAM_HEADER_SIZE];
-    absl::Status s = ReadAt(fd, pos - kHeader, buf, kHeader);
+    absl::Status s = ReadFully(fd, pos - kHeader, buf, kHeader);
     if (!s.ok()) return s;
     lzma_stream_flags footer;
     if (lzma_stream_footer_decode(&footer, buf) != LZMA_OK) return PcpError(kErrLogrec);
@@ -185,7 +216,7 @@ absl::StatusOr<std::vector<XzBlock>> ReadXzIndex(int fd, uint64_t file_size) {
     }
     pos -= footer.backward_size;
     std::vector<uint8_t> raw(static_cast<size_t>(footer.backward_size));
-    s = ReadAt(fd, pos, raw.data(), raw.size());
+    s = ReadFully(fd, pos, raw.data(), raw.size());
     if (!s.ok()) return s;
     lzma_index* index = nullptr;
     uint64_t memlimit = UINT64_MAX;
@@ -200,7 +231,7 @@ absl::StatusOr<std::vector<XzBlock>> ReadXzIndex(int fd, uint64_t file_size) {
       return PcpError(kErrLogrec);
     }
     const uint64_t stream_start = pos - blocks_bytes - kHeader;
-    s = ReadAt(fd, stream_start, buf, kHeader);
+    s = ReadFully(fd, stream_start, buf, kHeader);
     lzma_stream_flags header;
     if (!s.ok() || lzma_stream_header_decode(&header, buf) != LZMA_OK ||
         lzma_stream_flags_compare(&header, &footer) != LZMA_OK) {
@@ -250,7 +281,7 @@ class BlockDecoder {
     produced_ = 0;
     expected_ = block.size;
     uint8_t header[LZMA_BLOCK_HEADER_SIZE_MAX];
-    absl::Status s = ReadAt(fd, block.file_offset, header, 1);
+    absl::Status s = ReadFully(fd, block.file_offset, header, 1);
     if (!s.ok()) return s;
     block_ = lzma_block{};
     lzma_block& b = block_;
@@ -259,7 +290,7 @@ class BlockDecoder {
     b.filters = filters_;
     b.header_size = lzma_block_header_size_decode(header[0]);
     if (header[0] == 0 || b.header_size > block.total_size) return PcpError(kErrLogrec);
-    s = ReadAt(fd, block.file_offset + 1, header + 1, b.header_size - 1);
+    s = ReadFully(fd, block.file_offset + 1, header + 1, b.header_size - 1);
     if (!s.ok()) return s;
     if (lzma_block_header_decode(&b, nullptr, header) != LZMA_OK) return PcpError(kErrLogrec);
     // The header must agree with the index.
@@ -285,7 +316,7 @@ class BlockDecoder {
     while (strm_.avail_out > 0) {
       if (strm_.avail_in == 0 && in_pos_ < in_end_) {
         const size_t chunk = static_cast<size_t>(std::min<uint64_t>(sizeof(in_), in_end_ - in_pos_));
-        absl::Status s = ReadAt(fd_, in_pos_, in_, chunk);
+        absl::Status s = ReadFully(fd_, in_pos_, in_, chunk);
         if (!s.ok()) return s;
         in_pos_ += chunk;
         strm_.next_in = in_;
@@ -524,7 +555,7 @@ absl::StatusOr<std::vector<uint8_t>> InflateAlone(int fd) {
 absl::StatusOr<std::unique_ptr<FileSource>> OpenCompressed(int fd, uint64_t file_size) {
   uint8_t magic[6] = {};
   if (file_size >= sizeof(magic)) {
-    absl::Status s = ReadAt(fd, 0, magic, sizeof(magic));
+    absl::Status s = ReadFully(fd, 0, magic, sizeof(magic));
     if (!s.ok()) return s;
   }
   static constexpr uint8_t kXzMagic[6] = {0xfd, '7', 'z', 'X', 'Z', 0};

@@ -82,6 +82,30 @@ class ArchiveFileTest : public ::testing::Test {
 
 TEST_F(ArchiveFileTest, PlainFile) { ExpectSameBytes(dir_ + "/data"); }
 
+// A forward scan reads each record just after the last: the window read
+// ahead is joined to the part of a record that straddles the windows, and
+// records longer than the room kept for that part are read afresh.
+TEST_F(ArchiveFileTest, PlainFileScannedRecordByRecord) {
+  absl::StatusOr<ArchiveFile> f = ArchiveFile::Open(dir_ + "/data");
+  ASSERT_TRUE(f.ok()) << f.status();
+  std::mt19937 rng(3);
+  uint64_t off = 0;
+  int reads = 0;
+  while (off < plain_.size()) {
+    // mostly archive-sized records, now and then one of 300 KB or more
+    size_t len = (rng() % 17 == 0) ? 300000 + rng() % 400000 : 8 + rng() % 100000;
+    absl::StatusOr<std::span<const uint8_t>> got = f->Read(off, len);
+    ASSERT_TRUE(got.ok()) << got.status() << " at " << off;
+    const size_t want = std::min(len, plain_.size() - off);
+    ASSERT_EQ(std::string(reinterpret_cast<const char*>(got->data()), got->size()), plain_.substr(off, want))
+        << "at " << off << " len " << len;
+    off += want;
+    ++reads;
+    // a jump back now and then, as a reader placing itself again does
+    if (reads % 23 == 0 && off > 200000) off -= 150000;
+  }
+}
+
 TEST_F(ArchiveFileTest, PlainFileReadAgainAfterDrop) {
   // Drop frees the window and closes the file; the next read opens it
   // again, and a file gone by then is an error, not a crash.
