@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <exception>
 
 #include "pmapi/errors.h"
 
@@ -66,8 +67,13 @@ void ReadAhead::Run() {
 void ReadAhead::Start(int fd, uint64_t offset, size_t n, size_t head, std::vector<uint8_t> buffer) {
   if (!Usable()) return;
   if (worker_ == nullptr) {
+    // Without a thread (the process is at its limit) reads stay in line.
+    try {
+      worker_ = new std::thread([this] { Run(); });
+    } catch (const std::exception&) {
+      return;
+    }
     owner_ = getpid();
-    worker_ = new std::thread([this] { Run(); });
   }
   {
     std::unique_lock<std::mutex> lock(mu_);
