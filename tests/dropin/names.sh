@@ -53,7 +53,7 @@ missing_nodes=$(comm -13 "$work/nodes" "$work/pcp_nodes" | tr '\n' ' ')
 [ -n "$missing_nodes" ] && problem "version nodes missing: $missing_nodes"
 
 # Data stays data: each of PCP's data objects we export is an object here.
-for name in pmProgname pmDebug pmDebugOptions __pmPDUCntIn __pmPDUCntOut; do
+for name in pmProgname pmDebug pmDebugOptions __pmPDUCntIn __pmPDUCntOut __pmNativeConfig; do
   objdump -T "$ours" | awk -v n="$name" '$NF == n && $0 !~ /\*UND\*/ && / DO / { found = 1 } END { exit !found }' ||
     problem "$name is not exported as a data object"
 done

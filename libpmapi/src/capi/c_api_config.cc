@@ -1,4 +1,7 @@
-// c_api_config.cc: pmGetConfig and pmGetOptionalConfig.
+// c_api_config.cc: pmGetConfig and pmGetOptionalConfig, and libpcp's
+// __pmConfig, which hands each setting of the configuration file that the
+// environment does not already hold to a callback (__pmNativeConfig puts
+// it in the environment).
 //
 // As in PCP, the first call reads the configuration file ($PCP_CONF, else
 // $PCP_DIR/etc/pcp.conf, else /etc/pcp.conf) and puts each NAME=value it
@@ -8,13 +11,17 @@
 // then), the built-in defaults below are used instead: PCP's standard
 // Linux locations, with the agents directory and agent list of this
 // installation's local contexts.
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "c_api_internal.h"
+#include "pcp_internal.h"
 #include "pmapi/local.h"
 
 namespace {
@@ -54,20 +61,25 @@ std::string ConfPath() {
   return "/etc/pcp.conf";
 }
 
-void Put(const std::string& name, std::string value) {
+// A value in matching quotes loses them.
+std::string Unquote(std::string value) {
   if (value.size() >= 2 && value.front() == value.back() &&
       (value.front() == '"' || value.front() == '\'')) {
     value = value.substr(1, value.size() - 2);
   }
-  setenv(name.c_str(), value.c_str(), 0);
+  return value;
+}
+
+void Put(const std::string& name, const std::string& value) {
+  setenv(name.c_str(), Unquote(value).c_str(), 0);
 }
 
 bool IsLocalAgentSetting(const char* name) {
   return std::strcmp(name, "PCP_PMCDCONF_PATH") == 0 || std::strcmp(name, "PCP_PMDAS_DIR") == 0;
 }
 
-// Reads the file into the environment; false if it cannot be opened.
-bool ReadConf(const std::string& path) {
+// The configuration file's NAME=value lines, in order.
+bool ReadSettings(const std::string& path, std::vector<std::pair<std::string, std::string>>* settings) {
   FILE* f = std::fopen(path.c_str(), "r");
   if (f == nullptr) return false;
   char line[4096];
@@ -75,12 +87,21 @@ bool ReadConf(const std::string& path) {
     char* eq = std::strchr(line, '=');
     if (line[0] == '#' || eq == nullptr) continue;
     *eq = '\0';
-    if (IsLocalAgentSetting(line)) continue;
     std::string value = eq + 1;
     if (size_t nl = value.rfind('\n'); nl != std::string::npos) value.erase(nl);
-    Put(line, value);
+    settings->emplace_back(line, value);
   }
   std::fclose(f);
+  return true;
+}
+
+// Reads the file into the environment; false if it cannot be opened.
+bool ReadConf(const std::string& path) {
+  std::vector<std::pair<std::string, std::string>> settings;
+  if (!ReadSettings(path, &settings)) return false;
+  for (const auto& [name, value] : settings) {
+    if (!IsLocalAgentSetting(name.c_str())) Put(name, value);
+  }
   return true;
 }
 
@@ -96,6 +117,8 @@ void PutLocalAgentSettings() {
   Put("PCP_PMCDCONF_PATH", conf);
   Put("PCP_PMDAS_DIR", conf.substr(0, conf.rfind('/')));
 }
+
+void NativeFormatter(char* name, char*, char* value) { setenv(name, Unquote(value).c_str(), 1); }
 
 const char* Lookup(const char* name) {
   static std::once_flag once;
@@ -116,5 +139,26 @@ char* pmGetConfig(const char* name) {
 }
 
 char* pmGetOptionalConfig(const char* name) { return const_cast<char*>(Lookup(name)); }
+
+const __pmConfigCallback __pmNativeConfig = NativeFormatter;
+
+// As libpcp: a configuration file that cannot be read ends the program.
+void __pmConfig(__pmConfigCallback formatter) {
+  std::string path = ConfPath();
+  std::vector<std::pair<std::string, std::string>> settings;
+  if (!ReadSettings(path, &settings)) {
+    std::fprintf(stderr,
+                 "FATAL PCP ERROR: could not open config file \"%s\" : %s\n"
+                 "You may need to set PCP_CONF or PCP_DIR in your environment.\n",
+                 path.c_str(), std::strerror(errno));
+    std::exit(1);
+  }
+  const char* dir = std::getenv("PCP_DIR");
+  std::string dir_copy = dir == nullptr ? "" : dir;
+  for (auto& [name, value] : settings) {
+    if (std::getenv(name.c_str()) != nullptr) continue;
+    formatter(name.data(), dir == nullptr ? nullptr : dir_copy.data(), value.data());
+  }
+}
 
 }  // extern "C"

@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <strings.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdarg>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "c_api_internal.h"
+#include "pcp_internal.h"
 #include "pmapi/local.h"
 
 namespace {
@@ -34,9 +36,19 @@ std::string CtimeNow() {
   return buf;
 }
 
+void LogFooter(FILE* f, const char* act) { std::fprintf(f, "\nLog %s %s", act, CtimeNow().c_str()); }
+
 void LogFooters() {
   std::lock_guard<std::mutex> lock(logs_mu);
-  for (FILE* f : *open_logs) std::fprintf(f, "\nLog finished %s", CtimeNow().c_str());
+  for (FILE* f : *open_logs) LogFooter(f, "finished");
+}
+
+void LogHeader(const char* progname, FILE* f, const char* act) {
+  char host[MAXHOSTNAMELEN];
+  gethostname(host, sizeof host);
+  host[sizeof host - 1] = '\0';
+  setlinebuf(f);
+  std::fprintf(f, "Log for %s on %s %s %s", progname, host, act, CtimeNow().c_str());
 }
 
 // Points `stream` at a fresh `logname` (the old file kept as .prev); on
@@ -206,15 +218,29 @@ FILE* pmOpenLog(const char* progname, const char* logname, FILE* oldstream, int*
     oldstream = Reopen(progname, logname, oldstream, status);
     if (oldstream == nullptr) return nullptr;
   }
-  char host[MAXHOSTNAMELEN];
-  gethostname(host, sizeof host);
-  host[sizeof host - 1] = '\0';
-  setlinebuf(oldstream);
-  std::fprintf(oldstream, "Log for %s on %s started %s", progname, host, CtimeNow().c_str());
+  LogHeader(progname, oldstream, "started");
   std::lock_guard<std::mutex> lock(logs_mu);
   if (open_logs->empty()) std::atexit(LogFooters);
   open_logs->push_back(oldstream);
   return oldstream;
+}
+
+// A log pmOpenLog opened, started afresh under `logname` (the old file kept
+// as .prev) with footer and header saying so; "-" leaves it as it is.
+FILE* __pmRotateLog(const char* progname, const char* logname, FILE* oldstream, int* status) {
+  if (logname != nullptr && std::strcmp(logname, "-") == 0) {
+    *status = 1;
+    return oldstream;
+  }
+  {
+    std::lock_guard<std::mutex> lock(logs_mu);
+    if (std::find(open_logs->begin(), open_logs->end(), oldstream) == open_logs->end()) return oldstream;
+  }
+  LogFooter(oldstream, "rotated");
+  FILE* stream = Reopen(progname, logname, oldstream, status);
+  if (stream == nullptr) return oldstream;
+  LogHeader(progname, stream, "rotated");
+  return stream;
 }
 
 void pmSyslog(int onoff) {
@@ -291,6 +317,10 @@ const char* pmGetAPIConfig(const char* name) {
     if (strcasecmp(name, f.name) == 0) return f.value();
   }
   return nullptr;
+}
+
+void __pmAPIConfig(__pmAPIConfigCallback formatter) {
+  for (const Feature& f : kFeatures) formatter(f.name, f.value());
 }
 
 void pmPrintLabelSets(FILE* fp, int ident, int type, pmLabelSet* sets, int nsets) {

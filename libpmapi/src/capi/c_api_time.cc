@@ -281,6 +281,31 @@ void pmFreeMetricSpec(pmMetricSpec* spec) {
   std::free(spec);
 }
 
+// ---- One time, as -S, -T or -O give it (libpcp's internal form) ----
+
+int __pmParseHighResTime(const char* string, struct timespec* logStart, struct timespec* logEnd,
+                         struct timespec* rslt, char** errMsg) {
+  if (errMsg != nullptr) *errMsg = nullptr;
+  TimeParser parser(CurrentZone());
+  absl::StatusOr<TimeSpec> t = parser.ParseTime(string == nullptr ? "" : string, FromTimespec(logStart),
+                                                FromTimespec(logEnd));
+  if (!t.ok()) return ParseError(t.status(), errMsg);
+  ToTimespec(*t, rslt);
+  return 0;
+}
+
+int __pmParseTime(const char* string, struct timeval* logStart, struct timeval* logEnd,
+                  struct timeval* rslt, char** errMsg) {
+  struct timespec start = {logStart->tv_sec, logStart->tv_usec * 1000};
+  struct timespec end = {logEnd->tv_sec, logEnd->tv_usec * 1000};
+  struct timespec result;
+  int sts = __pmParseHighResTime(string, &start, &end, &result, errMsg);
+  if (sts < 0) return sts;
+  rslt->tv_sec = result.tv_sec;
+  rslt->tv_usec = result.tv_nsec / 1000;
+  return sts;
+}
+
 // ---- Reporting zones ----
 
 int pmNewZone(const char* tz) {

@@ -16,14 +16,14 @@
 
 #include "c_pmda_internal.h"
 #include "pcp_internal.h"
+#include "c_api_internal.h"
 #include "pdu_codec.h"
 
 
-extern "C" {
+namespace {
 
-// An ERROR PDU carrying `code`, written to `fd` (an agent's pmcd pipe).
-int __pmSendError(int fd, int from, int code) {
-  std::vector<uint8_t> pdu = pmapi::EncodeError(from, code);
+// Writes a whole PDU to fd: 0, or -errno (PM_ERR_IPC for a closed pipe).
+int WritePdu(int fd, const std::vector<uint8_t>& pdu) {
   size_t done = 0;
   while (done < pdu.size()) {
     ssize_t n = write(fd, pdu.data() + done, pdu.size() - done);
@@ -32,6 +32,27 @@ int __pmSendError(int fd, int from, int code) {
     done += static_cast<size_t>(n);
   }
   return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+// An ERROR PDU carrying `code`, written to `fd` (an agent's pmcd pipe).
+int __pmSendError(int fd, int from, int code) { return WritePdu(fd, pmapi::EncodeError(from, code)); }
+
+// A DESC PDU of `desc`.
+int __pmSendDesc(int fd, int from, pmDesc* desc) {
+  return WritePdu(fd, pmapi::EncodeDesc(from, pmapi::capi::FromC(*desc)));
+}
+
+// A RESULT PDU of `result`'s value sets at its time stamp.
+int __pmSendResult(int fd, int from, const __pmResult* result) {
+  pmapi::Result r;
+  r.set_timestamp_ns(result->timestamp.sec * 1000000000 + result->timestamp.nsec);
+  absl::Status s = pmapi::capi::AppendCValueSets(result->vset, result->numpmid, &r);
+  if (!s.ok()) return pmapi::PcpCode(s);
+  return WritePdu(fd, pmapi::EncodeResultPdu(from, r));
 }
 
 // The agent's domain label: {"agent":NAME}, NAME without a "pmda" prefix

@@ -11,6 +11,7 @@
 #include <pcp/pmapi.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <time.h>
@@ -61,11 +62,15 @@ typedef uint32_t __pmPDU;
 
 // Opaque to callers: only pointers cross the interface.
 typedef struct __pmSockAddr __pmSockAddr;
+typedef struct __pmHostEnt __pmHostEnt;
 typedef struct __pmFILE __pmFILE;
 typedef struct __pmArchCtl __pmArchCtl;
 typedef struct __pmLogCtl __pmLogCtl;
 typedef struct __pmLogLabel __pmLogLabel;
 typedef struct __pmLogInDom __pmLogInDom;
+typedef struct __pmExecCtl __pmExecCtl_t;
+typedef void (*__pmConfigCallback)(char* name, char* dir, char* value);
+typedef void (*__pmAPIConfigCallback)(const char* name, const char* value);
 
 // ---- Program state, debug and messages (c_api_process.cc, misc.cc) ----
 int __pmSetProgname(const char* name);
@@ -126,6 +131,16 @@ pid_t __pmProcessCreate(char** argv, int* fromChild, int* toChild);
 int __pmProcessDataSize(unsigned long* size);
 int __pmSetSignalHandler(int sig, __pmSignalHandler func);
 void __pmServerStart(int argc, char** argv, int flags);
+int __pmServerCreatePIDFile(const char* spec, int verbose);
+int __pmServerNotifyServiceManagerReady(pid_t pid);
+int __pmServerNotifyServiceManagerStopping(pid_t pid);
+void __pmDumpStack(void);
+void __pmDumpStackInit(void* addr);
+FILE* __pmRotateLog(const char* progname, const char* logname, FILE* oldstream, int* status);
+int __pmParseTime(const char* string, struct timeval* logStart, struct timeval* logEnd,
+                  struct timeval* rslt, char** errMsg);
+int __pmParseHighResTime(const char* string, struct timespec* logStart, struct timespec* logEnd,
+                         struct timespec* rslt, char** errMsg);
 void* __pmMemoryMap(int fd, size_t sz, int writable);
 void __pmMemoryUnmap(void* addr, size_t sz);
 __pmFILE* __pmFopen(const char* path, const char* mode);
@@ -135,7 +150,31 @@ int __pmFileno(__pmFILE* f);
 int __pmFseek(__pmFILE* f, long offset, int whence);
 long __pmFtell(__pmFILE* f);
 
+// ---- Commands run as child processes (process.cc) ----
+#define PM_EXEC_TOSS_NONE 0
+#define PM_EXEC_TOSS_STDIN 1
+#define PM_EXEC_TOSS_STDOUT 2
+#define PM_EXEC_TOSS_STDERR 4
+#define PM_EXEC_TOSS_ALL 7
+#define PM_EXEC_NOWAIT 0
+#define PM_EXEC_WAIT 1
+int __pmProcessAddArg(__pmExecCtl_t** handle, const char* arg);
+int __pmProcessUnpickArgs(__pmExecCtl_t** handle, const char* command);
+int __pmProcessExec(__pmExecCtl_t** handle, int toss, int wait);
+int __pmProcessPipe(__pmExecCtl_t** handle, const char* type, int toss, FILE** fp);
+int __pmProcessPipeClose(FILE* fp);
+int __pmProcessExists(pid_t pid);
+int __pmProcessTerminate(pid_t pid, int force);
+
+// ---- Configuration (c_api_config.cc, c_api_misc.cc) ----
+extern const __pmConfigCallback __pmNativeConfig;
+void __pmConfig(__pmConfigCallback formatter);
+void __pmAPIConfig(__pmAPIConfigCallback formatter);
+
 // ---- Sockets (sockets.cc) ----
+ssize_t __pmRead(int fd, void* buf, size_t len);
+ssize_t __pmWrite(int fd, const void* buf, size_t len);
+int __pmSocketClosed(void);
 int __pmCreateSocket(void);
 void __pmCloseSocket(int fd);
 int __pmConnect(int fd, void* addr, socklen_t addrlen);
@@ -145,6 +184,26 @@ __pmSockAddr* __pmSockAddrAlloc(void);
 void __pmSockAddrFree(__pmSockAddr* addr);
 size_t __pmSockAddrSize(void);
 void __pmSockAddrInit(__pmSockAddr* addr, int family, int address, int port);
+int __pmSockAddrIsInet(const __pmSockAddr* addr);
+int __pmSockAddrIsIPv6(const __pmSockAddr* addr);
+int __pmSockAddrIsUnix(const __pmSockAddr* addr);
+char* __pmSockAddrToString(const __pmSockAddr* addr);
+int __pmCreateIPv6Socket(void);
+int __pmConnectTo(int fd, const __pmSockAddr* addr, int port);
+int __pmConnectCheckError(int fd);
+int __pmConnectRestoreFlags(int fd, int flags);
+void __pmFD_ZERO(fd_set* set);
+void __pmFD_SET(int fd, fd_set* set);
+void __pmFD_CLR(int fd, fd_set* set);
+int __pmFD_ISSET(int fd, fd_set* set);
+void __pmFD_COPY(fd_set* to, const fd_set* from);
+int __pmSelectRead(int nfds, fd_set* readfds, struct timeval* timeout);
+int __pmSelectWrite(int nfds, fd_set* writefds, struct timeval* timeout);
+__pmHostEnt* __pmGetAddrInfo(const char* hostName);
+void __pmHostEntFree(__pmHostEnt* he);
+__pmSockAddr* __pmHostEntGetSockAddr(const __pmHostEnt* he, void** ei);
+char* __pmHostEntGetName(__pmHostEnt* he);
+char* __pmGetNameInfo(__pmSockAddr* addr);
 void __pmIgnoreSignalPIPE(void);
 
 // ---- Results, labels and PDUs (results.cc, labels.cc) ----
@@ -163,6 +222,8 @@ pmLabelSet* __pmDupLabelSets(pmLabelSet* sets, int nsets);
 int __pmParseLabelSet(const char* json, int jlen, int flags, pmLabelSet** set);
 int __pmGetDomainLabels(int domain, const char* name, pmLabelSet** set);
 int __pmSendError(int fd, int from, int code);
+int __pmSendDesc(int fd, int from, pmDesc* desc);
+int __pmSendResult(int fd, int from, const __pmResult* result);
 int __pmSetClientId(const char* id);
 char* __pmGetClientId(int argc, char** argv);
 int __pmSetClientIdArgv(int argc, char** argv);

@@ -1,13 +1,18 @@
 // system.cc: libpcp's internal calls over the operating system: paths,
 // child processes, signals, becoming a daemon, shared memory maps, the
 // data segment's growth, and libpcp's FILE wrapper (__pmFILE).
+#include <execinfo.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <syslog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <climits>
 #include <csignal>
 #include <cstdio>
@@ -122,6 +127,77 @@ void* __pmMemoryMap(int fd, size_t sz, int writable) {
 }
 
 void __pmMemoryUnmap(void* addr, size_t sz) { munmap(addr, sz); }
+
+// Writes this process's pid to PCP_RUN_DIR/SPEC.pid (readable by all),
+// removed at exit: 0, or -errno (with a message when `verbose`).
+int __pmServerCreatePIDFile(const char* spec, int verbose) {
+  static std::string* pidfile = nullptr;
+  const char* rundir = pmGetConfig("PCP_RUN_DIR");
+  std::string path = std::string(rundir != nullptr ? rundir : "") + "/" + spec + ".pid";
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) {
+    int err = errno;
+    if (verbose) std::fprintf(stderr, "Error: cannot open PID file %s\n", path.c_str());
+    return -err;
+  }
+  if (pidfile == nullptr) {
+    pidfile = new std::string(path);
+    std::atexit([] { unlink(pidfile->c_str()); });
+  }
+  std::fprintf(f, "%d", static_cast<int>(getpid()));
+  (void)fchmod(fileno(f), S_IRUSR | S_IRGRP | S_IROTH);
+  std::fclose(f);
+  return 0;
+}
+
+// Sends `message` to the service manager's socket ($NOTIFY_SOCKET, as
+// sd_notify(3) does); nothing when the variable is not set.
+static int NotifyServiceManager(const std::string& message) {
+  const char* where = std::getenv("NOTIFY_SOCKET");
+  if (where == nullptr) return 0;
+  if (std::strchr("@/", where[0]) == nullptr || std::strlen(where) < 2) {
+    pmNotifyErr(LOG_ERR, "__pm_sd_notify: invalid notify_socket=\"%s\"\n", where);
+    return PM_ERR_GENERIC;
+  }
+  int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    pmNotifyErr(LOG_ERR, "__pm_sd_notify: failed to create AF_UNIX socket: %s\n", std::strerror(errno));
+    return PM_ERR_GENERIC;
+  }
+  struct sockaddr_un to = {};
+  to.sun_family = AF_UNIX;
+  std::strncpy(to.sun_path, where, sizeof to.sun_path - 1);
+  if (where[0] == '@') to.sun_path[0] = '\0';
+  socklen_t len = static_cast<socklen_t>(offsetof(struct sockaddr_un, sun_path) +
+                                         std::min(std::strlen(where), sizeof to.sun_path - 1));
+  int sts = 0;
+  if (sendto(fd, message.data(), message.size(), MSG_NOSIGNAL, reinterpret_cast<struct sockaddr*>(&to), len) < 0) {
+    pmNotifyErr(LOG_ERR, "Error __pm_sd_notify: sendmsg \"%s\" failed: %s\n", message.c_str(), std::strerror(errno));
+    sts = PM_ERR_GENERIC;
+  }
+  close(fd);
+  return sts;
+}
+
+int __pmServerNotifyServiceManagerReady(pid_t pid) {
+  return NotifyServiceManager("READY=1\nMAINPID=" + std::to_string(pid));
+}
+
+int __pmServerNotifyServiceManagerStopping(pid_t) { return NotifyServiceManager("STOPPING=1"); }
+
+// The call stack, on standard error (a diagnostic PCP's programs print
+// when they fail badly).
+void __pmDumpStack(void) {
+  void* frames[64];
+  int n = backtrace(frames, 64);
+  std::fprintf(stderr, "\nProcedure call traceback ...\n");
+  std::fflush(stderr);
+  backtrace_symbols_fd(frames, n, fileno(stderr));
+}
+
+// libpcp notes where the program's text starts, to print offsets; the
+// symbols backtrace_symbols_fd prints need no such note.
+void __pmDumpStackInit(void*) {}
 
 __pmFILE* __pmFopen(const char* path, const char* mode) {
   FILE* stream = std::fopen(path, mode);
