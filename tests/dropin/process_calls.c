@@ -133,6 +133,29 @@ static void config_calls(void) {
     expect("environment kept", strcmp(getenv("PC_TEST_C"), "already"), 0);
 }
 
+/* pmOpenLog's header: "Log for PROGRAM on HOST started DATE", a blank
+ * line, then what the program writes. The host and date are left out. */
+static void log_header(void) {
+    char path[] = "/tmp/process_calls_log.XXXXXX";
+    char line[256];
+    int sts = 0, n = 0;
+    FILE *log = fopen("/dev/null", "w");
+    close(mkstemp(path));
+    log = pmOpenLog("process_calls", path, log, &sts);
+    expect("log opened", sts, 1);
+    fprintf(log, "first line\n");
+    fflush(log);
+    FILE *in = fopen(path, "r");
+    while (in != NULL && fgets(line, sizeof line, in) != NULL) {
+        if (n++ == 0 && strncmp(line, "Log for process_calls on ", 25) == 0)
+            strcpy(line, "Log for process_calls on HOST started DATE\n");
+        printf("log: %s", line);
+    }
+    if (in != NULL) fclose(in);
+    unlink(path);
+    expect("log lines", n, 3);
+}
+
 static void print_feature(const char *name, const char *value) {
     if (strcmp(name, "pcp_version") == 0 || strcmp(name, "pmapi_version") == 0 ||
         strcmp(name, "v3_archives") == 0 || strcmp(name, "multi_archive_contexts") == 0)
@@ -163,6 +186,7 @@ int main(void) {
     config_calls();
     __pmAPIConfig(print_feature);
     socket_calls();
+    log_header();
     printf("ok\n");
     return 0;
 }

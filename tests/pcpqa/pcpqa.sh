@@ -50,7 +50,7 @@ OURS_TOOLS="pminfo pmval pmstore pmdumplog"
 # interpreter it runs carry every Python tool).
 LIB_PROGRAMS="/usr/bin/pmpython /usr/bin/python3.11 /usr/bin/pmprobe /usr/bin/pmstat /usr/bin/pmerr
   /usr/bin/pmdbg /usr/bin/pmdate /usr/bin/pmclient /usr/bin/pmclient_fg /usr/bin/pminfo /usr/bin/pmval
-  /usr/bin/pmstore /usr/lib/pcp/bin/pcp-atop /usr/lib/pcp/bin/pcp-atopsar"
+  /usr/bin/pmstore /usr/bin/pmie /usr/bin/pmieconf /usr/lib/pcp/bin/pcp-atop /usr/lib/pcp/bin/pcp-atopsar"
 
 die() {
   echo "pcpqa: $*" >&2

@@ -48,7 +48,7 @@ void LogHeader(const char* progname, FILE* f, const char* act) {
   gethostname(host, sizeof host);
   host[sizeof host - 1] = '\0';
   setlinebuf(f);
-  std::fprintf(f, "Log for %s on %s %s %s", progname, host, act, CtimeNow().c_str());
+  std::fprintf(f, "Log for %s on %s %s %s\n", progname, host, act, CtimeNow().c_str());
 }
 
 // Points `stream` at a fresh `logname` (the old file kept as .prev); on

@@ -79,7 +79,8 @@ void Context::TraceFetch(const absl::StatusOr<Result>& r) {
   const time_t sec = static_cast<time_t>(ns / 1000000000);
   const int nsec = static_cast<int>(ns % 1000000000);
   struct tm tm;
-  localtime_r(&sec, &tm);
+  // In the reporting zone (pmNewZone, pmUseZone), as libpcp prints it.
+  if (pmLocaltime(&sec, &tm) == nullptr) localtime_r(&sec, &tm);
   std::fprintf(stderr, "__pmResult dump from %p timestamp: %lld.%09d %02d:%02d:%02d.%09d numpmid: %d\n",
                static_cast<const void*>(&*r), static_cast<long long>(sec), nsec, tm.tm_hour,
                tm.tm_min, tm.tm_sec, nsec, r->numpmid());
