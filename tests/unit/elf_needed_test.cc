@@ -3,6 +3,8 @@
 // refuses an agent built against PCP's libraries without loading them.
 #include "elf_needed.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -68,21 +70,66 @@ TEST(ElfNeededTest, TruncatedAndDamagedImagesAreErrorsNotCrashes) {
   }
 }
 
-TEST(ElfNeededTest, LocalContextRefusesAnAgentBuiltAgainstPcp) {
+// PCP's own compiled sample agent, hosted in a local context: it binds to
+// this library (the version-node libraries answer to libpcp.so.3 and
+// libpcp_pmda.so.3), and no library of PCP's is loaded.
+TEST(ElfNeededTest, LocalContextHostsAnAgentBuiltByPcp) {
   if (Slurp(kPcpSampleDso).empty()) GTEST_SKIP() << "PCP's sample agent is not installed";
-  const std::string config = testing::TempDir() + "/pcp-sampledso.conf";
-  std::ofstream(config) << "sampledso\t30\tdso\tsampledso_init\t" << kPcpSampleDso << "\n";
+  const std::string dir = testing::TempDir() + "/pcp-sampledso";
+  mkdir(dir.c_str(), 0755);
+  std::ofstream(dir + "/pmcd.conf") << "sampledso\t30\tdso\tsample_init\t" << kPcpSampleDso << "\n";
+  std::ofstream(dir + "/root_sampledso") << "root {\n  sampledso\n}\n"
+                                         << "sampledso {\n  long\n  string\n}\n"
+                                         << "sampledso.long {\n  one 30:0:10\n  ten 30:0:11\n}\n"
+                                         << "sampledso.string {\n  hullo 30:0:31\n}\n";
   std::vector<std::string> warnings;
   LocalOptions opts;
-  opts.config_path = config;
+  opts.config_path = dir + "/pmcd.conf";
+  opts.warnings = &warnings;
+  absl::StatusOr<Context> ctx = OpenLocalContext(opts);
+  ASSERT_TRUE(ctx.ok()) << ctx.status();
+  // (The agent may warn of help text it cannot find: it is not installed.)
+  for (const std::string& w : warnings) {
+    EXPECT_EQ(w.find("needs"), std::string::npos) << w;
+    EXPECT_EQ(w.find("error attaching"), std::string::npos) << w;
+  }
+  absl::StatusOr<PmID> ten = ctx->LookupName("sampledso.long.ten");
+  absl::StatusOr<PmID> hullo = ctx->LookupName("sampledso.string.hullo");
+  ASSERT_TRUE(ten.ok()) << ten.status();
+  ASSERT_TRUE(hullo.ok()) << hullo.status();
+  std::vector<PmID> ids = {*ten, *hullo};
+  absl::StatusOr<Result> r = ctx->Fetch(ids);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->numpmid(), 2);
+  ASSERT_EQ(r->sets()[0].numval, 1);
+  EXPECT_EQ(r->stored(r->sets()[0], 0).lval, 10);
+  ASSERT_EQ(r->sets()[1].numval, 1);
+  const std::string maps = Slurp("/proc/self/maps");
+  EXPECT_EQ(maps.find("/usr/lib/libpcp"), std::string::npos);
+  EXPECT_EQ(maps.find("/usr/lib/x86_64-linux-gnu/libpcp"), std::string::npos);
+  EXPECT_NE(maps.find("nodes/libpcp.so.3"), std::string::npos);
+}
+
+// An agent that needs a library of PCP's this one does not replace is
+// refused, with the library named.
+TEST(ElfNeededTest, LocalContextRefusesAnAgentNeedingLibpcpWeb) {
+  const char kDocker[] = "/var/lib/pcp/pmdas/docker/pmda_docker.so";
+  if (Slurp(kDocker).empty()) GTEST_SKIP() << "PCP's docker agent is not installed";
+  const std::string dir = testing::TempDir() + "/pcp-docker";
+  mkdir(dir.c_str(), 0755);
+  std::ofstream(dir + "/pmcd.conf") << "docker\t141\tdso\tdocker_init\t" << kDocker << "\n";
+  std::ofstream(dir + "/root_docker") << "root {\n  docker\n}\ndocker {\n  x 141:0:0\n}\n";
+  std::vector<std::string> warnings;
+  LocalOptions opts;
+  opts.config_path = dir + "/pmcd.conf";
   opts.warnings = &warnings;
   absl::StatusOr<Context> ctx = OpenLocalContext(opts);
   ASSERT_TRUE(ctx.ok()) << ctx.status();
   const bool refused = std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
-    return w.find("is linked with PCP's libpcp") != std::string::npos;
+    return w.find("needs PCP's libpcp_web.so.1, which this library does not replace") != std::string::npos;
   });
   EXPECT_TRUE(refused) << (warnings.empty() ? "no warnings" : warnings[0]);
-  EXPECT_EQ(Slurp("/proc/self/maps").find("libpcp"), std::string::npos);
+  EXPECT_EQ(Slurp("/proc/self/maps").find("libpcp_web"), std::string::npos);
 }
 
 }  // namespace

@@ -31,6 +31,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "pmapi/types.h"
@@ -143,6 +144,9 @@ class InDomCaches {
   // PMDA_CACHE_DUMP_ALL (true) for `indom`, or "" when it has no cache.
   std::string DumpText(InDom indom, bool with_hash) const;
 
+  // The DumpText of every cache, the newest first (__pmdaCacheDumpAll).
+  std::string DumpAllText(bool with_hash) const;
+
   // Those of the log_sink messages PCP logs as warnings rather than errors
   // (a load skipping an entry already in the cache) go to `sink` instead.
   void SetWarningSink(std::function<void(std::string_view)> sink);
@@ -167,6 +171,7 @@ class InDomCaches {
   Options options_;
   std::unique_ptr<Env> env_;
   std::map<InDom, std::unique_ptr<cache_internal::InDomCache>> caches_;
+  std::vector<InDom> made_;  // the caches' indoms, the newest first
 };
 
 }  // namespace pmapi

@@ -404,4 +404,6 @@ void pmdaSetLabelCallBack(pmdaInterface* dp, pmdaLabelCallBack cb) {
 
 int pmdaGetContext(void) { return pmapi::request_context; }
 
+void __pmdaSetContext(int context) { pmapi::request_context = context; }
+
 }  // extern "C"

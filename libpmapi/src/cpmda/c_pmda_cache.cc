@@ -132,4 +132,14 @@ void __pmdaCacheDump(FILE* fp, pmInDom indom, int option) {
   std::fputs(text.c_str(), fp);
 }
 
+void __pmdaCacheDumpAll(FILE* fp, int option) {
+  if (fp == nullptr) return;
+  std::string text;
+  {
+    std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
+    text = pmapi::CCaches().DumpAllText(option != 0);
+  }
+  std::fputs(text.c_str(), fp);
+}
+
 }  // extern "C"

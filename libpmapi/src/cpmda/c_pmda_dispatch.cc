@@ -153,6 +153,50 @@ using pmapi::CPmdaStateOf;
 
 extern "C" {
 
+// The number of instances in `indom`: 1 for PM_INDOM_NULL, the active
+// entries of a cache, the table entry's count (0, with a warning, for an
+// indom the agent does not have).
+int __pmdaCntInst(pmInDom indom, pmdaExt* ext) {
+  if (indom == PM_INDOM_NULL) return 1;
+  if (pmdaCacheOp(indom, PMDA_CACHE_CHECK) > 0) return pmdaCacheOp(indom, PMDA_CACHE_SIZE_ACTIVE);
+  if (const pmdaIndom* table = pmapi::FindCIndom(ext, indom)) return table->it_numinst;
+  char id[20];
+  pmNotifyErr(LOG_WARNING, "__pmdaCntInst: unknown indom %s", pmInDomStr_r(indom, id, sizeof id));
+  return 0;
+}
+
+// Starts a walk of the instances of `indom` the profile admits; a
+// singular indom walks one instance, 0.
+void __pmdaStartInst(pmInDom indom, pmdaExt* ext) {
+  CPmdaState* st = CPmdaStateOf(ext);
+  if (st == nullptr) return;
+  st->walk.clear();
+  st->walk_next = 0;
+  ext->e_ordinal = ext->e_singular = -1;
+  if (indom == PM_INDOM_NULL) {
+    st->walk.push_back(0);
+    ext->e_singular = 0;
+    return;
+  }
+  bool found = false;
+  for (const pmapi::CInstance& i : pmapi::CIndomInstances(ext, indom, &found)) {
+    if (pmapi::CProfileAdmits(ext->e_prof, indom, i.inst)) st->walk.push_back(i.inst);
+  }
+  if (found) ext->e_ordinal = 0;
+}
+
+// The walk's next instance in *inst and 1, or 0 once it is over.
+int __pmdaNextInst(int* inst, pmdaExt* ext) {
+  CPmdaState* st = CPmdaStateOf(ext);
+  if (st == nullptr || st->walk_next >= st->walk.size()) {
+    if (ext != nullptr) ext->e_ordinal = ext->e_singular = -1;
+    return 0;
+  }
+  *inst = st->walk[st->walk_next++];
+  if (ext->e_ordinal >= 0) ext->e_ordinal = static_cast<int>(st->walk_next);
+  return 1;
+}
+
 int pmdaProfile(pmProfile* prof, pmdaExt* ext) {
   if (ext == nullptr) return PM_ERR_GENERIC;
   ext->e_prof = prof;

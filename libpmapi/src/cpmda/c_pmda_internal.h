@@ -79,6 +79,10 @@ struct CPmdaState {
   // Dynamic name space parts registered for this agent alone
   // (pmdaExtDynamicPMNS); empty: the process-wide ones.
   std::vector<CPmdaDynamic> dynamics;
+  // __pmdaStartInst's walk: the instances the profile admits, and the
+  // next one __pmdaNextInst hands out.
+  std::vector<int> walk;
+  size_t walk_next = 0;
 };
 
 // Returns the state behind `ext`, or null for a pmdaExt pmdaDSO did not

@@ -14,10 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "pcp_internal.h"
 #include "pmapi/errors.h"
 #include "pmapi/pmns.h"
 
+// PCP's tree begins with the root of a node tree, which PCP's proc agent
+// reads under -D appl2 to dump it; this one has no such tree, so that
+// root is null (the dump then prints nothing).
 struct __pmnsTree {
+  __pmnsNode* root = nullptr;
   pmapi::Pmns names;
   bool indexed = false;  // pmdaTreeRebuildHash has run
 };
@@ -61,6 +66,20 @@ int HandOut(const std::vector<std::string>& names, const std::vector<int>& statu
 }  // namespace
 
 extern "C" {
+
+// The node `name` (a dotted path below `node` and its siblings) names in
+// a tree of PCP's node layout, or null. A node is a leaf unless its PMID
+// is PM_ID_NULL or a dynamic subtree's root.
+__pmnsNode* pmdaNodeLookup(__pmnsNode* node, const char* name) {
+  for (; node != nullptr; node = node->next) {
+    const size_t length = std::strlen(node->name);
+    if (std::strncmp(name, node->name, length) != 0) continue;
+    if (name[length] == '\0') return node;
+    const bool inner = node->pmid == PM_ID_NULL || IS_DYNAMIC_ROOT(node->pmid);
+    if (name[length] == '.' && inner) return pmdaNodeLookup(node->first, name + length + 1);
+  }
+  return nullptr;
+}
 
 int pmdaTreeCreate(pmdaNameSpace** tree) {
   *tree = new (std::nothrow) __pmnsTree;

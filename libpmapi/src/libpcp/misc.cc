@@ -65,9 +65,42 @@ std::string WhoAmI() {
   return address.empty() ? name : name + " (" + address + ")";
 }
 
+// One line per node, children indented four spaces a level below their
+// parent: the name in 16 columns; with verbosity > 0 a leaf's PMID as a
+// number, as domain.cluster.item and in hex; with verbosity > 1 the node's
+// address first and its links after.
+void DumpNode(FILE* f, int level, const __pmnsNode* node, int verbosity) {
+  for (; node != nullptr; node = node->next) {
+    if (verbosity > 1) std::fprintf(f, "%p", static_cast<const void*>(node));
+    for (int i = 0; i < level; i++) std::fputs("    ", f);
+    std::fprintf(f, " %-16.16s", node->name);
+    if (verbosity > 0 && node->first == nullptr) {
+      std::fprintf(f, " %d %u.%u.%u 0x%08x", static_cast<int>(node->pmid), pmID_domain(node->pmid),
+                   pmID_cluster(node->pmid), pmID_item(node->pmid), node->pmid);
+    }
+    if (verbosity > 1) {
+      auto link = [f](const char* what, const void* p) {
+        if (p != nullptr) {
+          std::fprintf(f, "%s%p", what, p);
+        } else {
+          std::fprintf(f, "%s<null>", what);
+        }
+      };
+      link("\t[first: ", node->first);
+      link(" next: ", node->next);
+      link(" parent: ", node->parent);
+      link(" hash: ", node->hash);
+    }
+    std::fputc('\n', f);
+    DumpNode(f, level + 1, node->first, verbosity);
+  }
+}
+
 }  // namespace
 
 extern "C" {
+
+void __pmDumpNameNode(FILE* f, const __pmnsNode* node, int verbosity) { DumpNode(f, 0, node, verbosity); }
 
 void __pmSetInternalState(int value) { state = value; }
 int __pmGetInternalState(void) { return state; }

@@ -69,6 +69,15 @@ typedef struct __pmLogCtl __pmLogCtl;
 typedef struct __pmLogLabel __pmLogLabel;
 typedef struct __pmLogInDom __pmLogInDom;
 typedef struct __pmExecCtl __pmExecCtl_t;
+// A node of libpcp's name-space tree, as agents built by PCP see it.
+typedef struct __pmnsNode {
+  struct __pmnsNode* parent;
+  struct __pmnsNode* next;
+  struct __pmnsNode* first;
+  struct __pmnsNode* hash;
+  char* name;
+  pmID pmid;
+} __pmnsNode;
 typedef void (*__pmConfigCallback)(char* name, char* dir, char* value);
 typedef void (*__pmAPIConfigCallback)(const char* name, const char* value);
 
@@ -149,6 +158,36 @@ int __pmFflush(__pmFILE* f);
 int __pmFileno(__pmFILE* f);
 int __pmFseek(__pmFILE* f, long offset, int whence);
 long __pmFtell(__pmFILE* f);
+
+// ---- Timed callbacks (alarms.cc) ----
+int __pmAFsetup(const struct timeval* start, const struct timeval* delta, void* data, void (*func)(int, void*));
+int __pmAFregister(const struct timeval* delta, void* data, void (*func)(int, void*));
+int __pmAFunregister(int id);
+void __pmAFblock(void);
+void __pmAFunblock(void);
+int __pmAFisempty(void);
+
+// ---- Name-space nodes (misc.cc; pmdaNodeLookup in c_pmda_tree.cc) ----
+void __pmDumpNameNode(FILE* f, const __pmnsNode* node, int verbosity);
+__pmnsNode* pmdaNodeLookup(__pmnsNode* node, const char* name);
+
+// ---- Agents' internals (cpmda/) ----
+void __pmdaSetContext(int context);
+void __pmdaCacheDumpAll(FILE* fp, int option);
+int __pmdaSendRootPDUInfo(int fd, int features, int status);
+int __pmdaRecvRootPDUInfo(int fd, int* version, int* features);
+int __pmdaSendRootPDUContainer(int fd, int type, int pid, const char* name, int len, int status);
+int __pmdaRecvRootPDUContainer(int fd, int type, void* buffer, int buflen);
+int __pmdaDecodeRootPDUContainer(void* buf, int blen, int* pid, char* name, int nlen);
+int __pmdaSendRootPDUStartReq(int fd, int ipctype, const char* name, int namelen, const char* args, int argslen);
+int __pmdaRecvRootPDUStartReq(int fd, void* buffer, int buflen);
+int __pmdaSendRootPDUStart(int fd, int pid, int infd, int outfd, const char* name, int namelen, int status);
+int __pmdaRecvRootPDUStart(int fd, void* buffer, int buflen);
+int __pmdaDecodeRootPDUStart(void* buf, int blen, int* pid, int* infd, int* outfd, int* ipctype, char* name,
+                             int namelen, char* args, int argslen);
+int __pmdaSendRootPDUStop(int fd, int type, int pid, int code, int force, int status);
+int __pmdaRecvRootPDUStop(int fd, int type, void* buffer, int buflen);
+int __pmdaDecodeRootPDUStop(void* buf, int buflen, int* pid, int* code, int* force);
 
 // ---- Commands run as child processes (process.cc) ----
 #define PM_EXEC_TOSS_NONE 0

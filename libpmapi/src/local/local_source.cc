@@ -23,6 +23,7 @@
 #include "context_labels.h"
 #include "local_spec.h"
 #include "elf_needed.h"
+#include "pcp_agent_binding.h"
 #include "pmda_builtin.h"
 #include "read_file.h"
 
@@ -71,33 +72,16 @@ std::optional<std::string> FindDso(const std::string& name, std::string* missing
   return std::nullopt;
 }
 
-// An agent linked with PCP's libpcp_pmda or libpcp is refused before
-// dlopen, which would load PCP's libraries into this process. (A file that
-// cannot be read or parsed is left to dlopen, which reports it.)
-absl::Status RefusePcpBuiltAgent(const std::string& path) {
+// An agent built by PCP (linked with its libpcp_pmda and libpcp) is made
+// to bind to this library before dlopen, which would otherwise load PCP's
+// libraries into this process (pcp_agent_binding.h). A file that cannot
+// be read or parsed is left to dlopen, which reports it.
+absl::Status PrepareForAgent(const std::string& path) {
   absl::StatusOr<std::string> image = ReadWholeFile(path);
   if (!image.ok()) return absl::OkStatus();
   absl::StatusOr<std::vector<std::string>> needed = ElfNeeded(*image);
   if (!needed.ok() || !NeedsPcpLibrary(*needed)) return absl::OkStatus();
-  return PcpError(kErrGeneric, absl::StrCat("DSO \"", path,
-                                            "\" is linked with PCP's libpcp; build the agent "
-                                            "against libpmapi to host it here"));
-}
-
-// PCP's own build of an agent this library has built in (pmda_linux.so
-// with linux_init, pmda_proc.so with proc_init, named by pmcd.conf or -K):
-// the built-in agent serves the same metrics in its place, with its help
-// text from beside the default configuration.
-AgentSpec StandInForPcpAgent(const AgentSpec& spec) {
-  if (!spec.dso || FindBuiltinAgent(spec.init) == nullptr) return spec;
-  std::string missing;
-  const std::optional<std::string> found = FindDso(spec.path, &missing);
-  if (!found || RefusePcpBuiltAgent(*found).ok()) return spec;
-  AgentSpec builtin = spec;
-  builtin.dso = false;
-  std::string name = spec.init.substr(0, spec.init.size() - std::string_view("_init").size());
-  builtin.path = absl::StrCat(DirName(DefaultLocalConfigPath()), "/", name);
-  return builtin;
+  return BindPcpLibraries(path, *needed);
 }
 
 absl::StatusOr<std::shared_ptr<DsoLibrary>> OpenDso(const std::string& path) {
@@ -107,7 +91,7 @@ absl::StatusOr<std::shared_ptr<DsoLibrary>> OpenDso(const std::string& path) {
     if (std::shared_ptr<DsoLibrary> lib = it->second.lock()) return lib;
   }
   // Checked once per object opened, not per context.
-  if (absl::Status refused = RefusePcpBuiltAgent(path); !refused.ok()) return refused;
+  if (absl::Status refused = PrepareForAgent(path); !refused.ok()) return refused;
   auto lib = std::make_shared<DsoLibrary>();
   lib->path = path;
   lib->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -158,7 +142,7 @@ std::unique_ptr<LocalSource> LocalSource::Create(const std::vector<AgentSpec>& s
                                                  const std::string& config_dir,
                                                  std::vector<std::string>* warnings) {
   std::unique_ptr<LocalSource> src(new LocalSource());
-  for (const AgentSpec& spec : specs) src->Load(StandInForPcpAgent(spec), config_dir, warnings);
+  for (const AgentSpec& spec : specs) src->Load(spec, config_dir, warnings);
   src->AddUnservedDefaultNames();
   src->default_names_.reset();  // needed only while the names are built
   return src;

@@ -87,7 +87,10 @@ std::string InDomCaches::PreparedFilePath(InDom indom) const {
 
 InDomCache& InDomCaches::Find(InDom indom) {
   std::unique_ptr<InDomCache>& cache = caches_[indom];
-  if (!cache) cache = std::make_unique<InDomCache>(indom, env_.get());
+  if (!cache) {
+    cache = std::make_unique<InDomCache>(indom, env_.get());
+    made_.insert(made_.begin(), indom);
+  }
   return *cache;
 }
 
@@ -181,6 +184,12 @@ absl::StatusOr<int> InDomCaches::Resize(InDom indom, int maximum) {
 std::string InDomCaches::DumpText(InDom indom, bool with_hash) const {
   auto it = caches_.find(indom);
   return it == caches_.end() ? "" : it->second->DumpText(with_hash);
+}
+
+std::string InDomCaches::DumpAllText(bool with_hash) const {
+  std::string text;
+  for (InDom indom : made_) text += DumpText(indom, with_hash);
+  return text;
 }
 
 }  // namespace pmapi

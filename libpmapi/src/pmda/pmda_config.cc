@@ -1,11 +1,7 @@
 #include "pmda_config.h"
 
-#include <dlfcn.h>
-#include <link.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <climits>
 #include <cstdlib>
 #include <utility>
 
@@ -15,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/strip.h"
 #include "pmda_help.h"
+#include "this_object.h"
 #include "pmapi/local.h"
 
 namespace pmapi {
@@ -24,34 +21,6 @@ std::string Resolve(const std::string& path, const std::string& dir) {
   std::string p = ExpandEnvironment(path);
   if (p.empty() || p[0] == '/' || dir.empty()) return p;
   return absl::StrCat(dir, "/", p);
-}
-
-// Returns the canonical form of `path` if it names a regular file, else "".
-std::string RealFile(const std::string& path) {
-  char real[PATH_MAX];
-  struct stat st;
-  if (realpath(path.c_str(), real) == nullptr || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) return "";
-  return real;
-}
-
-// Returns the real directory of the shared object or executable that holds
-// this function, or "" if the loader cannot say. The loader names a shared
-// object by the path it opened; for the program itself it may give only
-// argv[0], so a name that is not absolute is taken from /proc/self/exe.
-std::string DirectoryOfThisObject() {
-  Dl_info info;
-  struct link_map* map = nullptr;
-  if (dladdr1(reinterpret_cast<void*>(&DirectoryOfThisObject), &info, reinterpret_cast<void**>(&map),
-              RTLD_DL_LINKMAP) == 0) {
-    return "";
-  }
-  // In the program itself (a tool linking the library statically) dladdr
-  // names the program by its argv[0], which need not be its path (a
-  // wrapper's exec -a, a link elsewhere); the kernel's link is.
-  const bool shared = map != nullptr && map->l_name != nullptr && map->l_name[0] != '\0';
-  const bool absolute = shared && info.dli_fname != nullptr && info.dli_fname[0] == '/';
-  const std::string path = RealFile(absolute ? info.dli_fname : "/proc/self/exe");
-  return path.substr(0, path.rfind('/'));
 }
 
 }  // namespace
@@ -65,7 +34,7 @@ std::string DirectoryOfThisObject() {
 // tree, a program of its own), the path fixed at build time is the answer.
 std::string DefaultLocalConfigPath() {
   static const std::string* const kPath = [] {
-    const std::string dir = DirectoryOfThisObject();
+    const std::string dir = ThisObjectDirectory();
     for (const char* relative :
          {PMAPI_PMCDCONF_FROM_LIBDIR, PMAPI_PMCDCONF_FROM_DROPINDIR, PMAPI_PMCDCONF_FROM_TOOLDIR}) {
       std::string found = dir.empty() ? "" : RealFile(absl::StrCat(dir, "/", relative));
