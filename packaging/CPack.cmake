@@ -75,7 +75,10 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
     "Performance Co-Pilot client library in C++ (runtime)
 ${CPACK_PACKAGE_DESCRIPTION}
-This package holds the shared library libpmapi.so.0.")
+This package holds the shared library libpmapi.so.0, and in
+/usr/lib/<triplet>/pmapi/nodes two libraries that only define PCP's
+symbol versions, named libpcp.so.3 and libpcp_pmda.so.3: PCP's compiled
+agents, loaded into a local context, bind to libpmapi through them.")
 # A shlibs file for packages built against this one, and the ldconfig
 # trigger every package that installs a shared library needs.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
@@ -99,6 +102,9 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
 # The tools carry the library; they read its configuration.
 set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libpmapi-common ${PMAPI_DEB_EXACT}")
+# libpmapi0's version-node libraries let the tools load PCP's compiled
+# agents (pminfo -K add,...,pmda_xfs.so,...).
+set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "libpmapi0 ${PMAPI_DEB_EXACT}")
 set(CPACK_DEBIAN_TOOLS_DESCRIPTION
     "Performance Co-Pilot tools pminfo, pmdumplog, pmval and pmstore
 ${CPACK_PACKAGE_DESCRIPTION}

@@ -192,6 +192,10 @@ prepare_ours() {
   rm -rf "$o"
   mkdir -p "$o/bin" "$o/lib" "$o/wrap"
   cp -L "$TOOLS/../libpmapi/libpmapi.so.0" "$o/lib/"
+  # the libraries PCP's compiled agents are bound to, where an installed
+  # libpmapi finds them
+  mkdir -p "$o/lib/pmapi/nodes"
+  cp -L "$TOOLS/../dropin/nodes/libpcp.so.3" "$TOOLS/../dropin/nodes/libpcp_pmda.so.3" "$o/lib/pmapi/nodes/"
   for t in $OURS_TOOLS; do
     install -m 755 "$TOOLS/$t" "$o/bin/$t"
     printf '#!/bin/bash\nLD_LIBRARY_PATH=%s exec -a "$0" %s "$@"\n' "$o/lib" "$o/bin/$t" >"$o/wrap/$t"
@@ -202,23 +206,8 @@ prepare_ours() {
     cmake --install "$TOOLS/.." --prefix "$o" --component common >"$WORK/install-ours.log" 2>&1 ||
       log "our agents' files were not installed (see $WORK/install-ours.log)"
   fi
-  build_sampledso "$o"
   chmod -R a+rX "$o"
   chmod 755 "$o"/wrap/*
-}
-
-# PCP's sample agent as a shared object (sampledso), built from the sources
-# Debian ships, unchanged, against our library: our tools never load the
-# build linked with PCP's libpcp_pmda, so with ours this build is mounted
-# in its place.
-build_sampledso() {
-  local s=/var/lib/pcp/pmdas/sample
-  mkdir -p "$1/sample"
-  # shellcheck disable=SC2046
-  cc -O2 -fPIC -shared -D_GNU_SOURCE -Wno-unused-result -I"$here/../../libpmapi/include" \
-    -o "$1/sample/pmda_sample.so" $(printf "$s/%s.c " pmda sample percontext events proc) \
-    "$1/lib/libpmapi.so.0" -Wl,-rpath,"$1/lib" -lm >"$WORK/make-sampledso.log" 2>&1 ||
-    log "the sample agent did not build against our library (see $WORK/make-sampledso.log)"
 }
 
 # Lib mode: our libpcp.so.3, a copy of each client program, and a wrapper
@@ -228,7 +217,7 @@ prepare_lib() {
   local l="$WORK/lib" p
   rm -rf "$l"
   mkdir -p "$l/dropin" "$l/real" "$l/wrap"
-  cp -L "$TOOLS/../dropin/lib/libpcp.so.3" "$l/dropin/"
+  cp -L "$TOOLS/../dropin/lib/libpcp.so.3" "$TOOLS/../dropin/lib/libpcp_pmda.so.3" "$l/dropin/"
   for p in $LIB_PROGRAMS; do
     [ -x "$p" ] || continue
     cp -L "$p" "$l/real/$(basename "$p")"
@@ -248,8 +237,6 @@ ours_binds() {
     done
   else
     for b in $OURS_TOOLS; do binds="$binds mount --bind $WORK/ours/wrap/$b /usr/bin/$b;"; done
-    [ ! -f "$WORK/ours/sample/pmda_sample.so" ] ||
-      binds="$binds mount --bind $WORK/ours/sample/pmda_sample.so /var/lib/pcp/pmdas/sample/pmda_sample.so;"
   fi
   echo "$binds"
 }

@@ -2,14 +2,18 @@
 // pmdas/pmcd.conf: names (static and dynamic), descriptors, values of
 // every type, instances, help text, labels, store rules, and
 // PM_ERR_NOAGENT for domains without an agent.
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "local_fixture.h"
+#include "pcp/pmapi.h"
 #include "pmapi/errors.h"
 #include "pmapi/local.h"
 #include "pmda_config.h"
@@ -337,7 +341,31 @@ TEST_F(LocalContextTest, EachContextHasItsOwnAgentState) {
   EXPECT_EQ(r->value(r->sets()[0], 0).lval, 2);
 }
 
+// Sets PCP_PMDAS_DIR for the life of the object, then puts back what was.
+class PmdasDirFor {
+ public:
+  explicit PmdasDirFor(const std::string& dir) {
+    const char* old = pmGetOptionalConfig("PCP_PMDAS_DIR");
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    setenv("PCP_PMDAS_DIR", dir.c_str(), 1);
+  }
+  ~PmdasDirFor() {
+    if (had_) {
+      setenv("PCP_PMDAS_DIR", old_.c_str(), 1);
+    } else {
+      unsetenv("PCP_PMDAS_DIR");
+    }
+  }
+
+ private:
+  bool had_ = false;
+  std::string old_;
+};
+
 TEST(LocalConfigTest, ParsesPcpStyleLines) {
+  // no PCP Linux agent in this agents directory: the built-in one
+  PmdasDirFor pmdas("/nonexistent");
   std::vector<std::string> warnings;
   std::vector<AgentSpec> a = ParseAgentConfig(
       "# comment\n"
@@ -360,6 +388,26 @@ TEST(LocalConfigTest, ParsesPcpStyleLines) {
   EXPECT_EQ(a[1].pmns, "/etc/here/ns/root_mmv");
   EXPECT_EQ(a[2].path, "/etc/here/agentdir");
   EXPECT_EQ(warnings.size(), 2u);
+}
+
+// Where PCP's Linux agent is installed, a linux line of any type but
+// "builtin" is that shared object, as in PCP's local context.
+TEST(LocalConfigTest, LinuxLineIsPcpsAgentWhereInstalled) {
+  const std::string dir = testing::TempDir() + "/pmdas-with-linux";
+  mkdir(dir.c_str(), 0755);
+  mkdir((dir + "/linux").c_str(), 0755);
+  std::ofstream(dir + "/linux/pmda_linux.so") << "";
+  std::vector<AgentSpec> a;
+  {
+    PmdasDirFor pmdas(dir);
+    a = ParseAgentConfig("linux 60 pipe binary /x/pmdalinux\nlinux 61 builtin linux_init here\n", "/etc/here",
+                         nullptr);
+  }
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_TRUE(a[0].dso);
+  EXPECT_EQ(a[0].path, dir + "/linux/pmda_linux.so");
+  EXPECT_EQ(a[0].init, "linux_init");
+  EXPECT_FALSE(a[1].dso);
 }
 
 TEST(LocalConfigTest, MissingFileIsAnError) {

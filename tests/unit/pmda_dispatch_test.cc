@@ -1,6 +1,7 @@
 // Checks the PMDA library's rules on agents built in the test itself:
 // pmdaInit's domain stamping and checks, the PMID lookup strategies, the
 // fetch callback contract, pmdaInstance, help text, labels and store.
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -354,6 +355,44 @@ TEST(PmdaTextTest, HelpFileEntriesAndMisses) {
   bool warned = false;
   for (const std::string& d : p.diagnostics()) warned = warned || d.find("no.such.name") != std::string::npos;
   EXPECT_TRUE(warned);
+}
+
+// newhelp's binary pair: an index of (PMID, one-line offset, text offset)
+// records after a header, and the NUL-terminated strings they point at.
+std::string NewhelpRecord(uint32_t a, uint32_t b, uint32_t c) {
+  std::string r(12, '\0');
+  std::memcpy(&r[0], &a, 4);
+  std::memcpy(&r[4], &b, 4);
+  std::memcpy(&r[8], &c, 4);
+  return r;
+}
+
+TEST(NewhelpTest, MetricsAndInstanceDomainsAsPcpFindsThem) {
+  const std::string pag = std::string("one\0first text\0two\0second\0dom\0dom text\0late\0", 44);
+  const uint32_t pmid = (11u << 22) | 7, indom = (11u << 22) | 3;
+  std::string dir = NewhelpRecord(0x50635068, 0x31320000, 5) + NewhelpRecord(pmid, 0, 4) +
+                    NewhelpRecord(pmid, 15, 19) + NewhelpRecord(indom | (1u << 31), 26, 30) +
+                    NewhelpRecord(indom | (1u << 31), 39, 39) + NewhelpRecord((11u << 22) | 9, 500, 34);
+  absl::StatusOr<HelpFile> help = HelpFile::ParseNewhelp(dir, pag);
+  ASSERT_TRUE(help.ok()) << help.status();
+  ASSERT_NE(help->ForPmID(pmid), nullptr);
+  EXPECT_EQ(help->ForPmID(pmid)->oneline, "one");  // the first of a metric's entries
+  EXPECT_EQ(help->ForPmID(pmid)->text, "first text");
+  ASSERT_NE(help->ForInDom(indom), nullptr);
+  EXPECT_EQ(help->ForInDom(indom)->oneline, "late");  // the last of an indom's
+  ASSERT_NE(help->ForPmID((11u << 22) | 9), nullptr);
+  EXPECT_EQ(help->ForPmID((11u << 22) | 9)->oneline, "");  // past the end: empty
+  EXPECT_EQ(help->ForPmID((11u << 22) | 9)->text, "text");
+}
+
+TEST(NewhelpTest, BadHeaderOrShortIndexIsEinval) {
+  const std::string ok = NewhelpRecord(0x50635068, 0x31320000, 1);
+  EXPECT_EQ(PcpCode(HelpFile::ParseNewhelp("", "").status()), -EINVAL);
+  EXPECT_EQ(PcpCode(HelpFile::ParseNewhelp(NewhelpRecord(0x50635069, 0x31320000, 0), "").status()), -EINVAL);
+  EXPECT_EQ(PcpCode(HelpFile::ParseNewhelp(NewhelpRecord(0x50635068, 0x31330000, 0), "").status()), -EINVAL);
+  EXPECT_EQ(PcpCode(HelpFile::ParseNewhelp(ok, "").status()), -EINVAL);  // 1 entry, none there
+  EXPECT_TRUE(HelpFile::ParseNewhelp(ok + NewhelpRecord(1, 0, 0), std::string(1, '\0')).ok());
+  EXPECT_EQ(PcpCode(HelpFile::LoadNewhelp("/nonexistent/help").status()), -ENOENT);
 }
 
 TEST(PmdaTextTest, MissingHelpFileIsAWarningNotAFailure) {

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -241,7 +242,7 @@ class Context {
   absl::StatusOr<std::string> TextWithFallback(uint32_t ident, int kind, int target);
   absl::Status TraverseMerged(const std::string& name,
                               const std::function<void(const std::string&)>& visit);
-  bool AgentNamesAt(std::string_view name) const;
+  std::optional<unsigned> AgentDomainAt(std::string_view name) const;
   absl::StatusOr<PmID> BaseLookupName(std::string_view name);
   absl::StatusOr<std::vector<PmnsChild>> BaseChildren(std::string_view name);
   absl::Status BaseTraverse(std::string_view name,

@@ -10,7 +10,11 @@
 // environment. Where no configuration file can be read (PCP itself exits
 // then), the built-in defaults below are used instead: PCP's standard
 // Linux locations, with the agents directory and agent list of this
-// installation's local contexts.
+// installation's local contexts. On a host where PCP's configuration is
+// read, the local context's agent list is PCP's pmcd.conf once PCP has
+// built its name space, else this installation's (PutLocalAgentSettings).
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -74,9 +78,6 @@ void Put(const std::string& name, const std::string& value) {
   setenv(name.c_str(), Unquote(value).c_str(), 0);
 }
 
-bool IsLocalAgentSetting(const char* name) {
-  return std::strcmp(name, "PCP_PMCDCONF_PATH") == 0 || std::strcmp(name, "PCP_PMDAS_DIR") == 0;
-}
 
 // The configuration file's NAME=value lines, in order.
 bool ReadSettings(const std::string& path, std::vector<std::pair<std::string, std::string>>* settings) {
@@ -95,13 +96,46 @@ bool ReadSettings(const std::string& path, std::vector<std::pair<std::string, st
   return true;
 }
 
+bool Readable(const std::string& path) { return !path.empty() && access(path.c_str(), R_OK) == 0; }
+
+// The value `settings` gives `name`, unquoted; "" if none.
+std::string SettingOf(const std::vector<std::pair<std::string, std::string>>& settings, const char* name) {
+  for (const auto& [n, value] : settings) {
+    if (n == name) return Unquote(value);
+  }
+  return "";
+}
+
+// A PCP host: PCP's pmcd.conf and the name space PCP builds from it (when
+// pmcd first starts) are both there. Its local context is then PCP's,
+// with the agents pmcd.conf lists, which load bound to this library.
+bool PcpHostAgents(const std::vector<std::pair<std::string, std::string>>& settings) {
+  const std::string var = SettingOf(settings, "PCP_VAR_DIR");
+  return Readable(SettingOf(settings, "PCP_PMCDCONF_PATH")) && !var.empty() && Readable(var + "/pmns/root");
+}
+
+// The two settings that choose a local context's agents, unless the
+// environment holds them: PCP's agents directory wherever PCP's
+// configuration is (its agents look up their help and configuration
+// there); PCP's pmcd.conf on a PCP host, else this installation's list of
+// built-in agents.
+void PutLocalAgentSettings(const std::vector<std::pair<std::string, std::string>>* settings) {
+  const std::string ours = pmapi::DefaultLocalConfigPath();
+  if (settings != nullptr && PcpHostAgents(*settings)) {
+    Put("PCP_PMCDCONF_PATH", SettingOf(*settings, "PCP_PMCDCONF_PATH"));
+  } else {
+    Put("PCP_PMCDCONF_PATH", ours);
+  }
+  const std::string pmdas = settings != nullptr ? SettingOf(*settings, "PCP_PMDAS_DIR") : "";
+  Put("PCP_PMDAS_DIR", !pmdas.empty() ? pmdas : ours.substr(0, ours.rfind('/')));
+}
+
 // Reads the file into the environment; false if it cannot be opened.
 bool ReadConf(const std::string& path) {
   std::vector<std::pair<std::string, std::string>> settings;
   if (!ReadSettings(path, &settings)) return false;
-  for (const auto& [name, value] : settings) {
-    if (!IsLocalAgentSetting(name.c_str())) Put(name, value);
-  }
+  PutLocalAgentSettings(&settings);
+  for (const auto& [name, value] : settings) Put(name, value);
   return true;
 }
 
@@ -109,22 +143,16 @@ void UseDefaults() {
   for (const Default& d : kDefaults) Put(d.name, d.value);
 }
 
-// The local context's agents are this installation's, never those PCP's
-// pcp.conf names (their shared objects link libpcp): the two settings that
-// choose them always come from here unless the environment sets them.
-void PutLocalAgentSettings() {
-  std::string conf = pmapi::DefaultLocalConfigPath();
-  Put("PCP_PMCDCONF_PATH", conf);
-  Put("PCP_PMDAS_DIR", conf.substr(0, conf.rfind('/')));
-}
 
 void NativeFormatter(char* name, char*, char* value) { setenv(name, Unquote(value).c_str(), 1); }
 
 const char* Lookup(const char* name) {
   static std::once_flag once;
   std::call_once(once, [] {
-    PutLocalAgentSettings();
-    if (!ReadConf(ConfPath())) UseDefaults();
+    if (!ReadConf(ConfPath())) {
+      PutLocalAgentSettings(nullptr);
+      UseDefaults();
+    }
   });
   return name == nullptr ? nullptr : std::getenv(name);
 }

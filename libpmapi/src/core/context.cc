@@ -95,28 +95,39 @@ std::string Context::HostName() {
 // The names of the context before derived metrics: a name space loaded
 // with UseNameSpace (maybe trimmed) replaces the source's.
 // In a local context, the names at and below a dynamic node of a loaded
-// name space are the agent's, as the source has them.
-bool Context::AgentNamesAt(std::string_view name) const {
-  return kind() == kContextLocal && names_->Resolve(name).kind == PmnsMatch::Kind::kDynamic;
+// name space are those the node's agent serves.
+std::optional<unsigned> Context::AgentDomainAt(std::string_view name) const {
+  if (kind() != kContextLocal || names_ == nullptr) return std::nullopt;
+  const PmnsMatch m = names_->Resolve(name);
+  if (m.kind != PmnsMatch::Kind::kDynamic) return std::nullopt;
+  return DynamicRootDomain(m.pmid);
 }
 
 absl::StatusOr<PmID> Context::BaseLookupName(std::string_view name) {
-  if (names_ == nullptr || AgentNamesAt(name)) return source_->LookupName(name);
+  if (names_ == nullptr) return source_->LookupName(name);
+  if (std::optional<unsigned> domain = AgentDomainAt(name)) {
+    const PmnsMatch m = names_->Resolve(name);
+    if (m.at_root) return m.pmid;
+    return source_->LookupAgentName(name, *domain);
+  }
   return names_->LookupName(name);
 }
 
 absl::StatusOr<std::vector<PmnsChild>> Context::BaseChildren(std::string_view name) {
-  if (names_ == nullptr || AgentNamesAt(name)) return source_->Children(name);
+  if (names_ == nullptr) return source_->Children(name);
+  if (std::optional<unsigned> domain = AgentDomainAt(name)) return source_->AgentChildren(name, *domain);
   return names_->Children(name);
 }
 
 absl::Status Context::BaseTraverse(std::string_view name,
                                    const std::function<void(const std::string&)>& visit) {
-  if (names_ == nullptr || AgentNamesAt(name)) return source_->Traverse(name, visit);
+  if (names_ == nullptr) return source_->Traverse(name, visit);
+  if (std::optional<unsigned> domain = AgentDomainAt(name)) return source_->TraverseAgent(name, *domain, visit);
   absl::StatusOr<std::vector<std::string>> all = names_->Traverse(name);
   if (!all.ok()) return all.status();
   for (const std::string& n : *all) {
-    if (!AgentNamesAt(n) || !source_->Traverse(n, visit).ok()) visit(n);
+    std::optional<unsigned> domain = AgentDomainAt(n);
+    if (!domain || !source_->TraverseAgent(n, *domain, visit).ok()) visit(n);
   }
   return absl::OkStatus();
 }

@@ -40,6 +40,22 @@ class Source {
   virtual absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name) = 0;
   virtual absl::Status Traverse(std::string_view name,
                                 const std::function<void(const std::string&)>& visit) = 0;
+  // Names at and below a dynamic node of a name space the context loaded,
+  // whose subtree agent `domain` serves: a local context asks that agent,
+  // whatever names of its own it has; other sources answer as above.
+  virtual absl::StatusOr<PmID> LookupAgentName(std::string_view name, unsigned domain) {
+    (void)domain;
+    return LookupName(name);
+  }
+  virtual absl::StatusOr<std::vector<PmnsChild>> AgentChildren(std::string_view name, unsigned domain) {
+    (void)domain;
+    return Children(name);
+  }
+  virtual absl::Status TraverseAgent(std::string_view name, unsigned domain,
+                                     const std::function<void(const std::string&)>& visit) {
+    (void)domain;
+    return Traverse(name, visit);
+  }
 
   virtual absl::StatusOr<Desc> LookupDesc(PmID id) = 0;
   // Returns the descriptors of `ids` in order; a source that can ask for

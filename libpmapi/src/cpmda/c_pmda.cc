@@ -60,7 +60,7 @@ void ChooseLookup(pmdaExt* ext, CPmdaState* st) {
   for (int m = 0; m < ext->e_nmetrics; ++m) {
     if (PmIDItem(ext->e_metrics[m].m_desc.pmid) != static_cast<unsigned>(m)) {
       if (ext->e_flags & PMDA_EXT_FLAG_DIRECT)
-        CPmdaNotify(ext, absl::StrFormat(
+        CPmdaNotify(ext, LOG_WARNING, absl::StrFormat(
                              "pmdaInit: PMDA %s: Direct mapping for metrics disabled @ metrictab[%d] %s",
                              ext->e_name ? ext->e_name : "", m, IDStr(ext->e_metrics[m].m_desc.pmid)));
       return;
@@ -83,7 +83,7 @@ bool StampDomain(pmdaExt* ext) {
     d.indom = IndomWithDomain(d.indom, domain);
     if (ext->e_nindoms == 0) continue;  // serials are checked against a non-empty table only
     if (FindCIndom(ext, d.indom) == nullptr) {
-      CPmdaNotify(ext, absl::StrFormat(
+      CPmdaNotify(ext, LOG_CRIT, absl::StrFormat(
                            "pmdaInit: PMDA %s: Undefined instance domain serial (%u) specified in metric %s(%d)",
                            ext->e_name ? ext->e_name : "", InDomSerial(d.indom),
                            IDStr(WithDomain(d.pmid, domain)), m));
@@ -100,15 +100,15 @@ bool StampDomain(pmdaExt* ext) {
 void OpenHelpText(pmdaExt* ext, CPmdaState* st) {
   if (ext->e_helptext == nullptr || ext->e_helptext[0] == '\0') {
     if (st->dispatch->version.any.text == pmdaText)
-      CPmdaNotify(ext, absl::StrFormat("pmdaInit: PMDA %s: No help text file specified for pmdaText",
+      CPmdaNotify(ext, LOG_WARNING, absl::StrFormat("pmdaInit: PMDA %s: No help text file specified for pmdaText",
                                        ext->e_name ? ext->e_name : ""));
     return;
   }
   std::string path = ExpandEnvironment(ext->e_helptext);
   ext->e_help = OpenCHelp(path, ext->e_domain, st->resolve, st->diagnostics);
   if (ext->e_help < 0)
-    CPmdaNotify(ext, absl::StrFormat("pmdaInit: PMDA %s: Unable to open help text file(s) from \"%s\": %s",
-                                     ext->e_name ? ext->e_name : "", path, ErrStr(ext->e_help)));
+    CPmdaNotify(ext, LOG_WARNING, absl::StrFormat("pmdaInit: PMDA %s: Unable to open help text file(s) from \"%s\": %s",
+                                     ext->e_name ? ext->e_name : "", ext->e_helptext, ErrStr(ext->e_help)));
 }
 
 }  // namespace
@@ -136,15 +136,28 @@ void FreeCPmdaExt(pmdaExt* ext) {
   if (CPmdaState* st = CPmdaStateOf(ext)) {
     FreeCPmdaFetchResult(st);
     if (ext->e_help >= 0) pmdaCloseHelp(ext->e_help);
+    std::free(st->helptext);
     delete st;
   }
   std::free(ext);
 }
 
-void CPmdaNotify(pmdaExt* ext, std::string message) {
+void CPmdaNotify(pmdaExt* ext, int priority, std::string message) {
   CPmdaState* st = CPmdaStateOf(ext);
-  if (st != nullptr && st->diagnostics != nullptr) st->diagnostics->push_back(std::move(message));
-  else if (st != nullptr && st->daemon) pmNotifyErr(LOG_WARNING, "%s", message.c_str());
+  if (st != nullptr && st->diagnostics != nullptr) {
+    st->diagnostics->push_back(std::move(message));
+  } else {
+    pmNotifyErr(priority, "%s", message.c_str());
+  }
+}
+
+void CPmdaLoadNotify(int priority, std::string message) {
+  const CPmdaLoadContext* load = CurrentCPmdaLoadContext();
+  if (load != nullptr && load->diagnostics != nullptr) {
+    load->diagnostics->push_back(std::move(message));
+  } else {
+    pmNotifyErr(priority, "%s", message.c_str());
+  }
 }
 
 pmdaMetric* FindCMetric(pmdaExt* ext, pmID pmid) {
@@ -238,6 +251,22 @@ bool IsPmdaFetchResult(const pmResult* res) {
 
 }  // namespace pmapi
 
+namespace pmapi {
+
+// Whether a callback of `what` can be set: the agent has called pmdaDSO
+// or pmdaDaemon for an interface of at least `since`; else PCP's
+// complaint, and the agent's status is an error.
+bool CallbackSettable(pmdaInterface* dp, int since, const char* what) {
+  if (dp == nullptr) return false;
+  const int interface = static_cast<int>(dp->comm.pmda_interface);
+  if (interface >= since && interface <= PMDA_INTERFACE_LATEST && dp->version.any.ext != nullptr) return true;
+  pmNotifyErr(LOG_CRIT, "Unable to set %s callback for PMDA interface version %d.", what, interface);
+  dp->status = PM_ERR_GENERIC;
+  return false;
+}
+
+}  // namespace pmapi
+
 using pmapi::CPmdaNotify;
 using pmapi::CPmdaState;
 using pmapi::CPmdaStateOf;
@@ -247,11 +276,8 @@ extern "C" {
 void pmdaDSO(pmdaInterface* dp, int interface, char* name, char* helptext) {
   if (dp == nullptr) return;
   if (!pmapi::SupportedInterface(interface)) {
-    if (const pmapi::CPmdaLoadContext* load = pmapi::CurrentCPmdaLoadContext();
-        load != nullptr && load->diagnostics != nullptr)
-      load->diagnostics->push_back(absl::StrFormat(
-          "pmdaDSO: %s PMDA: interface version %d not supported (domain=%d)", name ? name : "",
-          interface, dp->domain));
+    pmapi::CPmdaLoadNotify(LOG_CRIT, absl::StrFormat("pmdaDSO: %s PMDA: interface version %d not supported (domain=%d)",
+                                                     name ? name : "", interface, dp->domain));
     dp->status = PM_ERR_GENERIC;
     return;
   }
@@ -272,7 +298,9 @@ void pmdaDSO(pmdaInterface* dp, int interface, char* name, char* helptext) {
   }
   ext->e_ext = st;
   ext->e_name = name;
-  ext->e_helptext = helptext;
+  // a copy, as PCP keeps: agents pass buffers they go on to reuse
+  st->helptext = helptext != nullptr ? strdup(helptext) : nullptr;
+  ext->e_helptext = st->helptext;
   ext->e_domain = dp->domain;
   ext->e_help = -1;
   ext->e_infd = ext->e_outfd = -1;  // no connection yet
@@ -302,16 +330,13 @@ void pmdaInit(pmdaInterface* dp, pmdaIndom* indoms, int nindoms, pmdaMetric* met
   pmdaExt* ext = dp->version.any.ext;
   CPmdaState* st = CPmdaStateOf(ext);
   if (st == nullptr || !pmapi::SupportedInterface(static_cast<int>(dp->comm.pmda_interface))) {
-    if (const pmapi::CPmdaLoadContext* load = pmapi::CurrentCPmdaLoadContext();
-        load != nullptr && load->diagnostics != nullptr)
-      load->diagnostics->push_back(absl::StrFormat(
-          "pmdaInit: PMDA interface version %d not supported (domain=%d)",
-          static_cast<int>(dp->comm.pmda_interface), dp->domain));
+    pmapi::CPmdaLoadNotify(LOG_CRIT, absl::StrFormat("pmdaInit: PMDA interface version %d not supported (domain=%d)",
+                                                     static_cast<int>(dp->comm.pmda_interface), dp->domain));
     dp->status = PM_ERR_GENERIC;
     return;
   }
   if (dp->version.any.fetch == pmdaFetch && ext->e_fetchCallBack == nullptr) {
-    CPmdaNotify(ext, absl::StrFormat("pmdaInit: PMDA %s: using pmdaFetch() but fetch call back not set",
+    CPmdaNotify(ext, LOG_CRIT, absl::StrFormat("pmdaInit: PMDA %s: using pmdaFetch() but fetch call back not set",
                                      ext->e_name ? ext->e_name : ""));
     dp->status = PM_ERR_GENERIC;
     return;
@@ -360,7 +385,7 @@ void pmdaExtSetFlags(pmdaExt* ext, int flags) {
   const unsigned notify = PMDA_EXT_NAMES_CHANGE | PMDA_EXT_LABEL_CHANGE;
   const int interface = static_cast<int>(st->dispatch->comm.pmda_interface);
   if ((f & notify) != 0 && interface < PMDA_INTERFACE_7) {
-    CPmdaNotify(ext, absl::StrFormat("pmdaSetFlags: PMDA %s: interface version %d does not support notifications",
+    CPmdaNotify(ext, LOG_WARNING, absl::StrFormat("pmdaSetFlags: PMDA %s: interface version %d does not support notifications",
                                      ext->e_name ? ext->e_name : "", interface));
     f &= ~notify;
   }
@@ -379,27 +404,31 @@ void pmdaSetCommFlags(pmdaInterface* dp, int flags) {
 }
 
 void pmdaSetResultCallBack(pmdaInterface* dp, pmdaResultCallBack cb) {
-  if (dp != nullptr && dp->version.any.ext != nullptr) dp->version.any.ext->e_resultCallBack = cb;
+  if (pmapi::CallbackSettable(dp, PMDA_INTERFACE_2, "result")) dp->version.any.ext->e_resultCallBack = cb;
 }
 
 void pmdaSetFetchCallBack(pmdaInterface* dp, pmdaFetchCallBack cb) {
-  if (dp != nullptr && dp->version.any.ext != nullptr) dp->version.any.ext->e_fetchCallBack = cb;
+  if (pmapi::CallbackSettable(dp, PMDA_INTERFACE_2, "fetch")) dp->version.any.ext->e_fetchCallBack = cb;
 }
 
 void pmdaSetCheckCallBack(pmdaInterface* dp, pmdaCheckCallBack cb) {
-  if (dp != nullptr && dp->version.any.ext != nullptr) dp->version.any.ext->e_checkCallBack = cb;
+  if (pmapi::CallbackSettable(dp, PMDA_INTERFACE_2, "check")) dp->version.any.ext->e_checkCallBack = cb;
 }
 
 void pmdaSetDoneCallBack(pmdaInterface* dp, pmdaDoneCallBack cb) {
-  if (dp != nullptr && dp->version.any.ext != nullptr) dp->version.any.ext->e_doneCallBack = cb;
+  if (pmapi::CallbackSettable(dp, PMDA_INTERFACE_2, "done")) dp->version.any.ext->e_doneCallBack = cb;
 }
 
 void pmdaSetEndContextCallBack(pmdaInterface* dp, pmdaEndContextCallBack cb) {
-  if (dp != nullptr && dp->version.any.ext != nullptr) dp->version.any.ext->e_endCallBack = cb;
+  if (cb == nullptr && dp != nullptr && dp->version.any.ext != nullptr) {
+    dp->version.any.ext->e_endCallBack = nullptr;
+  } else if (pmapi::CallbackSettable(dp, PMDA_INTERFACE_5, "end context")) {
+    dp->version.any.ext->e_endCallBack = cb;
+  }
 }
 
 void pmdaSetLabelCallBack(pmdaInterface* dp, pmdaLabelCallBack cb) {
-  if (dp != nullptr && dp->version.any.ext != nullptr) dp->version.any.ext->e_labelCallBack = cb;
+  if (pmapi::CallbackSettable(dp, PMDA_INTERFACE_7, "label")) dp->version.any.ext->e_labelCallBack = cb;
 }
 
 int pmdaGetContext(void) { return pmapi::request_context; }

@@ -224,7 +224,7 @@ void pmdaDaemon(pmdaInterface* dp, int interface, const char* name, int domain, 
     dp->status = PM_ERR_GENERIC;
     return;
   }
-  pmdaDSO(dp, interface, const_cast<char*>(name), helptext ? strdup(helptext) : nullptr);
+  pmdaDSO(dp, interface, const_cast<char*>(name), const_cast<char*>(helptext));
   if (dp->status != 0) return;
   pmdaExt* ext = dp->version.any.ext;
   ext->e_logfile = logfile ? strdup(logfile) : nullptr;

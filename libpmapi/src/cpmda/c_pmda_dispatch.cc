@@ -90,14 +90,14 @@ int FetchInstance(pmdaExt* ext, pmdaMetric* metric, int inst, pmValueSet* vs, in
   *stored = false;
   if (sts < 0) {
     if (sts == PM_ERR_PMID)
-      CPmdaNotify(ext, absl::StrFormat("pmdaFetch: PMID %s not handled by fetch callback", IDStr(desc.pmid)));
+      CPmdaNotify(ext, LOG_ERR, absl::StrFormat("pmdaFetch: PMID %s not handled by fetch callback", IDStr(desc.pmid)));
     return sts;
   }
   if (!(interface == PMDA_INTERFACE_2 || sts > 0)) return sts;
   vs->vlist[j].inst = inst;
   int fmt = StuffValue(atom, &vs->vlist[j], desc.type);
   if (fmt == PM_ERR_TYPE)
-    CPmdaNotify(ext, absl::StrFormat("pmdaFetch: Descriptor type (%s) for metric %s is bad",
+    CPmdaNotify(ext, LOG_ERR, absl::StrFormat("pmdaFetch: Descriptor type (%s) for metric %s is bad",
                                      TypeStr(desc.type), IDStr(desc.pmid)));
   if (fmt >= 0) {
     vs->valfmt = fmt;
@@ -109,7 +109,7 @@ int FetchInstance(pmdaExt* ext, pmdaMetric* metric, int inst, pmValueSet* vs, in
     } else if (desc.type == PM_TYPE_AGGREGATE) {
       std::free(atom.vbp);
     } else {
-      CPmdaNotify(ext, absl::StrFormat("pmdaFetch: Attempt to free value for metric %s of wrong type %s",
+      CPmdaNotify(ext, LOG_WARNING, absl::StrFormat("pmdaFetch: Attempt to free value for metric %s of wrong type %s",
                                        IDStr(desc.pmid), TypeStr(desc.type)));
     }
   }
@@ -238,7 +238,7 @@ int pmdaDesc(pmID pmid, pmDesc* desc, pmdaExt* ext) {
     *desc = m->m_desc;
     return 0;
   }
-  CPmdaNotify(ext, absl::StrFormat("pmdaDesc: Requested metric %s is not defined", pmapi::IDStr(pmid)));
+  CPmdaNotify(ext, LOG_ERR, absl::StrFormat("pmdaDesc: Requested metric %s is not defined", pmapi::IDStr(pmid)));
   return PM_ERR_PMID;
 }
 

@@ -36,7 +36,14 @@ int OpenCHelp(const std::string& path, int domain, const HelpFile::NameResolver&
               std::vector<std::string>* diagnostics) {
   HelpFile::NameResolver by_name = resolve;
   if (!by_name) by_name = [](std::string_view) -> absl::StatusOr<PmID> { return PcpError(kErrName); };
-  absl::StatusOr<HelpFile> help = HelpFile::Load(path, domain, by_name, diagnostics);
+  // newhelp's pair first, as PCP reads it; this library's agents may give
+  // the source text instead, an agent built by PCP may not
+  absl::StatusOr<HelpFile> help = HelpFile::LoadNewhelp(path);
+  const CPmdaLoadContext* load = CurrentCPmdaLoadContext();
+  if (!help.ok() && !(load != nullptr && load->newhelp_only)) {
+    absl::StatusOr<HelpFile> source = HelpFile::Load(path, domain, by_name, diagnostics);
+    if (source.ok()) help = std::move(source);
+  }
   if (!help.ok()) return PcpCode(help.status());
   std::lock_guard<std::mutex> lock(help_mu);
   auto& table = HelpTable();

@@ -4,8 +4,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "c_api_internal.h"
@@ -248,10 +251,28 @@ std::string MissingHandler(const pmdaInterface& dp) {
   return "";
 }
 
+// An agent that asks for its clients' credentials (PMDA_FLAG_AUTHORIZE)
+// hears this process's: pid, gid, then uid, the order PCP's local context
+// gives them.
+void SendCredentials(CAgent* a) {
+  if (a->interface() < PMDA_INTERFACE_6 || (a->dp.comm.flags & PMDA_FLAG_AUTHORIZE) == 0) return;
+  if (a->dp.version.six.attribute == nullptr) return;
+  const std::pair<int, std::string> attrs[] = {
+      {PMDA_ATTR_PROCESSID, std::to_string(getpid())},
+      {PMDA_ATTR_GROUPID, std::to_string(getgid())},
+      {PMDA_ATTR_USERID, std::to_string(getuid())},
+  };
+  a->Begin();
+  for (const auto& [key, value] : attrs) {
+    if (a->dp.version.six.attribute(a->context, key, value.c_str(), static_cast<int>(value.size() + 1), a->ext()) < 0)
+      break;
+  }
+}
+
 }  // namespace
 
 absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const std::string& dso_path,
-                        const HelpFile::NameResolver& resolve, Pmda* pmda) {
+                        const HelpFile::NameResolver& resolve, Pmda* pmda, bool collect, bool pcp_built) {
   auto agent = std::make_shared<CAgent>();
   agent->context = next_context.fetch_add(1);
   agent->dp.domain = pmda->domain();
@@ -263,7 +284,8 @@ absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const std:
   CPmdaLoadContext load;
   load.domain = pmda->domain();
   load.resolve = resolve;
-  load.diagnostics = &diagnostics;
+  load.diagnostics = collect ? &diagnostics : nullptr;
+  load.newhelp_only = pcp_built;
   SetCPmdaLoadContext(&load);
   SetCPmdaContext(agent->context);
   init(&agent->dp);
@@ -285,6 +307,7 @@ absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const std:
   pmda->Dso(interface, own_labels || dso_path.empty() ? (ext->e_name ? ext->e_name : init_name) : dso_path, "");
   Route(agent, pmda);
   agent->hosted = true;
+  SendCredentials(agent.get());
   return absl::OkStatus();
 }
 

@@ -28,12 +28,16 @@ using CPmdaInit = void (*)(pmdaInterface*);
 
 // Calls `init` for an agent of pmda->domain() and, if it succeeds, makes
 // *pmda answer through the agent's handlers. Diagnostics the agent's
-// set-up raises go to pmda->Notify. Returns PM_ERR_GENERIC (or the
+// set-up raises go to pmda->Notify when `collect` is set, else to
+// pmNotifyErr as they arise (as PCP's agents print them). An agent built
+// by PCP (`pcp_built`) reads only newhelp's help files, as it would over
+// PCP's library. Returns PM_ERR_GENERIC (or the
 // agent's status) when the init function fails. An agent without a label
 // handler (before interface 7) gets PCP's default domain label, which
 // names the shared object as configured (`dso_path`).
 absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const std::string& dso_path,
-                        const HelpFile::NameResolver& resolve, Pmda* pmda);
+                        const HelpFile::NameResolver& resolve, Pmda* pmda, bool collect = true,
+                        bool pcp_built = false);
 
 }  // namespace pmapi
 

@@ -36,6 +36,8 @@ struct CPmdaLoadContext {
   int domain = -1;
   HelpFile::NameResolver resolve;
   std::vector<std::string>* diagnostics = nullptr;
+  // An agent built by PCP: its help is newhelp's pair or nothing.
+  bool newhelp_only = false;
 };
 
 // Sets (or, with null, clears) the load context of the calling thread, for
@@ -66,6 +68,7 @@ struct CPmdaState {
   bool daemon = false;
   std::shared_ptr<AgentLink> link;
   void* private_data = nullptr;
+  char* helptext = nullptr;  // pmdaDSO's copy of the help file's path
   bool initialised = false;
   HelpFile::NameResolver resolve;
   std::vector<std::string>* diagnostics = nullptr;
@@ -94,7 +97,10 @@ void FreeCPmdaExt(pmdaExt* ext);
 void FreeCPmdaFetchResult(CPmdaState* st);
 
 // Records a message as PCP's pmNotifyErr would log it.
-void CPmdaNotify(pmdaExt* ext, std::string message);
+void CPmdaNotify(pmdaExt* ext, int priority, std::string message);
+// The same for a diagnostic of an agent's set-up before it has a pmdaExt
+// (pmdaDSO, pmdaInit refusing the interface version).
+void CPmdaLoadNotify(int priority, std::string message);
 
 // Returns the table entry of `pmid` by the lookup pmdaInit chose, or null.
 pmdaMetric* FindCMetric(pmdaExt* ext, pmID pmid);

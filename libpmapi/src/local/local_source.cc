@@ -1,6 +1,7 @@
 #include "local_source.h"
 
 #include <dlfcn.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +33,7 @@ namespace pmapi {
 struct DsoLibrary {
   std::string path;
   void* handle = nullptr;
+  bool pcp_built = false;  // linked with PCP's libpcp_pmda or libpcp
   std::mutex mu;
   ~DsoLibrary() {
     if (handle) dlclose(handle);
@@ -68,19 +70,21 @@ std::optional<std::string> FindDso(const std::string& name, std::string* missing
                                   absl::StrCat(name, ".so")}) {
     if (access(path.c_str(), F_OK) == 0) return path;
   }
-  *missing = absl::StrCat("__pmConnectLocal: Warning: cannot find DSO at \"", name, ".so\" or \"", name, "\"");
+  *missing = absl::StrCat("cannot find DSO at \"", name, ".so\" or \"", name, "\"");
   return std::nullopt;
 }
 
 // An agent built by PCP (linked with its libpcp_pmda and libpcp) is made
 // to bind to this library before dlopen, which would otherwise load PCP's
-// libraries into this process (pcp_agent_binding.h). A file that cannot
-// be read or parsed is left to dlopen, which reports it.
-absl::Status PrepareForAgent(const std::string& path) {
+// libraries into this process (pcp_agent_binding.h); *pcp_built says it
+// is one. A file that cannot be read or parsed is left to dlopen, which
+// reports it.
+absl::Status PrepareForAgent(const std::string& path, bool* pcp_built) {
   absl::StatusOr<std::string> image = ReadWholeFile(path);
   if (!image.ok()) return absl::OkStatus();
   absl::StatusOr<std::vector<std::string>> needed = ElfNeeded(*image);
   if (!needed.ok() || !NeedsPcpLibrary(*needed)) return absl::OkStatus();
+  *pcp_built = true;
   return BindPcpLibraries(path, *needed);
 }
 
@@ -90,14 +94,18 @@ absl::StatusOr<std::shared_ptr<DsoLibrary>> OpenDso(const std::string& path) {
   if (auto it = registry.find(path); it != registry.end()) {
     if (std::shared_ptr<DsoLibrary> lib = it->second.lock()) return lib;
   }
-  // Checked once per object opened, not per context.
-  if (absl::Status refused = PrepareForAgent(path); !refused.ok()) return refused;
+  // Checked once per object opened, not per context. Failures read as
+  // PCP's "error attaching" warning: the object, then the reason.
+  bool pcp_built = false;
+  if (absl::Status refused = PrepareForAgent(path, &pcp_built); !refused.ok())
+    return PcpErrorWithMessage(kErrGeneric, absl::StrCat("error attaching DSO \"", path, "\"\n", refused.message(), "\n"));
   auto lib = std::make_shared<DsoLibrary>();
   lib->path = path;
+  lib->pcp_built = pcp_built;
   lib->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (lib->handle == nullptr) {
     const char* err = dlerror();
-    return PcpError(kErrGeneric, absl::StrCat("error attaching DSO \"", path, "\": ", err ? err : ""));
+    return PcpErrorWithMessage(kErrGeneric, absl::StrCat("error attaching DSO \"", path, "\"\n", err ? err : "", "\n"));
   }
   registry[path] = lib;
   return lib;
@@ -164,11 +172,23 @@ void LocalSource::AddUnservedDefaultNames() {
 
 void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
                        std::vector<std::string>* warnings) {
+  // Kept for the caller when it asks for them, else printed as PCP's
+  // local context prints them (pmprintf, then pmflush).
   auto warn = [&](const std::string& what) {
+    if (warnings) {
+      warnings->push_back(absl::StrCat("agent \"", spec.name, "\": ", what));
+    } else {
+      pmprintf("__pmConnectLocal: Warning: %s\n", what.c_str());
+      pmflush();
+    }
+  };
+  // Conditions PCP's local context does not report: kept for a caller
+  // that asks, not printed.
+  auto note = [&](const std::string& what) {
     if (warnings) warnings->push_back(absl::StrCat("agent \"", spec.name, "\": ", what));
   };
   if (AgentFor(spec.domain) != nullptr) {
-    warn(absl::StrCat("domain ", spec.domain, " already has an agent"));
+    note(absl::StrCat("domain ", spec.domain, " already has an agent"));
     return;
   }
   std::string pmns = spec.pmns.empty() ? absl::StrCat(config_dir, "/root_", spec.name) : spec.pmns;
@@ -176,11 +196,11 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
     const absl::StatusOr<Pmns>& defaults = DefaultNames();
     absl::StatusOr<std::string> text = defaults.ok() ? DefaultPmnsSubtree(*defaults, spec.domain) : defaults.status();
     absl::Status s = text.ok() ? names_.AddAgentNames(*text, spec.domain, "default name space") : text.status();
-    if (!s.ok()) warn(s.ToString());
+    if (!s.ok()) note(s.ToString());
   } else if (absl::StatusOr<std::string> text = ReadWholeFile(pmns); text.ok()) {
-    if (absl::Status s = names_.AddAgentNames(*text, spec.domain, pmns); !s.ok()) warn(s.ToString());
+    if (absl::Status s = names_.AddAgentNames(*text, spec.domain, pmns); !s.ok()) note(s.ToString());
   } else if (!spec.pmns.empty()) {
-    warn(absl::StrCat("cannot read namespace file: ", text.status().ToString()));
+    note(absl::StrCat("cannot read namespace file: ", text.status().ToString()));
   }
 
   auto agent = std::make_unique<Agent>();
@@ -236,7 +256,8 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
   {
     auto lock = agent->Lock();
     if (c_init) {
-      absl::Status s = HostCAgent(c_init, spec.init, spec.path, resolve, agent->pmda.get());
+      absl::Status s = HostCAgent(c_init, spec.init, spec.path, resolve, agent->pmda.get(), warnings != nullptr,
+                                  agent->dso->pcp_built);
       if (warnings) {
         for (const std::string& d : agent->pmda->diagnostics()) warn(d);
       }
@@ -255,8 +276,12 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
     }
   }
   Pmda& p = *agent->pmda;
-  if (warnings) {
-    for (const std::string& d : p.diagnostics()) warn(d);
+  for (const std::string& d : p.diagnostics()) {
+    if (warnings) {
+      warn(d);
+    } else {
+      pmNotifyErr(LOG_WARNING, "%s", d.c_str());
+    }
   }
   if (p.status() != 0 || p.interface() < kPmdaInterface2) {
     warn(absl::StrCat("initialization routine \"", spec.init, "\" failed: ", ErrStr(p.status() ? p.status() : kErrGeneric)));
@@ -299,7 +324,11 @@ absl::StatusOr<PmID> LocalSource::LookupName(std::string_view name) {
   // The root's own name is a name of the name space, as in PCP: it looks
   // up to the root's PMID (which has no descriptor and no name back).
   if (m.at_root) return m.pmid;
-  Agent* a = AgentFor(DynamicRootDomain(m.pmid));
+  return LookupAgentName(name, DynamicRootDomain(m.pmid));
+}
+
+absl::StatusOr<PmID> LocalSource::LookupAgentName(std::string_view name, unsigned domain) {
+  Agent* a = AgentFor(domain);
   if (a == nullptr) return PcpError(kErrNoagent);
   auto lock = a->Lock();
   return a->pmda->dispatch().pmid(name, *a->pmda);
@@ -325,58 +354,64 @@ absl::StatusOr<std::vector<PmnsChild>> LocalSource::Children(std::string_view na
     case PmnsMatch::Kind::kDynamic:
       break;
   }
-  Agent* a = AgentFor(DynamicRootDomain(m.pmid));
+  return AgentChildren(name, DynamicRootDomain(m.pmid));
+}
+
+absl::StatusOr<std::vector<PmnsChild>> LocalSource::AgentChildren(std::string_view name, unsigned domain) {
+  Agent* a = AgentFor(domain);
   if (a == nullptr) return PcpError(kErrNoagent);
   auto lock = a->Lock();
   return a->pmda->dispatch().children(name, false, *a->pmda);
 }
 
+// A subtree an agent serves is walked depth first, one level of children
+// at a time in the agent's order, as libpcp walks it; a node with no
+// children counts as a leaf.
+absl::StatusOr<int> LocalSource::TraverseAgentLevel(const std::string& path, unsigned domain, int depth,
+                                                    const std::function<void(const std::string&)>& visit) {
+  Agent* a = AgentFor(domain);
+  if (a == nullptr) return PcpError(kErrNoagent);
+  absl::StatusOr<std::vector<PmnsChild>> kids;
+  {
+    auto lock = a->Lock();
+    kids = a->pmda->dispatch().children(path, false, *a->pmda);
+  }
+  if (!kids.ok()) return kids.status();
+  int visited = 0;
+  for (const PmnsChild& c : *kids) {
+    std::string child = absl::StrCat(path, ".", c.name);
+    absl::StatusOr<int> below = 0;
+    if (c.status != kPmnsLeafStatus && depth < kMaxDynamicDepth) below = TraverseAgentLevel(child, domain, depth + 1, visit);
+    if (!below.ok()) return below.status();
+    if (*below == 0) visit(child);
+    visited += *below == 0 ? 1 : *below;
+  }
+  return visited;
+}
+
+// A name the agent serves with no children is a leaf: itself.
+absl::Status LocalSource::TraverseAgent(std::string_view name, unsigned domain,
+                                        const std::function<void(const std::string&)>& visit) {
+  absl::StatusOr<int> n = TraverseAgentLevel(std::string(name), domain, 0, visit);
+  if (n.ok() && *n == 0) visit(std::string(name));
+  return n.ok() ? absl::OkStatus() : n.status();
+}
+
 absl::Status LocalSource::Traverse(std::string_view name,
                                    const std::function<void(const std::string&)>& visit) {
-  // A subtree the agent serves is walked depth first, one level of
-  // children at a time in the agent's order, as libpcp walks it; a node
-  // with no children counts as a leaf. Returns how many names it visited.
-  std::function<absl::StatusOr<int>(const std::string&, int, int)> dynamic_level;
-  dynamic_level = [&](const std::string& path, int domain, int depth) -> absl::StatusOr<int> {
-    Agent* a = AgentFor(domain);
-    if (a == nullptr) return PcpError(kErrNoagent);
-    absl::StatusOr<std::vector<PmnsChild>> kids;
-    {
-      auto lock = a->Lock();
-      kids = a->pmda->dispatch().children(path, false, *a->pmda);
-    }
-    if (!kids.ok()) return kids.status();
-    int visited = 0;
-    for (const PmnsChild& c : *kids) {
-      std::string child = absl::StrCat(path, ".", c.name);
-      absl::StatusOr<int> below = 0;
-      if (c.status != kPmnsLeafStatus && depth < kMaxDynamicDepth) below = dynamic_level(child, domain, depth + 1);
-      if (!below.ok()) return below.status();
-      if (*below == 0) visit(child);
-      visited += *below == 0 ? 1 : *below;
-    }
-    return visited;
-  };
-  auto dynamic = [&](const std::string& path, int domain) -> absl::Status {
-    absl::StatusOr<int> n = dynamic_level(path, domain, 0);
-    return n.ok() ? absl::OkStatus() : n.status();
-  };
   PmnsMatch m = names_.Resolve(name);
   switch (m.kind) {
     case PmnsMatch::Kind::kMissing:
       return PcpError(kErrName);
-    case PmnsMatch::Kind::kDynamic: {
-      // a name the agent serves with no children is a leaf: itself
-      absl::StatusOr<int> n = dynamic_level(std::string(name), DynamicRootDomain(m.pmid), 0);
-      if (n.ok() && *n == 0) visit(std::string(name));
-      return n.ok() ? absl::OkStatus() : n.status();
-    }
+    case PmnsMatch::Kind::kDynamic:
+      return TraverseAgent(name, DynamicRootDomain(m.pmid), visit);
     default:
       return names_.Walk(name, [&](const std::string& path, PmID id) {
         if (IsDynamicRoot(id)) {
           // a subtree whose agent is not here is passed over, as PCP does
           if (AgentFor(DynamicRootDomain(id)) == nullptr) return absl::OkStatus();
-          return dynamic(path, DynamicRootDomain(id));
+          absl::StatusOr<int> n = TraverseAgentLevel(path, DynamicRootDomain(id), 0, visit);
+          return n.ok() ? absl::OkStatus() : n.status();
         }
         visit(path);
         return absl::OkStatus();

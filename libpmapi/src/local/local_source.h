@@ -42,6 +42,10 @@ class LocalSource : public Source {
   absl::StatusOr<std::vector<PmnsChild>> Children(std::string_view name) override;
   absl::Status Traverse(std::string_view name,
                         const std::function<void(const std::string&)>& visit) override;
+  absl::StatusOr<PmID> LookupAgentName(std::string_view name, unsigned domain) override;
+  absl::StatusOr<std::vector<PmnsChild>> AgentChildren(std::string_view name, unsigned domain) override;
+  absl::Status TraverseAgent(std::string_view name, unsigned domain,
+                             const std::function<void(const std::string&)>& visit) override;
 
   absl::StatusOr<Desc> LookupDesc(PmID id) override;
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom) override;
@@ -74,6 +78,10 @@ class LocalSource : public Source {
   const absl::StatusOr<Pmns>& DefaultNames();
   std::optional<absl::StatusOr<Pmns>> default_names_;
   Agent* AgentFor(unsigned domain);
+  // Visits the names agent `domain` serves below `path`, depth first, one
+  // level of children at a time; returns how many it visited.
+  absl::StatusOr<int> TraverseAgentLevel(const std::string& path, unsigned domain, int depth,
+                                         const std::function<void(const std::string&)>& visit);
   absl::StatusOr<PmdaInResult> Instances(InDom indom, int32_t inst, const std::string* name);
   // Fetches the ids of one agent into *out (one set per id).
   void FetchFrom(Agent* agent, std::span<const PmID> ids, const Profile& profile, Result* out,

@@ -47,7 +47,7 @@ bool IsOurs(const std::string& path) {
 }
 
 absl::Status Refuse(const std::string& agent, const std::string& why) {
-  return PcpError(kErrGeneric, absl::StrCat("DSO \"", agent, "\" ", why));
+  return PcpErrorWithMessage(kErrGeneric, absl::StrCat("DSO \"", agent, "\" ", why));
 }
 
 // Makes `name` answer with this installation's object; loaded ones are

@@ -10,12 +10,18 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/match.h"
 #include "absl/strings/strip.h"
+#include "pcp/pmapi.h"
 #include "pmda_help.h"
 #include "this_object.h"
 #include "pmapi/local.h"
 
 namespace pmapi {
 namespace {
+
+std::string PmdasDir() {
+  const char* dir = pmGetOptionalConfig("PCP_PMDAS_DIR");
+  return dir != nullptr ? dir : "";
+}
 
 std::string Resolve(const std::string& path, const std::string& dir) {
   std::string p = ExpandEnvironment(path);
@@ -69,8 +75,16 @@ std::vector<AgentSpec> ParseAgentConfig(std::string_view text, const std::string
       if (absl::StartsWith(f[i], "pmns=")) a.pmns = Resolve(f[i].substr(5), config_dir);
     }
     const std::string& type = f[2];
-    if (a.name == "linux") {
-      a.init = "linux_init";  // always in-process, as PCP's local context does
+    if (a.name == "linux" && type != "builtin") {
+      // PCP's rule: whatever the line's type, the local context runs
+      // $PCP_PMDAS_DIR/linux/pmda_linux.so in-process; this library's own
+      // Linux agent where that object is not installed
+      a.init = "linux_init";
+      const std::string so = absl::StrCat(PmdasDir(), "/linux/pmda_linux.so");
+      if (access(so.c_str(), F_OK) == 0) {
+        a.dso = true;
+        a.path = so;
+      }
     } else if (type == "builtin" && f.size() >= 4) {
       a.init = f[3];
     } else if (type == "dso" && f.size() >= 5) {

@@ -1,6 +1,8 @@
 #include "pmda_help.h"
 
 #include <cerrno>
+#include <cstdint>
+#include <cstring>
 #include <cstdlib>
 
 #include "absl/strings/ascii.h"
@@ -131,6 +133,56 @@ absl::StatusOr<HelpFile> HelpFile::Load(const std::string& path, int domain,
   absl::StatusOr<std::string> text = ReadWholeFile(path);
   if (!text.ok()) return text.status();
   return Parse(*text, domain, resolve, warnings);
+}
+
+namespace {
+
+constexpr uint32_t kNewhelpMagic = 0x50635068;
+constexpr uint32_t kNewhelpVersion = 0x31320000;  // "12" in the high half
+constexpr uint32_t kNewhelpInDomBit = 1u << 31;
+constexpr size_t kNewhelpRecord = 12;
+
+uint32_t Word(std::string_view bytes, size_t at) {
+  uint32_t w;
+  std::memcpy(&w, bytes.data() + at, sizeof w);
+  return w;
+}
+
+// The NUL-terminated string at `off` in `pag`; empty when outside it.
+std::string TextAt(std::string_view pag, uint32_t off) {
+  if (off >= pag.size()) return "";
+  std::string_view rest = pag.substr(off);
+  return std::string(rest.substr(0, rest.find('\0')));
+}
+
+}  // namespace
+
+absl::StatusOr<HelpFile> HelpFile::ParseNewhelp(std::string_view dir, std::string_view pag) {
+  if (dir.size() < kNewhelpRecord || Word(dir, 0) != kNewhelpMagic ||
+      (Word(dir, 4) & 0xffff0000u) != kNewhelpVersion)
+    return PcpError(-EINVAL);
+  const uint64_t count = Word(dir, 8);
+  if ((count + 1) * kNewhelpRecord > dir.size()) return PcpError(-EINVAL);
+  HelpFile help;
+  for (uint64_t i = 1; i <= count; ++i) {
+    const size_t at = static_cast<size_t>(i * kNewhelpRecord);
+    const uint32_t key = Word(dir, at);
+    HelpEntry e{TextAt(pag, Word(dir, at + 4)), TextAt(pag, Word(dir, at + 8))};
+    if (key & kNewhelpInDomBit) {
+      help.indoms_[key & ~kNewhelpInDomBit] = std::move(e);
+    } else {
+      help.pmids_.emplace(key, std::move(e));
+    }
+  }
+  return help;
+}
+
+absl::StatusOr<HelpFile> HelpFile::LoadNewhelp(const std::string& path) {
+  absl::StatusOr<std::string> dir = ReadWholeFile(path + ".dir");
+  if (!dir.ok()) return dir.status();
+  absl::StatusOr<std::string> pag = ReadWholeFile(path + ".pag");
+  if (!pag.ok()) return pag.status();
+  return ParseNewhelp(*dir, *pag);
 }
 
 const HelpEntry* HelpFile::ForPmID(PmID id) const {

@@ -48,6 +48,18 @@ class HelpFile {
                                        const NameResolver& resolve,
                                        std::vector<std::string>* warnings);
 
+  // Decodes the pair newhelp writes (PCP's binary form): `dir`, an index
+  // of 12-byte native-order records whose first is a header (magic
+  // 0x50635068, version "12", entry count), each after it a metric's
+  // PMID (an instance domain's with the top bit set) and the offsets of
+  // its one-line and full text in `pag`, NUL-terminated strings. A metric
+  // listed twice keeps its first entry, an instance domain its last, as
+  // PCP's lookups find them. A bad header or an index past the end is
+  // -EINVAL; an offset outside `pag` leaves that text empty.
+  static absl::StatusOr<HelpFile> ParseNewhelp(std::string_view dir, std::string_view pag);
+  // Reads PATH.dir and PATH.pag; a missing file is -errno.
+  static absl::StatusOr<HelpFile> LoadNewhelp(const std::string& path);
+
   // Returns the entry of a metric or instance domain, or null.
   const HelpEntry* ForPmID(PmID id) const;
   const HelpEntry* ForInDom(InDom indom) const;
