@@ -198,7 +198,8 @@ prepare_ours() {
   cp -L "$TOOLS/../dropin/nodes/libpcp.so.3" "$TOOLS/../dropin/nodes/libpcp_pmda.so.3" "$o/lib/pmapi/nodes/"
   for t in $OURS_TOOLS; do
     install -m 755 "$TOOLS/$t" "$o/bin/$t"
-    printf '#!/bin/bash\nLD_LIBRARY_PATH=%s exec -a "$0" %s "$@"\n' "$o/lib" "$o/bin/$t" >"$o/wrap/$t"
+    printf '#!/bin/bash\nLD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} exec -a "$0" %s "$@"\n' \
+      "$o/lib" "$o/bin/$t" >"$o/wrap/$t"
   done
   # the built-in agents' configuration, help and names, where the tools
   # look for them (relative to their own directory, as when installed)

@@ -26,8 +26,9 @@ const HelpFile* FindHelp(int handle) {
 
 char* Pick(const HelpEntry* e, int type) {
   if (e == nullptr) return nullptr;
+  // an entry with no text gives "", as PCP's index points at an empty string
   const std::string& text = (type & PM_TEXT_ONELINE) ? e->oneline : e->text;
-  return text.empty() ? nullptr : const_cast<char*>(text.c_str());
+  return const_cast<char*>(text.c_str());
 }
 
 }  // namespace

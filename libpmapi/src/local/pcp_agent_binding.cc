@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <cstring>
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
@@ -58,7 +59,14 @@ absl::Status Answer(const std::string& agent, const char* name) {
     if (IsOurs(loaded)) return absl::OkStatus();
     return Refuse(agent, absl::StrCat("needs ", name, ", and PCP's (", loaded, ") is already loaded in this process"));
   }
-  const std::string dir = VersionNodesDirectory();
+  // In a program over the drop-in, its own libpcp_pmda.so.3 beside it;
+  // else the version-node directory's.
+  const std::string self = ThisObjectPath();
+  std::string dir = VersionNodesDirectory();
+  if (!self.empty() && self.size() > std::strlen(kLibpcp) &&
+      self.compare(self.size() - std::strlen(kLibpcp) - 1, std::string::npos, absl::StrCat("/", kLibpcp)) == 0 &&
+      !RealFile(absl::StrCat(DirName(self), "/", name)).empty())
+    dir = DirName(self);
   if (dir.empty()) return Refuse(agent, absl::StrCat("needs ", name, ", and this installation has no version-node libraries"));
   const std::string path = absl::StrCat(dir, "/", name);
   if (dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE) == nullptr) {
@@ -97,7 +105,8 @@ absl::Status BindPcpLibraries(const std::string& agent, const std::vector<std::s
   }
   static std::mutex mu;
   std::lock_guard<std::mutex> lock(mu);
-  if (libpcp) {
+  // libpcp_pmda.so.3 needs libpcp.so.3: ours is loaded first either way
+  if (libpcp || libpcp_pmda) {
     if (absl::Status s = Answer(agent, kLibpcp); !s.ok()) return s;
   }
   if (libpcp_pmda) {
