@@ -11,6 +11,12 @@
 #
 #   bench/pmda_fetch.sh [BUILD_DIR] [FETCHES] [ROUNDS]
 #
+# With PMDA_FETCH_AGENT=sample, the agent is instead PCP's own compiled
+# sample daemon (/var/lib/pcp/pmdas/sample/pmdasample, as Debian installs
+# it), run once as it is (over libpcp_pmda) and once through the build's
+# launcher (over the drop-in libpcp.so.3 and libpcp_pmda.so.3), fetching
+# sample.long.one and sample.colour (three instances).
+#
 # BUILD_DIR (default ./build) must hold a built library. First, without
 # pmcd, bench/pmda_fetch/loop.c measures each library's own CPU per FETCH
 # request (requests read from a memory file, replies to /dev/null, through
@@ -22,6 +28,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 n=${2:-3000}
 rounds=${3:-11}
+agent=${PMDA_FETCH_AGENT:-simple}
+case "$agent" in
+  simple) metrics="" ;;
+  sample) metrics="sample.long.one sample.colour" ;;
+  *) echo "PMDA_FETCH_AGENT: simple or sample" >&2; exit 2 ;;
+esac
 # the peer programs linked with libpcp live outside the build tree
 out="${PMAPI_BENCH_DIR:-${TMPDIR:-/tmp}/pmapi-bench}/pmda-fetch"
 sys=/var/lib/pcp/pmdas
@@ -39,9 +51,24 @@ cc -O2 -I"$top/libpmapi/include" "$top/bench/pmda_fetch/loop.c" -o "$out/loop_ou
 for lib in pcp ours; do
   echo "request loop, $lib: $("$out/loop_$lib" 200000 2>/dev/null)"
 done
+if [ "$agent" = sample ]; then
+  { echo "root { sample }"; sed 's/SAMPLE:/29:/' "$sys/sample/pmns"; } >"$out/ns_sample"
+  /usr/lib/pcp/bin/pmnsmerge -a -f /var/lib/pcp/pmns/root_pmcd "$out/ns_sample" "$out/root" >/dev/null
+  [ -x "$build/dropin/pmapi-run-build" ] || { echo "no $build/dropin/pmapi-run-build" >&2; exit 2; }
+  for lib in pcp ours; do
+    if [ "$lib" = pcp ]; then run=""; else run="$build/dropin/pmapi-run-build "; fi
+    {
+      echo "pmcd	2	dso	pmcd_init	$sys/pmcd/pmda_pmcd.so"
+      echo "sample	29	pipe	binary	$run$sys/sample/pmdasample -d 29"
+      printf '\n[access]\nallow "local:*" : all;\n'
+    } >"$out/$lib.conf"
+  done
+fi
 { echo "root { simple }"; sed 's/SIMPLE:/253:/' "$sys/simple/pmns"; } >"$out/ns_simple"
-/usr/lib/pcp/bin/pmnsmerge -a -f /var/lib/pcp/pmns/root_pmcd "$out/ns_simple" "$out/root" >/dev/null
+[ "$agent" = sample ] ||
+  /usr/lib/pcp/bin/pmnsmerge -a -f /var/lib/pcp/pmns/root_pmcd "$out/ns_simple" "$out/root" >/dev/null
 for lib in pcp ours; do
+  [ "$agent" = simple ] || break
   d="$out/$lib/pmdas/simple"
   mkdir -p "$d"
   if [ "$lib" = pcp ]; then
@@ -82,21 +109,23 @@ declare_agent() {
   env=$(PMCD_PRIVATE_CONF="$out/$1.conf" PMCD_PRIVATE_PMNS="$out/root" "$script" start "$out/$1")
   eval "sock_$1=$(echo "$env" | sed -n 's/^PMCD_SOCKET=//p')"
   pmcd=$(cat "$out/$1/run/pmcd.pid")
-  eval "agent_$1=$(ps -o pid= -o comm= --ppid "$pmcd" | awk '$2 == "pmdasimple" {print $1}')"
+  eval "agent_$1=$(ps -o pid= -o comm= --ppid "$pmcd" | awk -v a="pmda$agent" '$2 == a {print $1}')"
 }
 declare_agent pcp
 declare_agent ours
 trap '"$script" stop "$out/pcp"; "$script" stop "$out/ours"' EXIT
 for lib in pcp ours; do
   eval "sock=\$sock_$lib"
-  "$out/client" "unix:$sock" 200 >/dev/null # warm up
+  # shellcheck disable=SC2086
+  "$out/client" "unix:$sock" 200 $metrics >/dev/null # warm up
 done
 
 # measure LIB: one run; appends "LIB RATE CPU_US USER_NS SYS_NS" to the log.
 measure() {
   eval "sock=\$sock_$1 agent=\$agent_$1"
   before=$(cpu "$agent")
-  line=$("$out/client" "unix:$sock" "$n")
+  # shellcheck disable=SC2086
+  line=$("$out/client" "unix:$sock" "$n" $metrics)
   after=$(cpu "$agent")
   echo "$1 $(echo "$line" | awk '{print $2}') $before $after $n" |
     awk '{printf "%s %s %.2f %d %d\n", $1, $2, ($8 - $5) / $9 / 1000, $6 - $3, $7 - $4}' >>"$log"
