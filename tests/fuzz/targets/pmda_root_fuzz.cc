@@ -1,7 +1,9 @@
 // Fuzz target: what an agent receives from pmdaroot. The input is checked
 // and decoded as each kind of reply (pmda_root_pdu.h), and then handed, as
 // what pmdaroot sends back, to each C call of <pcp/pmda.h> that reads one
-// (over a socket pair; the requests they send are read and dropped).
+// (over a socket pair; the requests they send are read and dropped), and
+// to libpcp_pmda's receive-and-decode calls for each message
+// (__pmdaRecvRootPDU*, then __pmdaDecodeRootPDU* on what was received).
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 #include <sys/socket.h>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "fuzz_support.h"
+#include "pcp_internal.h"
 #include "pmda_root_pdu.h"
 
 namespace {
@@ -58,6 +61,46 @@ int CallWithReply(std::span<const uint8_t> in, int which) {
   return sts + status + pid;
 }
 
+// One of libpcp_pmda's receive calls over `in`, then its decoder over the
+// message received (into a buffer as large as the largest message).
+int ReceiveAndDecode(std::span<const uint8_t> in, int which) {
+  int fds[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) < 0) return 0;
+  if (!in.empty()) (void)send(fds[1], in.data(), in.size(), MSG_NOSIGNAL);
+  shutdown(fds[1], SHUT_WR);
+  static std::vector<char> buf(static_cast<size_t>(rp::kStartBytes + rp::kMaxPath + 64));
+  char name[rp::kMaxPath + 1], args[rp::kMaxPath + 1];
+  const int blen = static_cast<int>(buf.size());
+  int a = 0, b = 0, c = 0, d = 0, e = 0, sts = 0;
+  switch (which) {
+    case 0:
+      sts = __pmdaRecvRootPDUInfo(fds[0], &a, &b);
+      break;
+    case 1:
+      if ((sts = __pmdaRecvRootPDUContainer(fds[0], rp::kHostName, buf.data(), blen)) >= 0)
+        sts = __pmdaDecodeRootPDUContainer(buf.data(), sts, &a, name, sizeof name);
+      break;
+    case 2:
+      if ((sts = __pmdaRecvRootPDUStartReq(fds[0], buf.data(), blen)) >= 0)
+        sts = __pmdaDecodeRootPDUStart(buf.data(), sts, &a, &b, &c, &d, name, sizeof name, args, sizeof args);
+      break;
+    case 3:
+      if ((sts = __pmdaRecvRootPDUStart(fds[0], buf.data(), blen)) >= 0) {
+        sts = __pmdaDecodeRootPDUStart(buf.data(), sts, &a, &b, &c, &d, name, sizeof name, nullptr, 0);
+        if (b >= 0) close(b);
+        if (c >= 0 && c != b) close(c);
+      }
+      break;
+    default:
+      if ((sts = __pmdaRecvRootPDUStop(fds[0], rp::kStop, buf.data(), blen)) >= 0)
+        sts = __pmdaDecodeRootPDUStop(buf.data(), sts, &a, &d, &e);
+      break;
+  }
+  close(fds[0]);
+  close(fds[1]);
+  return sts + a + d + e;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -65,6 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::span<const uint8_t> in(data, size);
   uint64_t d = Decoders(in);
   for (int which = 0; which < 6; which++) d += static_cast<uint64_t>(CallWithReply(in, which));
+  for (int which = 0; which < 5; which++) d += static_cast<uint64_t>(ReceiveAndDecode(in, which));
   fuzz::Consume(d);
   return 0;
 }
