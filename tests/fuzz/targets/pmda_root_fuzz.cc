@@ -24,7 +24,7 @@ namespace rp = pmapi::rootpdu;
 uint64_t Decoders(std::span<const uint8_t> in) {
   uint64_t d = 0;
   int version = 0, features = 0, pid = 0, code = 0;
-  if (in.size() >= rp::kHeaderBytes && rp::CheckInfo(in, &version, &features) == 0) d += version + features;
+  if (in.size() >= rp::kHeaderBytes && rp::CheckInfo(in, &version, &features) == 0) d += static_cast<uint64_t>(version) + static_cast<uint64_t>(features);
   for (int type : {rp::kHostName, rp::kProcessId, rp::kCGroupName}) {
     if (rp::CheckContainer(in, type) != 0) continue;
     char buf[64];
@@ -35,7 +35,7 @@ uint64_t Decoders(std::span<const uint8_t> in) {
   if (rp::CheckStart(in) == 0) d += rp::StartPid(in);
   if (rp::CheckStop(in) == 0) {
     rp::DecodeStop(in, &pid, &code);
-    d += pid + code;
+    d += static_cast<uint64_t>(pid) + static_cast<uint64_t>(code);
   }
   return d;
 }
@@ -58,7 +58,7 @@ int CallWithReply(std::span<const uint8_t> in, int which) {
   }
   close(fds[0]);
   close(fds[1]);
-  return sts + status + pid;
+  return static_cast<int>(static_cast<unsigned>(sts) + static_cast<unsigned>(status) + static_cast<unsigned>(pid));
 }
 
 // One of libpcp_pmda's receive calls over `in`, then its decoder over the
@@ -98,7 +98,8 @@ int ReceiveAndDecode(std::span<const uint8_t> in, int which) {
   }
   close(fds[0]);
   close(fds[1]);
-  return sts + a + d + e;
+  return static_cast<int>(static_cast<unsigned>(sts) + static_cast<unsigned>(a) + static_cast<unsigned>(d) +
+                          static_cast<unsigned>(e));
 }
 
 }  // namespace
