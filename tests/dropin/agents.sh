@@ -17,12 +17,15 @@
 #
 #   tests/dropin/agents.sh OUR_PMINFO [WORK_DIR]
 #
+# Then three agents that cannot load (no such file, no such init function,
+# not a shared object) must get PCP's warnings.
+#
 # Prints one line per agent (same, DIFF or left out, with the reason) and
 # the count; exits 0 when every agent compared is the same, 77 when PCP's
 # agents or pminfo are not installed.
 set -uo pipefail
 
-ours=$1
+ours=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 work=${2:-/tmp/pmapi-agents-$(id -u)}
 pmdas=/var/lib/pcp/pmdas
 pmnsdir=/var/lib/pcp/pmns
@@ -139,9 +142,26 @@ for entry in "${agents[@]}"; do
     for pass in describe values; do diff "$work/$name/$pass.pcp" "$work/$name/$pass.ours" | head -20; done
   fi
 done
+# Agents that cannot be loaded: PCP's warnings, as PCP's pminfo prints them.
+name=sample
+root=$(make_root sample)
+for bad in "add,29,$work/no-such-agent.so,sample_init" "add,29,$pmdas/sample/pmda_sample.so,no_such_init" \
+  "add,29,$pmdas/sample/help,sample_init"; do
+  total=$((total + 1))
+  run /usr/bin/pminfo "$work/bad.pcp" -n "$root" -L -K clear -K "$bad" -f sample.long.one
+  run "$ours" "$work/bad.ours" -n "$root" -L -K clear -K "$bad" -f sample.long.one
+  if cmp -s "$work/bad.pcp" "$work/bad.ours"; then
+    same=$((same + 1))
+    echo "-K $bad: same warning"
+  else
+    failed="$failed bad-load"
+    echo "-K $bad: DIFF"
+    diff "$work/bad.pcp" "$work/bad.ours"
+  fi
+done
 for entry in "${left_out[@]}"; do
   IFS='|' read -r name why <<<"$entry"
   echo "$name: left out ($why)"
 done
-echo "agents: $same of $total the same as over libpcp_pmda; left out ${#left_out[@]}"
+echo "agents: $same of $total the same as over libpcp_pmda (agents and failed loads); left out ${#left_out[@]}"
 [ -z "$failed" ]
