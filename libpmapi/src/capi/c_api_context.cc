@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "c_api_internal.h"
+#include "local_source.h"
 #include "pmapi/fetchgroup.h"
 #include "pmapi/profile.h"
 
@@ -112,7 +113,9 @@ int pmNewContext(int type, const char* name) {
   // As in PCP, the handle is taken before the source is opened, so a
   // failed attempt uses up its number.
   int handle = ReserveHandle();
+  SetOpeningContextNumber(handle);
   absl::StatusOr<std::unique_ptr<Context>> ctx = OpenContext(type, name);
+  SetOpeningContextNumber(-1);
   if (!ctx.ok()) return Code(ctx.status());
   auto entry = std::make_shared<CContext>();
   entry->ctx = ctx->get();
@@ -127,7 +130,10 @@ int pmNewContext(int type, const char* name) {
 int pmDupContext(void) {
   std::shared_ptr<CContext> cur = Current();
   if (cur == nullptr) return PM_ERR_NOCONTEXT;
+  const int handle = ReserveHandle();
+  SetOpeningContextNumber(handle);
   absl::StatusOr<std::unique_ptr<Context>> ctx = OpenContext(cur->type, cur->name.c_str());
+  SetOpeningContextNumber(-1);
   if (!ctx.ok()) return Code(ctx.status());
   auto entry = std::make_shared<CContext>();
   entry->ctx = ctx->get();
@@ -139,7 +145,7 @@ int pmDupContext(void) {
     absl::Status st = SetEntryMode(*entry, cur->mode, cur->when, cur->delta);
     if (!st.ok()) return Code(st);
   }
-  int handle = AddHandle(std::move(entry));
+  AddHandleAt(handle, std::move(entry));
   SetCurrentHandle(handle);
   return handle;
 }

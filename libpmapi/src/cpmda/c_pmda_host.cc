@@ -1,9 +1,11 @@
 #include "c_pmda_host.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,16 +20,14 @@
 namespace pmapi {
 namespace {
 
-// Each hosted agent instance answers as one client context, numbered
-// from 1 in the order hosted (what pmdaGetContext returns to it).
-std::atomic<int> next_context{1};
-
 // One hosted C agent: the interface the agent filled, and the profile in
 // the C form handed to it.
 struct CAgent {
   pmdaInterface dp;
-  int context = 0;
+  int context = 0;         // the client context's number
+  std::string dso_path;    // as configured (the end-of-context trace)
   bool hosted = false;  // answering requests: the end callback is due
+  bool ended = false;   // the end callback has been made
   uint64_t profile_generation = ~uint64_t{0};
   pmProfile profile{};
   std::vector<pmInDomProfile> profile_entries;
@@ -45,15 +45,52 @@ struct CAgent {
     if (ext() != nullptr) ext()->e_context = context;
     SetCPmdaContext(context);
   }
+  void End();
 };
 
+// The hosted agents that are owed an end callback, in the order hosted:
+// at exit, those whose context was never closed get it, as libpcp ends
+// every local context then.
+std::mutex live_mu;
+std::vector<CAgent*>& Live() {
+  static auto* live = new std::vector<CAgent*>;
+  return *live;
+}
+
+void EndAllAtExit() {
+  std::lock_guard<std::mutex> lock(live_mu);
+  for (CAgent* a : Live()) a->End();
+}
+
+void Register(CAgent* a) {
+  static std::once_flag once;
+  std::call_once(once, [] { std::atexit(EndAllAtExit); });
+  std::lock_guard<std::mutex> lock(live_mu);
+  Live().push_back(a);
+}
+
+void Unregister(CAgent* a) {
+  std::lock_guard<std::mutex> lock(live_mu);
+  std::erase(Live(), a);
+}
+
+// The end of the agent's client context, once.
+void CAgent::End() {
+  pmdaExt* e = ext();
+  if (ended || !hosted || e == nullptr || interface() < PMDA_INTERFACE_5 || e->e_endCallBack == nullptr) return;
+  ended = true;
+  if (pmDebugOptions.context)
+    std::fprintf(stderr, "NotifyEndLocalContext: DSO PMDA %s (%d) notified of context %d close\n",
+                 dso_path.c_str(), dp.domain, context);
+  SetCPmdaContext(context);
+  e->e_endCallBack(context);
+}
+
 CAgent::~CAgent() {
+  if (hosted) Unregister(this);
+  End();
   pmdaExt* e = ext();
   if (e == nullptr) return;
-  if (hosted && interface() >= PMDA_INTERFACE_5 && e->e_endCallBack != nullptr) {
-    SetCPmdaContext(context);
-    e->e_endCallBack(context);
-  }
   CPmdaState* st = CPmdaStateOf(e);
   if (st != nullptr && st->dispatch == &dp) FreeCPmdaExt(e);
 }
@@ -272,9 +309,10 @@ void SendCredentials(CAgent* a) {
 }  // namespace
 
 absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const std::string& dso_path,
-                        const HelpFile::NameResolver& resolve, Pmda* pmda, bool collect, bool pcp_built) {
+                        const HelpFile::NameResolver& resolve, Pmda* pmda, const CAgentHosting& how) {
   auto agent = std::make_shared<CAgent>();
-  agent->context = next_context.fetch_add(1);
+  agent->context = how.client_context;
+  agent->dso_path = dso_path;
   agent->dp.domain = pmda->domain();
   // PCP's challenge: an agent that never calls pmdaDSO leaves these as
   // they are, and is refused below
@@ -284,8 +322,8 @@ absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const std:
   CPmdaLoadContext load;
   load.domain = pmda->domain();
   load.resolve = resolve;
-  load.diagnostics = collect ? &diagnostics : nullptr;
-  load.newhelp_only = pcp_built;
+  load.diagnostics = how.collect ? &diagnostics : nullptr;
+  load.newhelp_only = how.pcp_built;
   SetCPmdaLoadContext(&load);
   SetCPmdaContext(agent->context);
   init(&agent->dp);
@@ -307,6 +345,7 @@ absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const std:
   pmda->Dso(interface, own_labels || dso_path.empty() ? (ext->e_name ? ext->e_name : init_name) : dso_path, "");
   Route(agent, pmda);
   agent->hosted = true;
+  Register(agent.get());
   SendCredentials(agent.get());
   return absl::OkStatus();
 }

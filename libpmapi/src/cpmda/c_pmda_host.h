@@ -26,18 +26,25 @@ namespace pmapi {
 
 using CPmdaInit = void (*)(pmdaInterface*);
 
+// How an agent is hosted: the client context it serves (the number
+// pmdaGetContext and e_context give it: PCP's context handle); whether its
+// set-up diagnostics are collected (else printed, as PCP's agents print
+// them); whether PCP built it (it then reads only newhelp's help files,
+// as over PCP's library).
+struct CAgentHosting {
+  int client_context = 0;
+  bool collect = true;
+  bool pcp_built = false;
+};
+
 // Calls `init` for an agent of pmda->domain() and, if it succeeds, makes
 // *pmda answer through the agent's handlers. Diagnostics the agent's
-// set-up raises go to pmda->Notify when `collect` is set, else to
-// pmNotifyErr as they arise (as PCP's agents print them). An agent built
-// by PCP (`pcp_built`) reads only newhelp's help files, as it would over
-// PCP's library. Returns PM_ERR_GENERIC (or the
+// set-up raises go to pmda->Notify when collected. Returns PM_ERR_GENERIC (or the
 // agent's status) when the init function fails. An agent without a label
 // handler (before interface 7) gets PCP's default domain label, which
 // names the shared object as configured (`dso_path`).
 absl::Status HostCAgent(CPmdaInit init, const std::string& init_name, const std::string& dso_path,
-                        const HelpFile::NameResolver& resolve, Pmda* pmda, bool collect = true,
-                        bool pcp_built = false);
+                        const HelpFile::NameResolver& resolve, Pmda* pmda, const CAgentHosting& how = {});
 
 }  // namespace pmapi
 

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -132,7 +133,19 @@ void MarkLevel(std::vector<LabelSet>* sets, int level) {
   }
 }
 
+// The number of the local context being opened on this thread (-1: none
+// set), and the next number when none is.
+thread_local int opening_context = -1;
+std::atomic<int> next_local_context{0};
+
+int TakeContextNumber() {
+  if (opening_context >= 0) return opening_context;
+  return next_local_context.fetch_add(1);
+}
+
 }  // namespace
+
+void SetOpeningContextNumber(int number) { opening_context = number; }
 
 std::unique_lock<std::mutex> LocalSource::Agent::Lock() {
   return dso ? std::unique_lock<std::mutex>(dso->mu) : std::unique_lock<std::mutex>();
@@ -150,6 +163,7 @@ std::unique_ptr<LocalSource> LocalSource::Create(const std::vector<AgentSpec>& s
                                                  const std::string& config_dir,
                                                  std::vector<std::string>* warnings) {
   std::unique_ptr<LocalSource> src(new LocalSource());
+  src->client_context_ = TakeContextNumber();
   for (const AgentSpec& spec : specs) src->Load(spec, config_dir, warnings);
   src->AddUnservedDefaultNames();
   src->default_names_.reset();  // needed only while the names are built
@@ -256,8 +270,11 @@ void LocalSource::Load(const AgentSpec& spec, const std::string& config_dir,
   {
     auto lock = agent->Lock();
     if (c_init) {
-      absl::Status s = HostCAgent(c_init, spec.init, spec.path, resolve, agent->pmda.get(), warnings != nullptr,
-                                  agent->dso->pcp_built);
+      CAgentHosting how;
+      how.client_context = client_context_;
+      how.collect = warnings != nullptr;
+      how.pcp_built = agent->dso->pcp_built;
+      absl::Status s = HostCAgent(c_init, spec.init, spec.path, resolve, agent->pmda.get(), how);
       if (warnings) {
         for (const std::string& d : agent->pmda->diagnostics()) warn(d);
       }
@@ -595,8 +612,8 @@ absl::Status LocalSource::Store(const Result& values) {
 absl::StatusOr<Context> OpenLocalContext(const LocalOptions& options) {
   std::string path = options.config_path;
   if (path.empty()) {
-    const char* env = std::getenv("PCP_PMCDCONF_PATH");
-    path = (env && *env) ? env : DefaultLocalConfigPath();
+    const char* conf = pmGetOptionalConfig("PCP_PMCDCONF_PATH");
+    path = (conf && *conf) ? conf : DefaultLocalConfigPath();
   }
   if (options.config_path.empty()) {
     if (std::optional<LocalAgentTable> table = SpecifiedAgents()) {

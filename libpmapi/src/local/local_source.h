@@ -25,6 +25,12 @@ namespace pmapi {
 // A shared object an agent came from; shared by every context using it.
 struct DsoLibrary;
 
+// Sets the number the local context opened next on this thread is known
+// by to its agents (pmdaGetContext, e_context): the C API's handle for it,
+// as PCP numbers them; -1 clears it. Without one, local contexts are
+// numbered from 0 in the order opened.
+void SetOpeningContextNumber(int number);
+
 class LocalSource : public Source {
  public:
   // Loads the agents `specs` lists; those that fail are left out with a
@@ -89,6 +95,7 @@ class LocalSource : public Source {
   absl::StatusOr<std::vector<LabelSet>> ContextLabels();
 
   std::vector<std::unique_ptr<Agent>> agents_;
+  int client_context_ = 0;  // the number its agents know this context by
   Pmns names_ = Pmns::ForAgents();
 };
 

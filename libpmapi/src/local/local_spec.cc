@@ -4,12 +4,14 @@
 
 #include "local_pmda_spec.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
+#include "pcp/pmapi.h"
 #include "pmapi/errors.h"
 #include "read_file.h"
 #include "pmapi/local.h"
@@ -29,8 +31,9 @@ std::optional<LocalAgentTable>& Table() {
 int BuildTable() {
   std::optional<LocalAgentTable>& t = Table();
   if (t.has_value()) return 0;
-  const char* env = std::getenv("PCP_PMCDCONF_PATH");
-  std::string path = (env && *env) ? env : DefaultLocalConfigPath();
+  const char* conf = pmGetOptionalConfig("PCP_PMCDCONF_PATH");
+  std::string path = (conf && *conf) ? conf : DefaultLocalConfigPath();
+  if (pmDebugOptions.context) std::fprintf(stderr, "build_dsotab: parsing %s\n", path.c_str());
   absl::StatusOr<std::string> text = ReadWholeFile(path);
   if (!text.ok()) return PcpCode(text.status());
   LocalAgentTable table;
@@ -109,11 +112,40 @@ int Apply(const Spec& spec) {
 
 }  // namespace
 
+namespace {
+
+const char* OrNull(const std::string& s) { return s.empty() ? "(null)" : s.c_str(); }
+
+// libpcp's -Dcontext trace of one change to the table: the request, then
+// its failure if any, then the table.
+void TraceRequest(const Spec& spec) {
+  const char* op = spec.op == Op::kAdd ? "ADD" : spec.op == Op::kDel ? "DEL" : "CLEAR";
+  std::fprintf(stderr, "__pmLocalPMDA(op=%s, domain=%d, name=%s, init=%s)\n", op, spec.domain, OrNull(spec.path),
+               OrNull(spec.init));
+}
+
+void TraceTable(int sts) {
+  if (sts != 0) std::fprintf(stderr, "__pmLocalPMDA -> %s\n", ErrStr(sts).c_str());
+  const std::optional<LocalAgentTable>& t = Table();
+  std::fprintf(stderr, "Local Context PMDA Table%s\n", !t.has_value() || t->agents.empty() ? " ... empty" : "");
+  if (!t.has_value()) return;
+  for (size_t i = 0; i < t->agents.size(); ++i) {
+    const AgentSpec& a = t->agents[i];
+    std::fprintf(stderr, "%p [%zu] domain=%d name=%s init=%s handle=%p\n", static_cast<const void*>(&a), i,
+                 a.domain, OrNull(a.path), OrNull(a.init), static_cast<const void*>(nullptr));
+  }
+}
+
+}  // namespace
+
 std::string SpecLocalPmda(std::string_view text) {
   Spec spec;
   if (std::string bad = Parse(text, &spec); !bad.empty()) return bad;
   std::lock_guard<std::mutex> lock(table_mu);
+  const bool trace = pmDebugOptions.context != 0;
+  if (trace) TraceRequest(spec);
   int sts = Apply(spec);
+  if (trace) TraceTable(sts);
   return sts < 0 ? absl::StrCat("__pmLocalPMDA: ", ErrStr(sts)) : "";
 }
 

@@ -141,14 +141,6 @@ static void dyn_end(int context)
     }
 }
 
-/* No help text: its own text handler, so pmdaInit has no help file to
- * warn about. */
-static int dyn_text(int ident, int type, char **buffer, pmdaExt *pmda)
-{
-    (void)ident; (void)type; (void)buffer; (void)pmda;
-    return PM_ERR_TEXT;
-}
-
 void dyn_init(pmdaInterface *dp)
 {
     pmdaDSO(dp, PMDA_INTERFACE_7, "dyn DSO", NULL);
@@ -158,7 +150,6 @@ void dyn_init(pmdaInterface *dp)
     dp->version.seven.pmid = dyn_pmid;
     dp->version.seven.name = dyn_name;
     dp->version.seven.children = dyn_children;
-    dp->version.seven.text = dyn_text;
     pmdaSetFetchCallBack(dp, dyn_fetchCallBack);
     pmdaSetEndContextCallBack(dp, dyn_end);
     pmdaInit(dp, NULL, 0, metrictab, sizeof(metrictab) / sizeof(metrictab[0]));
