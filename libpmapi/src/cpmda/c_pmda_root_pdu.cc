@@ -124,14 +124,16 @@ int __pmdaRecvRootPDUContainer(int fd, int type, void* buffer, int buflen) {
   if (sts < 0) return sts;
   if (sts < rp::kContainerBytes) return -EINVAL;
   if (int bad = CheckHeader(buffer, type); bad != 0) return bad;
-  if (Word(buffer, 1) < rp::kContainerBytes + Word(buffer, 5)) return -E2BIG;
+  if (Word(buffer, 1) < int64_t{rp::kContainerBytes} + Word(buffer, 5)) return -E2BIG;
   return sts;
 }
 
 // The name's length; the name itself copied when `name` is given.
 int __pmdaDecodeRootPDUContainer(void* buf, int blen, int* pid, char* name, int nlen) {
   int length = Word(buf, 5);
-  if (length < 0 || length > rp::kMaxPath || blen < length + 1 + rp::kHeaderBytes) return -EINVAL;
+  // the name must lie within the message (PCP's check allows it to run
+  // past the end by the fields between the header and the name)
+  if (length < 0 || length > rp::kMaxPath || blen < rp::kContainerBytes + length) return -EINVAL;
   if (pid != nullptr) *pid = Word(buf, 4);
   if (name == nullptr) return length;
   if (length > 0) {
@@ -159,7 +161,7 @@ int __pmdaRecvRootPDUStartReq(int fd, void* buffer, int buflen) {
   if (sts < 0) return sts;
   if (sts < rp::kStartBytes) return -EINVAL;
   if (int bad = CheckHeader(buffer, rp::kStartReq); bad != 0) return bad;
-  if (Word(buffer, 9) < 0 || Word(buffer, 1) < rp::kStartBytes + Word(buffer, 9)) return -E2BIG;
+  if (Word(buffer, 9) < 0 || Word(buffer, 1) < int64_t{rp::kStartBytes} + Word(buffer, 9)) return -E2BIG;
   if (Word(buffer, 8) < 0 || Word(buffer, 8) > rp::kMaxLabel) return -E2BIG;
   return sts;
 }
