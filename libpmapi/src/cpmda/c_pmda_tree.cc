@@ -12,22 +12,76 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pcp_internal.h"
 #include "pmapi/errors.h"
 #include "pmapi/pmns.h"
 
-// PCP's tree begins with the root of a node tree, which PCP's proc agent
-// reads under -D appl2 to dump it; this one has no such tree, so that
-// root is null (the dump then prints nothing).
+// PCP's tree begins with the root of a node tree in libpcp's layout,
+// which agents read (pmdaNodeLookup from root->first, __pmDumpNameNode of
+// root, as PCP's proc agent does under -D appl2): it is kept in step with
+// the names, a new child first among its siblings as in PCP.
 struct __pmnsTree {
   __pmnsNode* root = nullptr;
   pmapi::Pmns names;
   bool indexed = false;  // pmdaTreeRebuildHash has run
+  ~__pmnsTree();
 };
 
+
 namespace {
+
+__pmnsNode* NewNode(__pmnsNode* parent, std::string_view name, pmID pmid) {
+  auto* n = static_cast<__pmnsNode*>(std::calloc(1, sizeof(__pmnsNode)));
+  if (n == nullptr) return nullptr;
+  n->name = strndup(name.data(), name.size());
+  if (n->name == nullptr) {
+    std::free(n);
+    return nullptr;
+  }
+  n->pmid = pmid;
+  n->parent = parent;
+  if (parent != nullptr) {
+    n->next = parent->first;
+    parent->first = n;
+  }
+  return n;
+}
+
+void FreeNodes(__pmnsNode* n) {
+  while (n != nullptr) {
+    __pmnsNode* next = n->next;
+    FreeNodes(n->first);
+    std::free(n->name);
+    std::free(n);
+    n = next;
+  }
+}
+
+}  // namespace
+
+__pmnsTree::~__pmnsTree() { FreeNodes(root); }
+
+namespace {
+
+// Adds the nodes of `name` (dotted) below `root`, the last with `pmid`;
+// false when out of memory.
+bool AddNodes(__pmnsNode* root, std::string_view name, pmID pmid) {
+  __pmnsNode* at = root;
+  while (!name.empty()) {
+    const size_t dot = name.find('.');
+    const std::string_view part = name.substr(0, dot);
+    const bool leaf = dot == std::string_view::npos;
+    __pmnsNode* child = at->first;
+    while (child != nullptr && part != child->name) child = child->next;
+    if (child == nullptr && (child = NewNode(at, part, leaf ? pmid : PM_ID_NULL)) == nullptr) return false;
+    at = child;
+    name = leaf ? std::string_view() : name.substr(dot + 1);
+  }
+  return true;
+}
 
 // Returns a malloc'ed list of `names` in one block (pointers, then the
 // strings), as agents hand name lists back, or null when out of memory.
@@ -83,13 +137,21 @@ __pmnsNode* pmdaNodeLookup(__pmnsNode* node, const char* name) {
 
 int pmdaTreeCreate(pmdaNameSpace** tree) {
   *tree = new (std::nothrow) __pmnsTree;
-  return *tree == nullptr ? -ENOMEM : 0;
+  if (*tree == nullptr) return -ENOMEM;
+  if (((*tree)->root = NewNode(nullptr, "root", PM_ID_NULL)) == nullptr) {
+    delete *tree;
+    *tree = nullptr;
+    return -ENOMEM;
+  }
+  return 0;
 }
 
 int pmdaTreeInsert(pmdaNameSpace* tree, pmID pmid, const char* name) {
   if (tree == nullptr || name == nullptr) return PM_ERR_NAME;
   absl::Status s = tree->names.AddName(name, pmid);
-  return s.ok() ? 0 : pmapi::PcpCode(s);
+  if (!s.ok()) return pmapi::PcpCode(s);
+  if (tree->root == nullptr) return 0;
+  return AddNodes(tree->root, name, pmid) ? 0 : -ENOMEM;
 }
 
 void pmdaTreeRebuildHash(pmdaNameSpace* tree, int) {
