@@ -78,7 +78,6 @@ void Put(const std::string& name, const std::string& value) {
   setenv(name.c_str(), Unquote(value).c_str(), 0);
 }
 
-
 // The configuration file's NAME=value lines, in order.
 bool ReadSettings(const std::string& path, std::vector<std::pair<std::string, std::string>>* settings) {
   FILE* f = std::fopen(path.c_str(), "r");
@@ -142,7 +141,6 @@ bool ReadConf(const std::string& path) {
 void UseDefaults() {
   for (const Default& d : kDefaults) Put(d.name, d.value);
 }
-
 
 void NativeFormatter(char* name, char*, char* value) { setenv(name, Unquote(value).c_str(), 1); }
 
