@@ -128,7 +128,11 @@ void Compare(const std::map<std::string, Metric>& mine, const std::map<std::stri
     ASSERT_TRUE(theirs.contains(name)) << name;
     const Metric& p = theirs.at(name);
     EXPECT_EQ(m.semantics, p.semantics) << name;
-    if (!partial) {
+    // PCP's agent now and then lists fewer zones than /proc/zoneinfo has
+    // (it reads the file stepping back over each zone's first line with
+    // fseek): a zone it lacks is not a difference of ours
+    const bool some_zones = name.rfind("mem.zoneinfo.", 0) == 0;
+    if (!partial && !some_zones) {
       EXPECT_EQ(m.values.size(), p.values.size()) << name;
     } else if (p.values.contains("")) {
       EXPECT_TRUE(m.values.contains("")) << name << " has a value in PCP's agent only";
@@ -136,7 +140,7 @@ void Compare(const std::map<std::string, Metric>& mine, const std::map<std::stri
     for (const auto& [inst, text] : m.values) {
       auto other_it = p.values.find(inst);
       if (other_it == p.values.end()) {
-        EXPECT_TRUE(partial) << name << " [" << inst << "] missing from PCP's";
+        EXPECT_TRUE(partial || some_zones) << name << " [" << inst << "] missing from PCP's";
         continue;
       }
       const std::string& other = other_it->second;
