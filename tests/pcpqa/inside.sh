@@ -219,6 +219,7 @@ prepare_lib() {
   rm -rf "$l"
   mkdir -p "$l/dropin" "$l/real" "$l/wrap"
   cp -L "$TOOLS/../dropin/lib/libpcp.so.3" "$TOOLS/../dropin/lib/libpcp_pmda.so.3" "$l/dropin/"
+  ln -s libpcp.so.3 "$l/dropin/libpmapi-dropin.so.3"  # the drop-in's own alias
   for p in $LIB_PROGRAMS; do
     [ -x "$p" ] || continue
     cp -L "$p" "$l/real/$(basename "$p")"
