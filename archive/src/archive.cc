@@ -358,6 +358,15 @@ void Archive::Impl::AddInDom(const InDomRecordView& rec) {
   // Keep the history in time order even if records arrive out of order.
   auto at = std::upper_bound(history.begin(), history.end(), snap.stamp,
                              [](const ArchiveTime& t, const InDomSnapshot& s) { return t < s.stamp; });
+  // A record repeating one of the same time adds nothing, but as PCP does,
+  // the one it repeats becomes the latest of its time.
+  for (auto it = at; it != history.begin() && std::prev(it)->stamp == snap.stamp; --it) {
+    if (std::prev(it)->entries == snap.entries) {
+      std::rotate(std::prev(it), it, at);
+      indom_records.push_back(std::move(stored));
+      return;
+    }
+  }
   history.insert(at, std::move(snap));
   indom_records.push_back(std::move(stored));
 }

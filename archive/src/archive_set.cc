@@ -46,6 +46,7 @@ std::vector<std::string> MemberNames(std::string_view spec) {
   std::vector<std::string> names;
   for (absl::string_view part : absl::StrSplit(absl::string_view(spec.data(), spec.size()), ',')) {
     std::string p(part);
+    if (p.empty()) continue;
     if (IsDirectory(p)) {
       std::vector<std::string> in = ArchivesIn(p);
       names.insert(names.end(), in.begin(), in.end());
@@ -60,7 +61,8 @@ std::vector<std::string> MemberNames(std::string_view spec) {
 
 absl::StatusOr<std::unique_ptr<ArchiveSet>> ArchiveSet::Open(std::string_view spec) {
   std::vector<std::string> names = MemberNames(spec);
-  if (names.empty()) return PcpError(-ENOENT);
+  // An empty spec, or folders holding no archive, name no log file at all.
+  if (names.empty()) return PcpError(kErrLogfile);
   std::unique_ptr<ArchiveSet> set(new ArchiveSet());
   for (const std::string& n : names) {
     absl::StatusOr<std::unique_ptr<Archive>> a = Archive::Open(n);

@@ -134,9 +134,12 @@ absl::Status ArchiveSource::ReadInDirection(Result* out, const RecordFilter& fil
 absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
                                                       const Profile& profile) {
   // Derived metrics are never in a record; a fetch of nothing else takes
-  // the next record as it comes rather than reading to the end.
-  bool all_derived = std::all_of(ids.begin(), ids.end(),
-                                 [](PmID id) { return PmIDDomain(id) == kDynamicPmidDomain; });
+  // the next record as it comes rather than reading to the end. Metrics
+  // of the derived domain that pmlogger logged (the archive describes
+  // them) are in records like any other.
+  bool all_derived = std::all_of(ids.begin(), ids.end(), [this](PmID id) {
+    return PmIDDomain(id) == kDynamicPmidDomain && set_->FindDesc(id) == nullptr;
+  });
   // The record decodes into the buffers of a result the caller handed
   // back, when the last one gave its own away.
   if (spare_.capacity_bytes() > record_.capacity_bytes()) std::swap(record_, spare_);

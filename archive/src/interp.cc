@@ -65,13 +65,19 @@ int64_t DoubleToInt64(double d) {
   if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return INT64_MIN;
   return static_cast<int64_t>(d);
 }
+// x86-64 converts to unsigned through the signed conversion: below 2^63
+// directly (a negative value wraps; out of range gives 2^63), from 2^63 on
+// after subtracting 2^63 (so 2^64 and beyond give 0).
 uint64_t DoubleToUint64(double d) {
-  if (!(d > -1.0 && d < 18446744073709551616.0)) {
-    return d < 0 && d >= -9223372036854775808.0
-               ? static_cast<uint64_t>(static_cast<int64_t>(d))
-               : 0x8000000000000000ull;
+  constexpr double k2p63 = 9223372036854775808.0;
+  if (d >= k2p63) {
+    const double rest = d - k2p63;
+    const uint64_t low = rest < k2p63 ? static_cast<uint64_t>(static_cast<int64_t>(rest))
+                                      : 0x8000000000000000ull;
+    return low ^ 0x8000000000000000ull;
   }
-  return static_cast<uint64_t>(d);
+  if (d >= -k2p63 && d < k2p63) return static_cast<uint64_t>(static_cast<int64_t>(d));
+  return 0x8000000000000000ull;
 }
 
 template <typename T>
@@ -126,33 +132,17 @@ int64_t Interp64(int64_t prior, int64_t next, CounterSpan s) {
   return DoubleToInt64(0.5 + static_cast<double>(prior) + s.dt * d / s.span);
 }
 
-// libpcp's conversion of an unsigned 64-bit difference to double, made
-// through a signed one: the sign bit (of `sign_of`) is added back as 2^63.
-double U64ToDouble(uint64_t x, uint64_t sign_of) {
-  constexpr uint64_t kSign = 0x8000000000000000ull;
-  if (sign_of & kSign) {
-    return static_cast<double>(static_cast<int64_t>(x & ~kSign)) + 9223372036854775808.0;
-  }
-  return static_cast<double>(static_cast<int64_t>(x));
-}
-
-// libpcp holds the two unsigned 64-bit observations in signed variables:
-// they are compared, and the prior one converted to double, as signed.
+// As Debian's libpcp computes it (measured against it on PCP's QA
+// archives): the prior observation and the difference taken as signed,
+// as for a signed counter, the result converted to unsigned.
 uint64_t InterpU64(uint64_t prior_bits, uint64_t next_bits, CounterSpan s) {
-  const int64_t prior = static_cast<int64_t>(prior_bits);
-  const int64_t next = static_cast<int64_t>(next_bits);
-  const double base = static_cast<double>(prior);
-  if (next >= prior) {
-    uint64_t diff = next_bits - prior_bits;
-    return DoubleToUint64(0.5 + base + s.dt * U64ToDouble(diff, diff) / s.span);
+  const double base = static_cast<double>(static_cast<int64_t>(prior_bits));
+  uint64_t diff = next_bits - prior_bits;
+  if (next_bits < prior_bits && CounterWrapEnabled()) {
+    diff = 0xffffffffffffffffull - prior_bits + 1u + next_bits;
   }
-  if (CounterWrapEnabled()) {
-    uint64_t diff = 0xffffffffffffffffull - prior_bits + 1u + next_bits;
-    return DoubleToUint64(0.5 + base + s.dt * U64ToDouble(diff, diff) / s.span);
-  }
-  // (libpcp tests the sign of the next observation here, not the drop's.)
-  uint64_t drop = prior_bits - next_bits;
-  return DoubleToUint64(0.5 + base - s.dt * U64ToDouble(drop, next_bits) / s.span);
+  const double step = static_cast<double>(static_cast<int64_t>(diff));
+  return DoubleToUint64(0.5 + base + s.dt * step / s.span);
 }
 
 // The instances in the order PCP's interpolated results list them: its
@@ -253,6 +243,17 @@ InterpEngine::PendingValue InterpEngine::FromView(int32_t inst, const ValueView&
   p.vtype = v.vtype;
   p.payload.assign(v.payload.begin(), v.payload.end());
   return p;
+}
+
+// libpcp builds a fresh block for a number it returns: of the metric's
+// own type (old archives wrote vtype 0) and the type's size.
+void InterpEngine::AsDescribed(int type, PendingValue* v) {
+  size_t size = 0;
+  if (type == kType64 || type == kTypeU64 || type == kTypeDouble) size = 8;
+  if (type == kTypeFloat) size = 4;
+  if (size == 0) return;
+  v->vtype = type;
+  v->payload.resize(size, 0);
 }
 
 InterpEngine::PendingValue InterpEngine::InterpolateCounter(int type, int valfmt, int32_t inst,
@@ -595,6 +596,7 @@ absl::Status InterpEngine::AddValue(const Desc& desc, const Timeline& tl,
       value = InterpolateCounter(desc.type, tl.valfmt, inst, pv, nv, t - tp, tn - tp);
     }
   }
+  if (tl.valfmt != kValInsitu) AsDescribed(desc.type, &value);
   pending_.push_back(std::move(value));
   return absl::OkStatus();
 }

@@ -218,6 +218,7 @@ class InterpEngine {
                                const Bound& b, int32_t inst, ValueView* out);
   static void Keep(const ValueView& v, Timeline* tl, Observations* obs);
   static PendingValue FromView(int32_t inst, const ValueView& v);
+  static void AsDescribed(int type, PendingValue* v);
   static PendingValue InterpolateCounter(int type, int valfmt, int32_t inst, const ValueView& a,
                                          const ValueView& b, double dt, double span);
 

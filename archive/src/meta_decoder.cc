@@ -184,7 +184,9 @@ absl::StatusOr<MetricDesc> DecodeDesc(std::span<const uint8_t> payload) {
     uint32_t len;
     std::span<const uint8_t> name;
     if (!r.U32(&len) || !r.Bytes(len, &name)) return PcpError(kErrLogrec);
-    d.names.emplace_back(reinterpret_cast<const char*>(name.data()), name.size());
+    // PCP reads a name as a C string: it ends at a NUL the length covers.
+    std::string_view text(reinterpret_cast<const char*>(name.data()), name.size());
+    d.names.emplace_back(text.substr(0, text.find('\0')));
   }
   return d;
 }

@@ -116,6 +116,25 @@ TEST(ResultCodecTest, DptrOffsetIsInWordsFromTheVirtualPduStart) {
   EXPECT_EQ(u, 0x0102030405060708ull);  // host order
 }
 
+// Old archives (951127.23.01_v2 of PCP's QA) wrote string blocks with vtype
+// 0, which is PM_TYPE_32's code; a 4-byte payload such as "red" must come
+// back as it was written, as PCP swaps no 32-bit block.
+TEST(ResultCodecTest, FourByteBlockOfVtypeZeroIsNotSwapped) {
+  std::vector<uint8_t> body(4 * 8 + 8);
+  uint32_t words[] = {100, 5, 1, MakePmID(29, 0, 46), 1, kValDptr, 0xffffffff,
+                      (12 + 32) / 4, 8};
+  for (size_t i = 0; i < 9; ++i) StoreBigEndian32(body.data() + 4 * i, words[i]);
+  std::memcpy(body.data() + 36, "red", 4);
+  Result out;
+  ASSERT_TRUE(DecodeResult(body, ResultLayout::kTimeval, kErrIpc, &out).ok());
+  ValueView v = out.value(out.sets()[0], 0);
+  EXPECT_EQ(v.vtype, 0);
+  ASSERT_EQ(v.payload.size(), 4u);
+  EXPECT_STREQ(reinterpret_cast<const char*>(v.payload.data()), "red");
+  std::vector<uint8_t> again = EncodeResult(out, ResultLayout::kTimeval);
+  EXPECT_EQ(again, body);
+}
+
 // Corruption paths: each returns the caller's code.
 class Corrupt : public testing::Test {
  protected:

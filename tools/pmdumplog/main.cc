@@ -17,6 +17,7 @@
 #include "names.h"
 #include "options.h"
 #include "pmapi/errors.h"
+#include "pmapi/events.h"
 #include "pmapi/timewindow.h"
 #include "raw_dump.h"
 
@@ -135,6 +136,13 @@ bool ResolveWindow(const Flags& f, const pmapi::ArchiveLabel& label,
   return true;
 }
 
+absl::StatusOr<pmapi::PmID> AnonMetric(const std::string& name,
+                                       absl::StatusOr<pmapi::PmID> otherwise) {
+  if (name == "event.flags") return pmapi::kEventFlagsPmid;
+  if (name == "event.missed") return pmapi::kEventMissedPmid;
+  return otherwise;
+}
+
 void LookupMetrics(const pmapi::Archive& a, const std::vector<std::string>& names,
                    DumpOptions* d) {
   // -n's names, of the metrics the archive holds
@@ -143,6 +151,10 @@ void LookupMetrics(const pmapi::Archive& a, const std::vector<std::string>& name
   const pmapi::Pmns& pmns = loaded ? *loaded : a.pmns();
   for (const std::string& name : names) {
     absl::StatusOr<pmapi::PmID> id = pmns.LookupName(name);
+    // The event records' anonymous metrics are known by name in every
+    // context (PCP registers them as derived metrics in every process),
+    // but not their parent "event"; no record ever holds them.
+    if (pmapi::PcpCode(id.status()) == pmapi::kErrName) id = AnonMetric(name, id);
     if (id.ok()) {
       d->pmids.push_back(*id);
       continue;

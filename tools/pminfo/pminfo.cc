@@ -68,6 +68,7 @@ class Reporter {
   void PrintHeader(const std::string& name, PmID id);
   void PrintLabels(const Desc& desc);
   void PrintSeries(const std::string& name, const Desc& desc);
+  void PrintInstanceSeries(const Desc& desc);
   void PrintInstanceLabels(const Desc& desc);
   std::vector<const pmapi::LabelSet*> MetricLabelSets(const Desc& desc);
   std::vector<pmapi::LabelSet> ContextLevel();
@@ -77,6 +78,17 @@ class Reporter {
   void PrintEvents(const pmapi::ValueView& v, int valfmt, bool highres);
   void PrintParameter(const pmapi::Result& record, int index, int* flags);
   std::optional<std::string> InstanceName(pmapi::InDom indom, int32_t inst);
+  // One instance row of -l and -s output.
+  struct InstanceRow {
+    int32_t inst;
+    std::optional<std::string> name;      // nullopt: gone from the indom
+    const pmapi::LabelSet* own = nullptr;  // the instance's label set
+  };
+  // The rows as PCP's pminfo forms them: one per instance label set, or
+  // with none, one per instance; both lists are those of the indom last
+  // asked about, taken when it was first asked about.
+  std::vector<InstanceRow> InstanceRows(pmapi::InDom indom);
+  void CacheInstances(pmapi::InDom indom);
 
   const Settings& s_;
   Context* ctx_;
@@ -85,6 +97,8 @@ class Reporter {
   pmapi::TimeZone zone_;
   pmapi::InDom cached_indom_ = pmapi::kInDomNull;
   std::vector<pmapi::Instance> cached_insts_;
+  pmapi::InDom cached_label_indom_ = pmapi::kInDomNull;
+  std::vector<pmapi::LabelSet> cached_inst_sets_;
   std::vector<std::string> pending_;
 };
 
@@ -105,16 +119,38 @@ std::optional<pmapi::Result> Reporter::FetchOne(const std::string& name, PmID id
   return std::move(*r);
 }
 
+std::vector<pmapi::LabelSet> Level(Context* ctx, int level, uint32_t ident);
+
+void Reporter::CacheInstances(pmapi::InDom indom) {
+  if (indom == cached_indom_) return;
+  absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx_->GetInDom(indom);
+  cached_insts_ = insts.ok() ? std::move(*insts) : std::vector<pmapi::Instance>{};
+  cached_indom_ = indom;
+}
+
 std::optional<std::string> Reporter::InstanceName(pmapi::InDom indom, int32_t inst) {
-  if (indom != cached_indom_) {
-    absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx_->GetInDom(indom);
-    cached_insts_ = insts.ok() ? std::move(*insts) : std::vector<pmapi::Instance>{};
-    cached_indom_ = indom;
-  }
+  CacheInstances(indom);
   for (const pmapi::Instance& i : cached_insts_) {
     if (i.id == inst) return i.name;
   }
   return std::nullopt;
+}
+
+std::vector<Reporter::InstanceRow> Reporter::InstanceRows(pmapi::InDom indom) {
+  CacheInstances(indom);
+  if (indom != cached_label_indom_) {
+    cached_inst_sets_ = Level(ctx_, pmapi::kLabelInstances, indom);
+    cached_label_indom_ = indom;
+  }
+  std::vector<InstanceRow> rows;
+  if (!cached_inst_sets_.empty()) {
+    for (const pmapi::LabelSet& set : cached_inst_sets_) {
+      rows.push_back(InstanceRow{set.inst, InstanceName(indom, set.inst), &set});
+    }
+    return rows;
+  }
+  for (const pmapi::Instance& i : cached_insts_) rows.push_back(InstanceRow{i.id, i.name, nullptr});
+  return rows;
 }
 
 void Reporter::PrintHeader(const std::string& name, PmID id) {
@@ -220,24 +256,24 @@ void Reporter::PrintSeries(const std::string& name, const Desc& desc) {
       name, MergeIntrinsic(merged), pmapi::SemStr(desc.sem), pmapi::TypeStr(desc.type),
       pmapi::UnitsStr(desc.units)));
   std::printf("    Source: %s\n    Series: %s\n", source.c_str(), series.c_str());
+}
+
+void Reporter::PrintInstanceSeries(const Desc& desc) {
   if (desc.indom == pmapi::kInDomNull) return;
-  absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx_->GetInDom(desc.indom);
-  if (!insts.ok()) return;
-  std::vector<pmapi::LabelSet> inst_sets = Level(ctx_, pmapi::kLabelInstances, desc.indom);
   // An instance is identified by the context, domain and indom labels and
   // its own, without the cluster's and the metric's.
   std::vector<const pmapi::LabelSet*> above;
   for (size_t level = 0; level < 3 && level < levels_.size(); ++level) {
     for (const pmapi::LabelSet& set : levels_[level]) above.push_back(&set);
   }
-  for (const pmapi::Instance& inst : *insts) {
+  for (const InstanceRow& row : InstanceRows(desc.indom)) {
     std::vector<const pmapi::LabelSet*> with_inst = above;
-    for (const pmapi::LabelSet& set : inst_sets) {
-      if (set.inst == inst.id) with_inst.push_back(&set);
-    }
+    if (row.own != nullptr) with_inst.push_back(row.own);
     std::string id = pmtools::Sha1Hex(absl::StrFormat(R"({"series":"instance","name":"%s","labels":%s})",
-                                                      inst.name, pmapi::MergeLabelSets(with_inst)));
-    std::printf("    inst [%d or \"%s\"] series %s\n", inst.id, inst.name.c_str(), id.c_str());
+                                                      row.name.value_or("???"),
+                                                      pmapi::MergeLabelSets(with_inst)));
+    std::printf("    inst [%d or \"%s\"] series %s\n", row.inst,
+                row.name.value_or("DISAPPEARED").c_str(), id.c_str());
   }
 }
 
@@ -249,17 +285,12 @@ void Reporter::PrintLabels(const Desc& desc) {
 // collection time the fetch left behind.
 void Reporter::PrintInstanceLabels(const Desc& desc) {
   if (desc.indom == pmapi::kInDomNull) return;
-  absl::StatusOr<std::vector<pmapi::Instance>> insts = ctx_->GetInDom(desc.indom);
-  if (!insts.ok()) return;
   std::vector<const pmapi::LabelSet*> merged = MetricLabelSets(desc);
-  std::vector<pmapi::LabelSet> inst_sets = Level(ctx_, pmapi::kLabelInstances, desc.indom);
-  for (const pmapi::Instance& inst : *insts) {
+  for (const InstanceRow& row : InstanceRows(desc.indom)) {
     std::vector<const pmapi::LabelSet*> with_inst = merged;
-    for (const pmapi::LabelSet& set : inst_sets) {
-      if (set.inst == inst.id) with_inst.push_back(&set);
-    }
-    std::printf("    inst [%d or \"%s\"] labels %s\n", inst.id, inst.name.c_str(),
-                pmapi::MergeLabelSets(with_inst).c_str());
+    if (row.own != nullptr) with_inst.push_back(row.own);
+    std::printf("    inst [%d or \"%s\"] labels %s\n", row.inst,
+                row.name.value_or("DISAPPEARED").c_str(), pmapi::MergeLabelSets(with_inst).c_str());
   }
 }
 
@@ -498,6 +529,7 @@ void Reporter::Metric(const std::string& name, const absl::StatusOr<PmID>& id,
     }
     desc = *d;
   }
+  if (Separated()) std::putchar('\n');
   if (s_.force && values->sets()[set].numval == pmapi::kErrProfile) {
     own_values = FetchEveryInstance(name, desc);
     if (!own_values.has_value()) return;
@@ -515,13 +547,13 @@ void Reporter::Metric(const std::string& name, const absl::StatusOr<PmID>& id,
     }
     return;
   }
-  if (Separated()) std::putchar('\n');
   PrintHeader(name, *id);
-  if (s_.series) PrintSeries(name, desc);
   if (s_.desc) std::printf("%s", pmtools::DescText(desc, s_.full_indom).c_str());
+  if (s_.series) PrintSeries(name, desc);
   if (s_.labels) PrintLabels(desc);
   if (s_.help) PrintHelp(*id);
   if (s_.value) PrintValues(desc, *values, set, "");
+  if (s_.series) PrintInstanceSeries(desc);
   if (s_.labels) PrintInstanceLabels(desc);
 }
 

@@ -122,11 +122,22 @@ class EventArraySwapper {
   events_format::EventArrayReader reader_;
 };
 
+// Whether a block payload of `vtype` and n bytes is one 4-byte number that
+// travels in network order. Only a float is: PCP swaps neither a 32-bit
+// integer's block nor a block of vtype 0, which old archives wrote for
+// strings (vtype 0 is PM_TYPE_32).
+bool SwappedWord(int vtype, size_t n) { return vtype == kTypeFloat && n == 4; }
+
+// Whether a block payload is one 8-byte number in network order.
+bool SwappedDword(int vtype, size_t n) {
+  return (vtype == kType64 || vtype == kTypeU64 || vtype == kTypeDouble) && n == 8;
+}
+
 // Copies a block payload to dst, turning numbers into host order.
 void PayloadToHost(uint8_t* dst, int vtype, const uint8_t* payload, size_t n) {
   if (n == 0) return;
-  const bool word = (vtype == kType32 || vtype == kTypeU32 || vtype == kTypeFloat) && n == 4;
-  const bool dword = (vtype == kType64 || vtype == kTypeU64 || vtype == kTypeDouble) && n == 8;
+  const bool word = SwappedWord(vtype, n);
+  const bool dword = SwappedDword(vtype, n);
   if (word) {
     uint32_t v = LoadBigEndian32(payload);
     std::memcpy(dst, &v, 4);
@@ -242,11 +253,11 @@ uint32_t PutBlock(std::vector<uint8_t>& blocks, size_t blocks_base, const ValueV
   StoreBigEndian32(blocks.data() + at, (uint32_t(v.vtype) << 24) | (vlen & kValVlenMax));
   uint8_t* dst = blocks.data() + at + kValHdrSize;
   const size_t n = v.payload.size();
-  if ((v.vtype == kType32 || v.vtype == kTypeU32 || v.vtype == kTypeFloat) && n == 4) {
+  if (SwappedWord(v.vtype, n)) {
     uint32_t w;
     std::memcpy(&w, v.payload.data(), 4);
     StoreBigEndian32(dst, w);
-  } else if ((v.vtype == kType64 || v.vtype == kTypeU64 || v.vtype == kTypeDouble) && n == 8) {
+  } else if (SwappedDword(v.vtype, n)) {
     uint64_t w;
     std::memcpy(&w, v.payload.data(), 8);
     StoreBigEndian64(dst, w);
