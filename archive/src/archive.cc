@@ -67,6 +67,11 @@ std::string BaseName(std::string_view name) {
   return std::string(name);
 }
 
+// Seconds from b to a, as libpcp subtracts two timestamps.
+double SecondsBetween(ArchiveTime a, ArchiveTime b) {
+  return static_cast<double>(a.sec - b.sec) + static_cast<double>(a.nsec - b.nsec) / 1e9;
+}
+
 // The files that make up one archive.
 struct ArchiveFiles {
   std::string meta;
@@ -169,6 +174,9 @@ class Archive::Impl {
   absl::StatusOr<ArchiveFile*> Volume(int vol);
   // Returns the volume after (or before) `vol`, or -1 if none.
   int NextVolume(int vol) const;
+  std::vector<const IndexEntry*> UsableIndex() const;
+  const IndexEntry* IndexedEntry(ArchiveTime t, bool* after);
+  bool RecordBoundary(int vol, int64_t offset, bool backward);
   int PrevVolume(int vol) const;
   // Decodes the data record of `len` bytes at `start` of volume file `f`.
   absl::Status DecodeRecord(ArchiveFile& f, uint64_t start, uint32_t len,
@@ -681,26 +689,89 @@ const RecordFilter& RecordFilter::FramingOnly() {
 }
 absl::StatusOr<ArchiveTime> Archive::End() const { return impl_->End(); }
 
-absl::Status Archive::CheckIndexedPosition(ArchiveTime t) const {
-  const IndexEntry* picked = nullptr;
-  const IndexEntry* previous = nullptr;
-  for (const IndexEntry& e : impl_->index) {
-    // Entries whose time or data offset goes backwards are passed over.
+// The index entries libpcp keeps: those whose times and data offsets do
+// not go backwards.
+std::vector<const IndexEntry*> Archive::Impl::UsableIndex() const {
+  std::vector<const IndexEntry*> out;
+  for (const IndexEntry& e : index) {
+    const IndexEntry* previous = out.empty() ? nullptr : out.back();
     if (previous != nullptr && (e.stamp < previous->stamp ||
                                 (e.vol == previous->vol && e.data_offset < previous->data_offset))) {
       continue;
     }
-    previous = &e;
-    if (e.stamp < t) {
-      picked = &e;
-      continue;
-    }
-    // None before t: the first entry at t, if any.
-    if (picked == nullptr && !(t < e.stamp)) picked = &e;
-    break;
+    out.push_back(&e);
   }
+  return out;
+}
+
+// The entry libpcp's positioning seeks to for time t: an entry at t; else
+// the nearer of those either side (the earlier when the later points past
+// the end of the last volume); the first when none is earlier, the last
+// when none is later.
+// `*after` tells whether it is the later of the two, which libpcp reads
+// forward from; from any other it first steps back over a record.
+const IndexEntry* Archive::Impl::IndexedEntry(ArchiveTime t, bool* after) {
+  *after = false;
+  std::vector<const IndexEntry*> ti = UsableIndex();
+  if (ti.empty()) return nullptr;
+  const int last_vol = files.volumes.empty() ? 0 : files.volumes.rbegin()->first;
+  size_t j = ti.size();
+  bool toobig = false;
+  for (size_t i = 0; i < ti.size(); ++i) {
+    if (ti[i]->vol == last_vol) {
+      absl::StatusOr<ArchiveFile*> f = Volume(last_vol);
+      if (f.ok() && ti[i]->data_offset > static_cast<int64_t>((*f)->size())) {
+        j = i;
+        toobig = true;
+        break;
+      }
+    }
+    if (!(ti[i]->stamp < t)) {
+      if (!(t < ti[i]->stamp)) return ti[i];  // at t
+      j = i;
+      break;
+    }
+  }
+  if (j == 0) return ti.front();
+  if (j == ti.size()) return ti.back();
+  const double to_next = SecondsBetween(ti[j]->stamp, t);
+  const double from_prior = SecondsBetween(t, ti[j - 1]->stamp);
+  *after = to_next <= from_prior && !toobig;
+  return *after ? ti[j] : ti[j - 1];
+}
+
+// Whether a record ends at `offset` of volume `vol` (backward) or starts
+// there (forward), as libpcp's read from there checks: the length at the
+// head and at the tail agree. The end of the volume is a boundary.
+bool Archive::Impl::RecordBoundary(int vol, int64_t offset, bool backward) {
+  absl::StatusOr<ArchiveFile*> f = Volume(vol);
+  if (!f.ok()) return true;
+  const int64_t size = static_cast<int64_t>((*f)->size());
+  if (offset >= size) return true;  // reads go on in the next volume
+  auto word = [&](int64_t at) -> std::optional<uint32_t> {
+    if (at < 0 || at + 4 > size) return std::nullopt;
+    absl::StatusOr<std::span<const uint8_t>> b = (*f)->Read(static_cast<uint64_t>(at), 4);
+    if (!b.ok() || b->size() != 4) return std::nullopt;
+    return LoadBigEndian32(b->data());
+  };
+  std::optional<uint32_t> len = backward ? word(offset - 4) : word(offset);
+  if (!len.has_value() || *len < 8) return false;
+  const int64_t head = backward ? offset - *len : offset;
+  std::optional<uint32_t> other = backward ? word(head) : word(head + *len - 4);
+  return other.has_value() && *other == *len;
+}
+
+absl::Status Archive::CheckIndexedPosition(ArchiveTime t, bool backward) const {
+  bool after = false;
+  const IndexEntry* picked = impl_->IndexedEntry(t, &after);
+  if (picked == nullptr) return absl::OkStatus();
   const int64_t label_bytes = static_cast<int64_t>(LabelRecordBytes(impl_->label.version));
-  if (picked != nullptr && picked->data_offset < label_bytes) return PcpError(kErrLogrec);
+  if (picked->data_offset < label_bytes) return PcpError(kErrLogrec);
+  // An entry marks the end of a record: going forward libpcp first steps
+  // back over the record before it, unless it chose the entry after t.
+  if (!impl_->RecordBoundary(picked->vol, picked->data_offset, backward || !after)) {
+    return PcpError(kErrLogrec);
+  }
   return absl::OkStatus();
 }
 

@@ -111,15 +111,15 @@ absl::StatusOr<absl::Time> ArchiveSource::GetArchiveEnd() {
   return absl::FromUnixNanos(*end);
 }
 
-absl::Status ArchiveSource::CheckIndexedPosition() const {
+absl::Status ArchiveSource::CheckIndexedPosition(bool backward) const {
   if (set_->size() != 1) return absl::OkStatus();
-  return set_->member(0).CheckIndexedPosition(ArchiveTime::FromNanos(origin_ns_));
+  return set_->member(0).CheckIndexedPosition(ArchiveTime::FromNanos(origin_ns_), backward);
 }
 
 absl::Status ArchiveSource::Position() {
   if (positioned_) return absl::OkStatus();
-  if (mode_ == kModeForw) {
-    if (absl::Status s = CheckIndexedPosition(); !s.ok()) return s;
+  if (mode_ == kModeForw || mode_ == kModeBack) {
+    if (absl::Status s = CheckIndexedPosition(mode_ == kModeBack); !s.ok()) return s;
   }
   records_.Place(mode_, origin_ns_);
   positioned_ = true;
@@ -181,7 +181,7 @@ absl::StatusOr<Result> ArchiveSource::FetchInterpolated(std::span<const PmID> id
       end.ok() ? *end : records_.LastTimeNs().value_or(ToNs(set_->label().start));
   if (!positioned_) {
     // The first sample positions through the temporal index, as PCP's does.
-    if (absl::Status s = CheckIndexedPosition(); !s.ok()) return s;
+    if (absl::Status s = CheckIndexedPosition(delta_ns_ < 0); !s.ok()) return s;
     positioned_ = true;
   }
   int64_t t = origin_ns_;

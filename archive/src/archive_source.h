@@ -71,7 +71,7 @@ class ArchiveSource : public Source {
   absl::StatusOr<int64_t> EndNs();
   // PM_ERR_LOGREC when PCP, positioning at the origin through the temporal
   // index, would seek into the label (Archive::CheckIndexedPosition).
-  absl::Status CheckIndexedPosition() const;
+  absl::Status CheckIndexedPosition(bool backward) const;
 
   std::unique_ptr<ArchiveSet> set_;
   // The archive's own name space (ArchiveSet::pmns).

@@ -59,6 +59,8 @@ def run_named(bindir, tool, args, env, cwd):
         p.kill()
         p.communicate()
         return "timeout", b"", b""
+    except OSError as e:
+        return "exec failed: %s" % e, b"", b""
 
 
 def parse_descs(text):

@@ -2,7 +2,8 @@
 // (tests/corpus) found, each on the pcp-testsuite archive that shows it:
 // repeated instance-domain records, names padded with NULs, metrics of the
 // derived domain that pmlogger logged, interpolated unsigned 64-bit
-// counters, and folders holding no archive.
+// counters, temporal indexes pointing inside records, and folders holding
+// no archive.
 // Skipped where Debian's pcp-testsuite is not installed.
 #include <unistd.h>
 
@@ -163,6 +164,26 @@ TEST_F(ArchiveCorpusTest, InterpolatedUnsignedCounterIsLibpcps) {
     std::memcpy(&got, v.payload.data(), 8);
     EXPECT_EQ(got, c.want) << c.t_ns;
   }
+}
+
+// binning's temporal index is 20 bytes off: its entries point inside
+// records, and its last past the end of the file. libpcp positions at the
+// nearer entry and fails to read a record there; so does a positioning
+// that would use one, and one at the start (the first entry, at the end
+// of the label) reads on.
+TEST_F(ArchiveCorpusTest, IndexEntryInsideARecordIsLogrec) {
+  std::unique_ptr<Archive> a = OpenSuiteArchive("binning");
+  ASSERT_NE(a, nullptr);
+  absl::StatusOr<ArchiveTime> end = a->End();
+  ASSERT_TRUE(end.ok());
+  EXPECT_EQ(PcpCode(a->CheckIndexedPosition(*end, true)), kErrLogrec);
+  const ArchiveTime late = ArchiveTime::FromNanos(end->nanos() - 300 * int64_t{1000000000});
+  EXPECT_EQ(PcpCode(a->CheckIndexedPosition(late)), kErrLogrec);
+  EXPECT_TRUE(a->CheckIndexedPosition(a->label().start).ok());
+  absl::StatusOr<Context> ctx = Context::OpenArchive(kSuite + "binning");
+  ASSERT_TRUE(ctx.ok());
+  ASSERT_TRUE(ctx->SetMode(kModeBack, absl::FromUnixNanos(end->nanos()), absl::ZeroDuration()).ok());
+  EXPECT_EQ(PcpCode(ctx->FetchArchive().status()), kErrLogrec);
 }
 
 // A folder holding no archive (empty, or with other files only) names no

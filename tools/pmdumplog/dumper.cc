@@ -554,17 +554,28 @@ void Dumper::Metric(const pmapi::Result& r, const pmapi::ValueSet& vs) {
   }
 }
 
+absl::Status Dumper::CheckPosition() {
+  if (!opt_.reverse) {
+    return archive_.CheckIndexedPosition(opt_.start ? *opt_.start : archive_.label().start);
+  }
+  std::optional<ArchiveTime> at = opt_.finish;
+  if (!at) {
+    absl::StatusOr<ArchiveTime> end = archive_.End();
+    if (!end.ok()) return absl::OkStatus();
+    at = *end;
+  }
+  return archive_.CheckIndexedPosition(*at, true);
+}
+
 int Dumper::Records() {
   pmapi::Result r;
   bool first = true;
   std::vector<const pmapi::ValueSet*> picked;
   std::vector<const pmapi::ValueSet*> slots;
   std::optional<ArchiveTime> last;  // of the previous record kept
-  if (!opt_.reverse) {
-    // libpcp positions at the start through the temporal index.
-    absl::Status s = archive_.CheckIndexedPosition(opt_.start ? *opt_.start : archive_.label().start);
-    if (!s.ok()) return pmapi::PcpCode(s);
-  }
+  // libpcp positions at the start (the finish, going backwards) through
+  // the temporal index.
+  if (absl::Status s = CheckPosition(); !s.ok()) return pmapi::PcpCode(s);
   // Named metrics: the other value sets need not be decoded (except for
   // -s, which prints whole record sizes).
   const pmapi::RecordFilter filter =

@@ -51,6 +51,9 @@ class Dumper {
   // Dumps the data records; returns the PCP error that stopped it early,
   // or 0 at the end of the archive (or of the time window).
   int Records();
+  // PM_ERR_LOGREC where libpcp's positioning through the temporal index
+  // meets damage (Archive::CheckIndexedPosition).
+  absl::Status CheckPosition();
 
  private:
   void Stamp(const pmapi::ArchiveTime& t);

@@ -256,11 +256,12 @@ class Archive {
   // error that stops it being found (as pmGetArchiveEnd does).
   absl::StatusOr<ArchiveTime> End() const;
   // Returns PM_ERR_LOGREC when libpcp, positioning at `t` through the
-  // temporal index, would seek into the label: the entry it picks (among
-  // those whose times and data offsets do not go backwards, the last one
-  // before t, else the first one at t) holds a data offset inside the
-  // label record. OK otherwise.
-  absl::Status CheckIndexedPosition(ArchiveTime t) const;
+  // temporal index for reads forward (or backward), would seek where no
+  // record can be read: the entry it picks (among those whose times and
+  // data offsets do not go backwards: one at t, else the nearer of those
+  // either side) holds a data offset inside the label, or one where no
+  // record starts (ends, going backward). OK otherwise.
+  absl::Status CheckIndexedPosition(ArchiveTime t, bool backward = false) const;
 
   class Impl;
 
