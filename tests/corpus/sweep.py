@@ -20,6 +20,7 @@ import datetime
 import hashlib
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -167,6 +168,60 @@ def set_pmval(pcp, suite, target):
     return cmds
 
 
+QA_TOOL = re.compile(r"(?:^|[\s;(`])(pminfo|pmval|pmdumplog|pmstore|pmevent)\s")
+QA_CUT = re.compile(r"\s(?:\||\|\||&&|;|>|>>|2>|2>&1|<)\s?|\s\d?>\S|\)")
+
+
+def qa_commands(suite, selected):
+    """(test, argv) for each command of a QA test outside the harness's
+    selection that runs one of the tools on an archive of the suite:
+    the command alone, cut before any pipe or redirection, kept only when
+    nothing in it is left to the script (no variable but $here, no -D)."""
+    found = []
+    seen = set()
+    for name in sorted(os.listdir(suite)):
+        if not re.fullmatch(r"\d{3,4}", name) or name in selected:
+            continue
+        with open(os.path.join(suite, name), errors="replace") as f:
+            text = re.sub(r"\\\n", " ", f.read())
+        for line in text.splitlines():
+            argv = qa_command(line)
+            if argv is None or " ".join(argv) in seen:
+                continue
+            seen.add(" ".join(argv))
+            found.append((name, argv))
+    return found
+
+
+def qa_command(line):
+    line = line.strip()
+    m = QA_TOOL.search(line)
+    if line.startswith("#") or not m:
+        return None
+    cmd = QA_CUT.split(line[m.start(1):])[0]
+    cmd = cmd.replace("$here/", "").replace("${here}/", "")
+    if "$" in cmd or "`" in cmd:
+        return None
+    try:
+        argv = shlex.split(cmd)
+    except ValueError:
+        return None
+    if not any(re.match(r"(-a)?(archives|badarchives)/", t) for t in argv):
+        return None
+    if any(t.startswith("-D") for t in argv):
+        return None
+    return argv
+
+
+def qa_groups(suite, selected_file):
+    with open(selected_file) as f:
+        selected = set(f.read().split())
+    groups = {}
+    for name, argv in qa_commands(suite, selected):
+        groups.setdefault("qa/" + name, []).append((argv[0], argv[1:], ""))
+    return sorted(groups.items())
+
+
 def cmd_key(tool, args, derived):
     text = " ".join([tool] + args)
     if derived is None:
@@ -253,6 +308,11 @@ def make_groups(args, suite):
                                set_pmval(args.pcp, suite, target)))
     if sample is None or "(no archives)" in sample:
         groups.append(("(no archives)", empty_commands(args.work)))
+    if args.qa_selected:
+        for label, cmds in qa_groups(suite, args.qa_selected):
+            if (sample is None or label in sample) and (
+                    not args.archive or label in args.archive):
+                groups.append((label, cmds))
     return groups
 
 
@@ -281,6 +341,9 @@ def main():
     p.add_argument("--known")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     p.add_argument("--archive", action="append")
+    p.add_argument("--qa-selected",
+                   help="the QA harness's selection (tests/pcpqa/selected.txt):"
+                   " the archive commands of the QA tests outside it are run")
     args = p.parse_args()
     args.ours = os.path.abspath(args.ours)
     args.work = os.path.abspath(args.work)

@@ -357,6 +357,32 @@ std::vector<GetdateToken> GetdateTokens(std::string_view text) {
   return out;
 }
 
+// 0 for "am" (or "a.m."), 1 for "pm", else -1.
+int Meridian(const GetdateToken& tok) {
+  if (tok.kind != GetdateToken::kWord) return -1;
+  if (tok.word == "AM" || tok.word == "A.M.") return 0;
+  if (tok.word == "PM" || tok.word == "P.M.") return 1;
+  return -1;
+}
+
+// A month as getdate names it: the full name (or "sept"), or its first
+// three letters, with or without a dot after them.
+std::optional<int64_t> MonthWord(const GetdateToken& tok) {
+  static constexpr std::string_view kMonths[] = {"JANUARY", "FEBRUARY", "MARCH",     "APRIL",
+                                                 "MAY",     "JUNE",     "JULY",      "AUGUST",
+                                                 "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER"};
+  if (tok.kind != GetdateToken::kWord) return std::nullopt;
+  std::string_view w = tok.word;
+  if (w.size() == 4 && w[3] == '.') w = w.substr(0, 3);
+  if (w == "SEPT") return 9;
+  for (size_t m = 0; m < 12; ++m) {
+    if (w.size() == 3 ? kMonths[m].substr(0, 3) == w : kMonths[m] == w) {
+      return static_cast<int64_t>(m + 1);
+    }
+  }
+  return std::nullopt;
+}
+
 // getdate's named zones: minutes east of UTC, and whether the name is a
 // daylight-time one (which adds an hour).
 struct NamedZone {
@@ -425,6 +451,33 @@ bool ParseGetdate(std::string_view text, GetdateParse& pc) {
       pc.day = -t[i + 2].value;
       pc.dates++;
       i += 3;
+    } else if (a.kind == K::kUnsigned && MonthWord(t[i + 1]) &&
+               (t[i + 2].kind == K::kUnsigned || t[i + 2].kind == K::kSigned)) {
+      // "6 June 2018", "17-JUN-1992" (a day and month alone take the year
+      // from "now", and are not supported).
+      pc.day = a.value;
+      pc.month = *MonthWord(t[i + 1]);
+      pc.year = t[i + 2].kind == K::kSigned ? -t[i + 2].value : t[i + 2].value;
+      pc.year_digits = t[i + 2].digits;
+      pc.dates++;
+      i += 3;
+    } else if (a.kind == K::kUnsigned && Meridian(t[i + 1]) >= 0) {
+      // "4pm": an hour and its half of the day
+      pc.hour = a.value;
+      pc.minutes = 0;
+      pc.seconds = 0;
+      pc.meridian = Meridian(t[i + 1]);
+      pc.times++;
+      i += 2;
+    } else if (MonthWord(a) && t[i + 1].kind == K::kUnsigned && is_char(i + 2, ',') &&
+               t[i + 3].kind == K::kUnsigned) {
+      // "June 6, 2018"
+      pc.month = *MonthWord(a);
+      pc.day = t[i + 1].value;
+      pc.year = t[i + 3].value;
+      pc.year_digits = t[i + 3].digits;
+      pc.dates++;
+      i += 4;
     } else if (a.kind == K::kUnsigned && is_char(i + 1, '/') && t[i + 2].kind == K::kUnsigned) {
       if (is_char(i + 3, '/') && t[i + 4].kind == K::kUnsigned) {
         const GetdateToken& c = t[i + 4];
@@ -448,9 +501,8 @@ bool ParseGetdate(std::string_view text, GetdateParse& pc) {
         i += 2;
       }
       pc.meridian = 2;
-      if (t[i].kind == K::kWord && (t[i].word == "AM" || t[i].word == "A.M." ||
-                                    t[i].word == "PM" || t[i].word == "P.M.")) {
-        pc.meridian = t[i].word[0] == 'A' ? 0 : 1;
+      if (Meridian(t[i]) >= 0) {
+        pc.meridian = Meridian(t[i]);
         ++i;
       } else if (t[i].kind == K::kSigned) {
         // PCP 6.0.3 takes "+hhmm" after a time but rejects "+hh:mm".
