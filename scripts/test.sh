@@ -30,7 +30,8 @@ if [ -z "${PMAPI_SKIP_SANITIZE:-}" ]; then
   # build, the man pages, PCP's QA suite (pcpqa), PCP's own programs
   # (realclients, which are not ours to instrument: built plain, they
   # cannot load an instrumented library; likewise PCP's programs over the
-  # drop-in, dropin_programs), the replay comparison, and the
+  # drop-in, dropin_programs), the replay comparison, the archive corpus
+  # sweep (corpus), and the
   # golden comparisons over whole corpora (the reference corpus, the stock
   # derived metrics, the derived-metric oracle, and pmdumplog's and pmval's
   # runs over the QA corpora), which take most of this pass's time under
@@ -40,6 +41,6 @@ if [ -z "${PMAPI_SKIP_SANITIZE:-}" ]; then
   # The shipped agents run as daemons under pmcd are left out too: built
   # with the sanitizers, PCP's sample agent answers some requests after
   # pmcd has stopped waiting. Their shared-object forms (-K) stay.
-  run_suite "$root/build-asan" "-LE package|pcpqa|realclients|man|replay|dropin_programs -E ReferenceCorpus|ArchiveGoldenTest.QaCorpus|PmvalGoldenTest.QaCorpus|StockDerived|DeriveOracle|compat_pmda_shipped_daemons" -DCMAKE_BUILD_TYPE=Debug \
+  run_suite "$root/build-asan" "-LE package|pcpqa|realclients|man|replay|dropin_programs|corpus -E ReferenceCorpus|ArchiveGoldenTest.QaCorpus|PmvalGoldenTest.QaCorpus|StockDerived|DeriveOracle|compat_pmda_shipped_daemons" -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DCMAKE_C_FLAGS_DEBUG="-g1" -DPMAPI_SANITIZE=ON
 fi

@@ -643,6 +643,10 @@ absl::Status InterpEngine::AddMetric(const Desc& desc, Timeline& tl, int64_t t_n
   return absl::OkStatus();
 }
 
+bool InterpEngine::LastSeenBefore(const Timeline& tl, int64_t t_ns) const {
+  return !tl.records.empty() && times_[tl.records.back()] < t_ns;
+}
+
 bool InterpEngine::ReadsMisfit(const Timeline& tl, int64_t t_ns) const {
   if (!tl.first_misfit) return false;
   // PCP reads on to the first record after t (for next observations).
@@ -655,9 +659,15 @@ absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> p
   if (absl::Status s = EnsureTimelines(pmids); !s.ok()) return s;
   if (absl::Status s = EnsureRecordTimes(); !s.ok()) return s;
   // PCP reads on past t for next observations: with no record after t
-  // before the corruption that ended the list, it reads into it.
-  if (absl::Status cut = records_->ListError();
-      !cut.ok() && std::upper_bound(times_.begin(), times_.end(), t_ns) == times_.end()) {
+  // before the corruption that ended the list, it reads into it; so it
+  // does for a metric last seen before t (the instances it has seen want
+  // a next observation; one seen at t has its value). A fetch of nothing
+  // the records hold reads nothing.
+  const absl::Status cut = records_->ListError();
+  const bool any_logged = std::any_of(pmids.begin(), pmids.end(),
+                                      [this](PmID id) { return metadata_->FindDesc(id) != nullptr; });
+  if (!cut.ok() && any_logged &&
+      std::upper_bound(times_.begin(), times_.end(), t_ns) == times_.end()) {
     return cut;
   }
   bool crossed_mark = false;
@@ -675,6 +685,7 @@ absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> p
       continue;
     }
     if (ReadsMisfit(timelines_[id], t_ns)) return PcpError(kErrLogrec);
+    if (!cut.ok() && LastSeenBefore(timelines_[id], t_ns)) return cut;
     auto last = last_numval_.find(id);
     bool had_values = last != last_numval_.end() && last->second > 0;
     absl::Status s = AddMetric(*desc, timelines_[id], t_ns, profile, crossed_mark && had_values,

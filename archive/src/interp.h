@@ -202,6 +202,8 @@ class InterpEngine {
   // Adds position `pos` of tl's records to obs (once per record).
   static void Observe(Observations* obs, uint32_t pos);
   // True when a sample at t would read tl's first misfit record.
+  // Whether the metric's last values are in a record before t_ns.
+  bool LastSeenBefore(const Timeline& tl, int64_t t_ns) const;
   bool ReadsMisfit(const Timeline& tl, int64_t t_ns) const;
   // True when PCP_IGNORE_MARK_RECORDS has <mark> record i ignored.
   bool IgnoredMark(size_t i) const;

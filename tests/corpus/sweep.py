@@ -9,9 +9,13 @@ tool and the two runs' stdout, stderr and exit status are compared.
 
 Usage: sweep.py --ours BINDIR [--pcp BINDIR] [--suite DIR] [--work DIR]
                 [--sample FILE] [--known FILE] [--jobs N] [--archive NAME]
+                [--qa-selected FILE]
 
-Prints one row per archive (its commands as identical/total) and the
-counts; exits 1 when a run differs and is not listed in the known file.
+Prints one row per archive, folder, set or QA test (its commands as
+identical/total, by tool) and the counts; exits 1 when a run differs and
+is not listed in the known file, 77 when PCP's tools or pcp-testsuite
+are not installed. Each differing run's outputs are kept in the work
+directory.
 """
 
 import argparse
@@ -20,11 +24,14 @@ import datetime
 import hashlib
 import os
 import re
+import shutil
 import shlex
 import subprocess
 import sys
 
-TIMEOUT = 120
+# Some archives dump to gigabytes: PCP's pmdumplog -a of the largest takes
+# minutes on a loaded machine.
+TIMEOUT = int(os.environ.get("SWEEP_TIMEOUT", "900"))
 STOCK_DERIVED = "/etc/pcp/derived"
 
 
@@ -50,6 +57,8 @@ def base_env(derived=""):
 
 
 def run_named(bindir, tool, args, env, cwd):
+    """Runs a tool with its bare name as argv[0], so that both tools'
+    messages name it alike: (status, stdout, stderr), in memory."""
     exe = os.path.join(bindir, tool)
     try:
         p = subprocess.Popen([tool] + args, executable=exe, env=env, cwd=cwd,
@@ -62,6 +71,34 @@ def run_named(bindir, tool, args, env, cwd):
         return "timeout", b"", b""
     except OSError as e:
         return "exec failed: %s" % e, b"", b""
+
+
+def run_to_files(bindir, tool, args, env, cwd, prefix):
+    """As run_named, with stdout and stderr written to prefix.out and
+    prefix.err (outputs run to gigabytes): (status, digest of both)."""
+    exe = os.path.join(bindir, tool)
+    with open(prefix + ".out", "wb") as out, open(prefix + ".err", "wb") as err:
+        try:
+            p = subprocess.Popen([tool] + args, executable=exe, env=env,
+                                 cwd=cwd, stdout=out, stderr=err)
+            status = p.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            status = "timeout"
+        except OSError as e:
+            status = "exec failed: %s" % e
+    with open(prefix + ".status", "w") as f:
+        f.write(str(status) + "\n")
+    return status, file_digest(prefix + ".out"), file_digest(prefix + ".err")
+
+
+def file_digest(path):
+    h = hashlib.sha1()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def parse_descs(text):
@@ -231,14 +268,20 @@ def cmd_key(tool, args, derived):
 
 def compare(pcp, ours, suite, work, cmd):
     """Runs one command with both tools: None when identical, else the
-    folder holding both runs' outputs."""
+    folder holding both runs' outputs (removed when they agree)."""
     tool, args, derived = cmd
     env = base_env(derived)
-    a = run_named(pcp, tool, args, env, suite)
-    b = run_named(ours, tool, args, env, suite)
+    key = cmd_key(*cmd)
+    path = os.path.join(work, "diff-" + hashlib.sha1(key.encode()).hexdigest()[:12])
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "command"), "w") as f:
+        f.write(key + "\n")
+    a = run_to_files(pcp, tool, args, env, suite, os.path.join(path, "pcp"))
+    b = run_to_files(ours, tool, args, env, suite, os.path.join(path, "ours"))
     if a == b:
+        shutil.rmtree(path)
         return None
-    return write_diff(work, cmd_key(*cmd), a, b)
+    return path
 
 
 def load_known(path):
@@ -255,22 +298,6 @@ def load_known(path):
     return known
 
 
-def write_diff(work, key, a, b):
-    digest = hashlib.sha1(key.encode()).hexdigest()[:12]
-    path = os.path.join(work, "diff-" + digest)
-    os.makedirs(path, exist_ok=True)
-    with open(os.path.join(path, "command"), "w") as f:
-        f.write(key + "\n")
-    for side, res in (("pcp", a), ("ours", b)):
-        with open(os.path.join(path, side + ".out"), "wb") as f:
-            f.write(res[1])
-        with open(os.path.join(path, side + ".err"), "wb") as f:
-            f.write(res[2])
-        with open(os.path.join(path, side + ".status"), "w") as f:
-            f.write(str(res[0]) + "\n")
-    return path
-
-
 def make_groups(args, suite):
     """(row label, [commands]) for every archive, folder and set."""
     adir = os.path.join(suite, "archives")
@@ -282,11 +309,10 @@ def make_groups(args, suite):
         with open(args.sample) as f:
             sample = {l.split()[0] for l in f
                       if l.strip() and not l.startswith("#")}
-    groups = []
-    for base in bases:
-        if sample is not None and base not in sample:
-            continue
-        groups.append((base, archive_commands(args.pcp, suite, base)))
+    bases = [b for b in bases if sample is None or b in sample]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        cmds = pool.map(lambda b: archive_commands(args.pcp, suite, b), bases)
+        groups = list(zip(bases, cmds))
     folders = sorted(d for d in os.listdir(adir)
                      if os.path.isdir(os.path.join(adir, d)))
     for d in folders:
@@ -345,6 +371,13 @@ def main():
                    help="the QA harness's selection (tests/pcpqa/selected.txt):"
                    " the archive commands of the QA tests outside it are run")
     args = p.parse_args()
+    for tool in ("pminfo", "pmval", "pmdumplog", "pmstore"):
+        if not os.access(os.path.join(args.pcp, tool), os.X_OK):
+            print("sweep: skipped: PCP's %s is not installed" % tool)
+            return 77
+    if not os.path.isdir(os.path.join(args.suite, "archives")):
+        print("sweep: skipped: pcp-testsuite is not installed")
+        return 77
     args.ours = os.path.abspath(args.ours)
     args.work = os.path.abspath(args.work)
     os.makedirs(args.work, exist_ok=True)

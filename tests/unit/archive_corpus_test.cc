@@ -186,6 +186,36 @@ TEST_F(ArchiveCorpusTest, IndexEntryInsideARecordIsLogrec) {
   EXPECT_EQ(PcpCode(ctx->FetchArchive().status()), kErrLogrec);
 }
 
+// multi-corrupted's third archive ends in a damaged record. Interpolating
+// over the folder, libpcp reads into the damage as soon as a metric it
+// has seen wants a next observation that is not before it: at 15:51:04
+// for filesys.blocksize, logged once at the start of each archive. A
+// fetch of event.flags alone reads no record and never meets it.
+TEST_F(ArchiveCorpusTest, InterpolationMeetsDamageWhenANextObservationIsWanted) {
+  auto samples = [](const char* name) {
+    absl::StatusOr<Context> ctx = Context::OpenArchive(kSuite + "multi-corrupted");
+    EXPECT_TRUE(ctx.ok()) << ctx.status();
+    absl::StatusOr<PmID> id = ctx->LookupName(name);
+    EXPECT_TRUE(id.ok()) << name;
+    absl::StatusOr<ArchiveLabel> label = ctx->GetArchiveLabel();
+    EXPECT_TRUE(label.ok());
+    const absl::Time start = absl::FromUnixNanos(label->start.nanos());
+    EXPECT_TRUE(ctx->SetMode(kModeInterp, start, absl::Seconds(60)).ok());
+    PmID ids[] = {*id};
+    int good = 0;
+    for (; good < 16; ++good) {
+      absl::StatusOr<Result> r = ctx->Fetch(ids);
+      if (!r.ok()) {
+        EXPECT_EQ(PcpCode(r.status()), kErrLogrec) << name;
+        break;
+      }
+    }
+    return good;
+  };
+  EXPECT_EQ(samples("filesys.blocksize"), 7);
+  EXPECT_EQ(samples("event.flags"), 16);
+}
+
 // A folder holding no archive (empty, or with other files only) names no
 // log file: PM_ERR_LOGFILE, as PCP says, not ENOENT. So does an empty name,
 // and a list of empty names (where PCP's libpcp crashes).

@@ -191,7 +191,8 @@ int Run(int argc, char** argv) {
   if (!(f.d || f.e || f.h || f.I || f.i || f.l || f.m || f.t)) f.m = true;
 
   const char* name = operands[0].c_str();
-  if (IsDirectory(name)) {
+  // One archive only: neither a list of them nor a folder.
+  if (std::strchr(name, ',') != nullptr || IsDirectory(name)) {
     fprintf(stderr, "pmdumplog: Multiple archives are not supported\n");
     return 1;
   }
