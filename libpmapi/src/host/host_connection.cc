@@ -13,9 +13,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <mutex>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
@@ -382,8 +384,17 @@ absl::Status HostConnection::Handshake() {
   return absl::OkStatus();
 }
 
+void IgnoreSigpipeOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void (*previous)(int) = std::signal(SIGPIPE, SIG_IGN);
+    if (previous != SIG_DFL) std::signal(SIGPIPE, previous);
+  });
+}
+
 absl::Status HostConnection::Send(std::span<const uint8_t> pdu) {
   if (fd_ < 0) return PcpError(kErrIpc);
+  IgnoreSigpipeOnce();
   if (pdu.size() > options_.max_request_bytes) return PcpError(kErrToobig);
   // A request normally fits in the socket buffer: one send(). The deadline
   // is set (and poll() used) only when the socket cannot take it all.

@@ -99,6 +99,11 @@ struct HostSpec {
 // PM_ERR_GENERIC for a malformed spec, PM_ERR_NYI for "host@proxy".
 absl::StatusOr<HostSpec> ParseHostSpec(std::string_view spec, const ConnectOptions& options);
 
+// Ignores SIGPIPE for the process, once, unless the program installed a
+// handler of its own, as libpcp does when it first sends a PDU: a client
+// whose output pipe closes then sees write errors rather than dying.
+void IgnoreSigpipeOnce();
+
 class HostConnection {
  public:
   // Connects and completes the handshake. Returns the connection, or the

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "host_connection.h"
 #include "pcp_internal.h"
 
 struct __pmSockAddr {
@@ -326,12 +327,6 @@ char* __pmHostEntGetName(__pmHostEnt* he) {
 }
 
 // Ignores SIGPIPE, once, unless the program has a handler of its own.
-void __pmIgnoreSignalPIPE(void) {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void (*previous)(int) = std::signal(SIGPIPE, SIG_IGN);
-    if (previous != SIG_DFL) std::signal(SIGPIPE, previous);
-  });
-}
+void __pmIgnoreSignalPIPE(void) { pmapi::IgnoreSigpipeOnce(); }
 
 }  // extern "C"
