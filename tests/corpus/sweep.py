@@ -332,8 +332,8 @@ def make_groups(args, suite):
             if sample is None or d + "/," in sample:
                 groups.append((label, set_commands(label, target) +
                                set_pmval(args.pcp, suite, target)))
-    if sample is None or "(no archives)" in sample:
-        groups.append(("(no archives)", empty_commands(args.work)))
+    if sample is None or "(no-archives)" in sample:
+        groups.append(("(no-archives)", empty_commands(args.work)))
     if args.qa_selected:
         for label, cmds in qa_groups(suite, args.qa_selected):
             if (sample is None or label in sample) and (
