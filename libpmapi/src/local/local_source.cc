@@ -31,14 +31,15 @@
 
 namespace pmapi {
 
+// An agent's shared object stays loaded once opened, as libpcp keeps it
+// (it unloads one only when the program deletes the agent from its
+// table): agents start threads of their own (PCP's perfevent agent does)
+// that may still be running when the last context using them closes.
 struct DsoLibrary {
   std::string path;
   void* handle = nullptr;
   bool pcp_built = false;  // linked with PCP's libpcp_pmda or libpcp
   std::mutex mu;
-  ~DsoLibrary() {
-    if (handle) dlclose(handle);
-  }
 };
 
 namespace {
