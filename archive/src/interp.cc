@@ -664,10 +664,9 @@ absl::StatusOr<Result> InterpEngine::Fetch(int64_t t_ns, std::span<const PmID> p
   // a next observation; one seen at t has its value). A fetch of nothing
   // the records hold reads nothing.
   const absl::Status cut = records_->ListError();
-  const bool any_logged = std::any_of(pmids.begin(), pmids.end(),
-                                      [this](PmID id) { return metadata_->FindDesc(id) != nullptr; });
-  if (!cut.ok() && any_logged &&
-      std::upper_bound(times_.begin(), times_.end(), t_ns) == times_.end()) {
+  if (!cut.ok() && std::upper_bound(times_.begin(), times_.end(), t_ns) == times_.end() &&
+      std::any_of(pmids.begin(), pmids.end(),
+                  [this](PmID id) { return metadata_->FindDesc(id) != nullptr; })) {
     return cut;
   }
   bool crossed_mark = false;

@@ -184,7 +184,7 @@ def archive_commands(pcp, suite, base):
     return cmds
 
 
-def set_commands(label, target):
+def set_commands(target):
     """The command lines run on a folder or a multi-archive set."""
     cmds = []
     for flags in (["-f"], ["-dTtml"], ["-F"], ["-x"]):
@@ -322,7 +322,7 @@ def make_groups(args, suite):
         if args.archive and label not in args.archive:
             continue
         target = os.path.join("archives", d)
-        groups.append((label, set_commands(label, target) +
+        groups.append((label, set_commands(target) +
                        set_pmval(args.pcp, suite, target)))
         members = archive_bases(os.path.join(adir, d))
         if len(members) > 1:
@@ -330,7 +330,7 @@ def make_groups(args, suite):
             target = ",".join(os.path.join("archives", d, m)
                               for m in members)
             if sample is None or d + "/," in sample:
-                groups.append((label, set_commands(label, target) +
+                groups.append((label, set_commands(target) +
                                set_pmval(args.pcp, suite, target)))
     if sample is None or "(no-archives)" in sample:
         groups.append(("(no-archives)", empty_commands(args.work)))
