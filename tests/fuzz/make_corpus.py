@@ -250,8 +250,30 @@ def pmda_root_seeds():
     s.add("stop-error", words(0x900A, 32, -3, 2, 5, 0, 0, 0))
 
 
+def host_connect_seeds():
+    """What a peer says to a connecting client (host_connect_fuzz.cc): the
+    first byte picks the spec (odd: through a proxy, which greets first)."""
+    s = Seeds("host_connect")
+    rows = list(tsv("pdu"))
+    replies = [bytes.fromhex(r[1]) for r in rows if struct.unpack(">I", bytes.fromhex(r[1])[4:8])[0] in (0x7005, 0x7000)
+               and not r[0].startswith("handshake")]
+    greeting = b"pmproxy-server 1\n"
+    for row in rows:
+        if not row[0].startswith("handshake"):
+            continue
+        hello = bytes.fromhex(row[1])
+        for choice in range(4):
+            prefix = greeting if choice % 2 else b""
+            s.add("%s-%d" % (row[0], choice), bytes([choice]) + prefix + hello)
+            for i, reply in enumerate(replies[:3]):
+                s.add("%s-%d-reply%d" % (row[0], choice, i), bytes([choice]) + prefix + hello + reply)
+    s.add("greeting-wrong", bytes([1]) + b"pmproxy-server 2\n")
+    s.add("greeting-long", bytes([1]) + b"x" * 80)
+
+
 def main():
     pdu_seeds()
+    host_connect_seeds()
     pmda_pdu_seeds()
     archive_record_seeds()
     archive_open_seeds()

@@ -1,5 +1,7 @@
 // Tests for host specification parsing and the connection environment.
 #include <cstdlib>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -146,8 +148,57 @@ TEST(HostSpec, SecureSocketsVariableDemandsTls) {
   EXPECT_EQ(ParseHostSpec("localhost", o)->demanded, 0);
 }
 
-TEST(HostSpec, ProxyIsNotImplemented) {
-  EXPECT_EQ(PcpCode(ParseHostSpec("host@proxy", Defaults()).status()), kErrNyi);
+TEST(HostSpec, ProxyTakesTheSecondHostAndItsFirstPort) {
+  absl::StatusOr<HostSpec> s = ParseHostSpec("pmcdhost:44999,45000@proxy:45300,7@third", Defaults());
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_TRUE(s->via_proxy);
+  EXPECT_EQ(s->host, "pmcdhost");
+  EXPECT_EQ(s->ports, (std::vector<int>{44999, 45000}));
+  EXPECT_EQ(s->proxy_host, "proxy");
+  EXPECT_EQ(s->proxy_port, 45300);
+}
+
+TEST(HostSpec, ProxyWithoutPortUsesPmproxysDefaultNotTheEnvironments) {
+  ConnectOptions o = Defaults();
+  o.proxy_ports = {45300};
+  absl::StatusOr<HostSpec> s = ParseHostSpec("[::1]@proxy?container=x", o);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->host, "::1");
+  EXPECT_EQ(s->ports, (std::vector<int>{44321}));
+  EXPECT_EQ(s->proxy_port, kDefaultProxyPort);
+  EXPECT_EQ(s->demanded, kFeatureContainer);
+}
+
+TEST(HostSpec, ProxyHostFromTheEnvironmentAppliesToEverySpec) {
+  ConnectOptions o = Defaults();
+  o.proxy_host = "gateway";
+  o.proxy_ports = {45300, 1};
+  absl::StatusOr<HostSpec> s = ParseHostSpec("pmcdhost", o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->via_proxy);
+  EXPECT_EQ(s->proxy_host, "gateway");
+  EXPECT_EQ(s->proxy_port, 45300);
+  EXPECT_TRUE(ParseHostSpec("local:", o)->via_proxy);
+  EXPECT_FALSE(ParseHostSpec("local:", Defaults())->via_proxy);
+}
+
+TEST(HostSpec, BadProxySpecs) {
+  for (const char* spec : {"host@", "host@:1", "host@proxy:", "host@proxy:x", "@proxy"}) {
+    EXPECT_EQ(PcpCode(ParseHostSpec(spec, Defaults()).status()), kErrGeneric) << spec;
+  }
+}
+
+TEST(ProxyGreeting, WholeLineAcceptedWithEitherTerminator) {
+  const std::string ok = "pmproxy-server 1\nrest";
+  auto bytes = [](const std::string& s) {
+    return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  };
+  EXPECT_EQ(*ProxyGreetingLength(bytes(ok)), 17u);
+  EXPECT_EQ(*ProxyGreetingLength(bytes("pmproxy-server 1\r")), 17u);
+  EXPECT_EQ(*ProxyGreetingLength(bytes("pmproxy-ser")), 0u);
+  EXPECT_EQ(PcpCode(ProxyGreetingLength(bytes("pmproxy-server 2\n")).status()), kErrIpc);
+  EXPECT_EQ(PcpCode(ProxyGreetingLength(bytes(std::string(74, 'x'))).status()), kErrIpc);
+  EXPECT_EQ(*ProxyGreetingLength(bytes(std::string(73, 'x'))), 0u);
 }
 
 TEST(ConnectEnvironment, ReadsEveryVariable) {
@@ -157,7 +208,13 @@ TEST(ConnectEnvironment, ReadsEveryVariable) {
   setenv("PMCD_SOCKET", "/tmp/s", 1);
   setenv("PMCD_HOST", "somewhere", 1);
   setenv("PCP_SECURE_SOCKETS", "relaxed", 1);
+  setenv("PMPROXY_HOST", "gateway", 1);
+  setenv("PMPROXY_PORT", "45300,45301", 1);
   ConnectOptions o = ConnectOptions::FromEnvironment();
+  EXPECT_EQ(o.proxy_host, "gateway");
+  EXPECT_EQ(o.proxy_ports, (std::vector<int>{45300, 45301}));
+  unsetenv("PMPROXY_HOST");
+  unsetenv("PMPROXY_PORT");
   EXPECT_EQ(o.secure_sockets, "relaxed");
   EXPECT_EQ(o.connect_timeout, absl::Milliseconds(1500));
   EXPECT_EQ(o.request_timeout, absl::Milliseconds(250));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -252,5 +253,7 @@ OptionSpec StdDebug() { return Standard(PMLONGOPT_DEBUG); }
 void ApplyDebugOption(const std::string& value) { (void)pmSetDebug(value.c_str()); }
 
 OptionSpec StdContainer() { return Standard(PMLONGOPT_CONTAINER); }
+
+void ApplyContainerOption(const std::string& value) { setenv("PCP_CONTAINER", value.c_str(), 1); }
 
 }  // namespace pmtools

@@ -113,6 +113,9 @@ OptionSpec StdSpecLocal();
 // WHY" on stderr and returns false.
 bool ApplySpecLocal(const char* tool, const std::string& spec);
 OptionSpec StdContainer();
+// --container=NAME: host contexts opened later ask pmcd for that container
+// (libpcp passes it on as $PCP_CONTAINER, and so do we).
+void ApplyContainerOption(const std::string& value);
 // -D, --debug=DBG: accepted by every tool and left out of the usage text,
 // as in PCP. ParseCommandLine checks its value (pmSetDebug: debug option
 // names in any case, "all", or numbers, comma-separated); the tool applies

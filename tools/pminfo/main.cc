@@ -62,9 +62,8 @@ bool Apply(const pmtools::ParsedOption& o, pminfo::Settings* s) {
   else if (k == "L") s->local = true;
   else if (k == "K") return pmtools::ApplySpecLocal("pminfo", o.value);
   else if (k == "D") pmtools::ApplyDebugOption(o.value);
-  else if (k == "container") {
-    // Accepted; it matters only to sources not in use here.
-  } else if (k == "z" || k == "Z") {
+  else if (k == "container") pmtools::ApplyContainerOption(o.value);
+  else if (k == "z" || k == "Z") {
     if (k == "z" ? s->timezone.has_value() : s->hostzone) {
       std::fprintf(stderr, "pminfo: at most one of -Z and -z allowed\n");
       return false;

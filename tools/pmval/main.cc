@@ -172,6 +172,7 @@ void Apply(const pmtools::ParsedOption& o, pmval::Settings* s, Flags* f) {
   else if (k == "L") s->local = true;
   else if (k == "K") f->errors = !pmtools::ApplySpecLocal(pmtools::Program().c_str(), o.value) || f->errors;
   else if (k == "D") pmtools::ApplyDebugOption(o.value);
+  else if (k == "container") pmtools::ApplyContainerOption(o.value);
   else if (k == "S") s->window.start = o.value;
   else if (k == "T") s->window.end = o.value;
   else if (k == "A") s->window.align = o.value;

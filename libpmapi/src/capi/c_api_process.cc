@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "c_api_internal.h"
+#include "notice.h"
 
 extern "C" {
 // The initial name is a string literal, as in PCP; callers never write
@@ -102,6 +103,10 @@ int ChangeDebug(const char* spec, bool on, int* bits) {
   *bits = mask;
   return 0;
 }
+
+// The library's own notices print as pmNotifyErr prints them.
+void PrintNotice(int priority, const char* text) { pmNotifyErr(priority, "%s\n", text); }
+[[maybe_unused]] const bool notice_handler_installed = (pmapi::SetNoticeHandler(PrintNotice), true);
 
 }  // namespace
 

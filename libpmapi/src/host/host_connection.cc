@@ -19,9 +19,12 @@
 #include <ctime>
 #include <mutex>
 
+#include <syslog.h>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "pdu_codec.h"
+#include "notice.h"
 #include "pdu_counts.h"
 #include "pmapi/errors.h"
 
@@ -39,8 +42,8 @@ constexpr size_t kKeepBytes = 1 << 20;
 // Connection features this client can carry out. All others that are
 // demanded make the connection fail.
 constexpr uint16_t kUsableFeatures = kFeatureHighRes | kFeatureLabels | kFeatureDescs;
-constexpr uint16_t kSecurityFeatures =
-    kFeatureSecure | kFeatureCompress | kFeatureAuth | kFeatureContainer | kFeatureCertReqd;
+// Demanded features this client cannot provide yet.
+constexpr uint16_t kMissingFeatures = kFeatureSecure | kFeatureCompress | kFeatureAuth | kFeatureCertReqd;
 
 absl::Status Errno(int e) { return PcpError(-e); }
 
@@ -192,6 +195,45 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
+// libpcp's warning for a proxy that does not greet as pmproxy: the line as
+// far as it was read (up to its terminator, or 73 bytes).
+void NoteBadGreeting(std::span<const uint8_t> got) {
+  std::string line(got.begin(), got.end());
+  line = line.substr(0, std::min(line.find_first_of("\r\n"), size_t{73}));
+  line = line.substr(0, line.find('\0'));
+  Notice(LOG_WARNING, "__pmConnectPMCD: bad version string from pmproxy: \"" + line + "\"");
+}
+
+// PCP's rule for a local connection (client certificates are waived).
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// libpcp's form decoding: '+' is a space, %XX a byte; the value ends at a
+// NUL byte, as a C string would.
+absl::StatusOr<std::string> UrlDecode(std::string_view in) {
+  std::string out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    char c = in[i] == '+' ? ' ' : in[i];
+    if (c == '%') {
+      if (i + 2 >= in.size()) return Errno(EINVAL);
+      const int hi = HexDigit(in[i + 1]);
+      const int lo = HexDigit(in[i + 2]);
+      if (hi < 0 || lo < 0) return Errno(EINVAL);
+      c = static_cast<char>(hi * 16 + lo);
+      i += 2;
+    }
+    if (c == '\0') break;
+    out.push_back(c);
+  }
+  return out;
+}
+
+bool IsLocalName(const std::string& host) { return host.find("localhost") != std::string::npos; }
+
 absl::Status BadSpec(std::string_view spec) {
   return PcpError(kErrGeneric, "bad host specification \"" + std::string(spec) + "\"");
 }
@@ -213,6 +255,12 @@ ConnectOptions ConnectOptions::FromEnvironment() {
   }
   if (const char* v = std::getenv("PMCD_HOST"); v != nullptr && *v != '\0') o.default_host = v;
   if (const char* v = std::getenv("PCP_SECURE_SOCKETS")) o.secure_sockets = v;
+  if (const char* v = std::getenv("PMPROXY_HOST")) o.proxy_host = v;
+  if (const char* v = std::getenv("PCP_CONTAINER")) o.container = v;
+  if (const char* v = std::getenv("PMPROXY_PORT")) {
+    std::vector<int> ports = ParsePorts(v);
+    if (!ports.empty()) o.proxy_ports = ports;
+  }
   return o;
 }
 
@@ -229,21 +277,71 @@ uint16_t AttributeDemand(std::string_view name) {
   return 0;
 }
 
-// Reads the attributes after '?' into *out; `secure` becomes the value of
-// a "secure" attribute when there is one.
-void ReadAttributes(std::string_view attrs, HostSpec* out, std::optional<std::string>* secure) {
+// The attribute value slot of HostAttributes that a name fills, if any.
+std::optional<std::string>* AttributeSlot(std::string_view name, HostAttributes* a) {
+  if (name == "user" || name == "username") return &a->user;
+  if (name == "pass" || name == "password") return &a->password;
+  if (name == "realm") return &a->realm;
+  if (name == "authmeth" || name == "method") return &a->method;
+  if (name == "container") return &a->container;
+  if (name == "secure") return &a->secure;
+  return nullptr;
+}
+
+// Reads the attributes after '?' into *out: the features they demand and
+// the values this client uses. A value with a bad %-escape fails with
+// -EINVAL, as libpcp's parser does.
+absl::Status ReadAttributes(std::string_view attrs, HostSpec* out) {
   for (absl::string_view item : absl::StrSplit(absl::string_view(attrs.data(), attrs.size()), '&')) {
     const size_t eq = item.find('=');
     const std::string_view name(item.data(), eq == absl::string_view::npos ? item.size() : eq);
-    if (name == "secure") {
-      *secure = eq == absl::string_view::npos ? "" : std::string(item.substr(eq + 1));
-    }
     out->demanded |= AttributeDemand(name);
+    if (name == "container") out->attrs.container_given = true;
+    std::optional<std::string>* slot = AttributeSlot(name, &out->attrs);
+    if (slot == nullptr) continue;
+    if (eq == absl::string_view::npos) {
+      slot->reset();
+      continue;
+    }
+    absl::StatusOr<std::string> value = UrlDecode(std::string_view(item.data() + eq + 1, item.size() - eq - 1));
+    if (!value.ok()) return value.status();
+    *slot = *value;
   }
+  return absl::OkStatus();
 }
 
 bool DemandsTls(const std::string& value) {
   return value.empty() || value == "1" || value == "enforce";
+}
+
+// Reads "host", "host:port[,port...]", "[v6]" or "[v6]:ports", or a bare
+// IPv6 literal (no port) into *host and *ports (empty when none is given).
+absl::Status ParseHostPorts(std::string_view spec, std::string_view original, std::string* host,
+                            std::vector<int>* ports) {
+  std::string_view port_list;
+  if (StartsWith(spec, "[")) {
+    size_t close = spec.find(']');
+    if (close == std::string_view::npos) return BadSpec(original);
+    *host = std::string(spec.substr(1, close - 1));
+    std::string_view rest = spec.substr(close + 1);
+    if (!rest.empty() && (rest[0] != ':' || rest.size() == 1)) return BadSpec(original);
+    if (!rest.empty()) port_list = rest.substr(1);
+  } else if (std::count(spec.begin(), spec.end(), ':') >= 2) {
+    *host = std::string(spec);  // a bare IPv6 literal has no port
+  } else if (size_t colon = spec.find(':'); colon != std::string_view::npos) {
+    *host = std::string(spec.substr(0, colon));
+    port_list = spec.substr(colon + 1);
+    if (port_list.empty()) return BadSpec(original);
+  } else {
+    *host = std::string(spec);
+  }
+  if (host->empty()) return BadSpec(original);
+  ports->clear();
+  if (port_list.empty()) return absl::OkStatus();
+  *ports = ParsePorts(port_list);
+  const size_t commas = static_cast<size_t>(std::count(port_list.begin(), port_list.end(), ','));
+  if (ports->size() != commas + 1) return BadSpec(original);
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -262,54 +360,52 @@ absl::StatusOr<HostSpec> ParseHostSpec(std::string_view spec, const ConnectOptio
   } else if (StartsWith(spec, "pcp://")) {
     spec.remove_prefix(6);
   }
+  // Attributes follow a '?' (up to a '/' after a host).
+  const bool socket_spec = StartsWith(spec, "unix:") || StartsWith(spec, "local:");
+  if (size_t end = spec.find_first_of(socket_spec ? "?" : "?/"); end != std::string_view::npos) {
+    if (spec[end] == '?') {
+      std::string_view attrs = spec.substr(end + 1);
+      absl::Status s = ReadAttributes(attrs.substr(0, attrs.find('/')), &out);
+      if (!s.ok()) return s;
+      if (pcps && out.attrs.secure.has_value()) secure = out.attrs.secure;
+    }
+    spec = spec.substr(0, end);
+  }
   if (secure.has_value() && DemandsTls(*secure)) out.demanded |= kFeatureSecure;
+  if (!out.attrs.container_given && options.container.has_value()) {
+    out.attrs.container_given = true;
+    out.attrs.container = options.container;
+    out.demanded |= kFeatureContainer;
+  }
   for (auto [prefix, kind] : {std::pair{std::string_view("unix:"), HostSpec::Kind::kUnix},
                               std::pair{std::string_view("local:"), HostSpec::Kind::kLocal}}) {
     if (!StartsWith(spec, prefix)) continue;
     out.kind = kind;
     spec.remove_prefix(prefix.size());
+    // "local:/path:?attrs": a ':' also ends the path.
+    spec = spec.substr(0, spec.find(':'));
     out.socket_path = spec.empty() ? options.unix_socket : std::string(spec);
     out.ports = options.ports;
+    out.via_proxy = options.proxy_host.has_value();
     return out;
   }
-  if (size_t end = spec.find_first_of("?/"); end != std::string_view::npos) {
-    if (spec[end] == '?') {
-      std::string_view attrs = spec.substr(end + 1);
-      std::optional<std::string> secure_attr;
-      ReadAttributes(attrs.substr(0, attrs.find('/')), &out, &secure_attr);
-      if (pcps && secure_attr.has_value() && !DemandsTls(*secure_attr)) {
-        out.demanded &= static_cast<uint16_t>(~kFeatureSecure);
-      }
-    }
-    spec = spec.substr(0, end);
+  // "host@proxy": the first two hosts of an '@' list (libpcp uses no more).
+  const size_t at = spec.find('@');
+  absl::Status host = ParseHostPorts(spec.substr(0, at), original, &out.host, &out.ports);
+  if (!host.ok()) return host;
+  if (out.ports.empty()) out.ports = options.ports;
+  if (at != std::string_view::npos) {
+    std::string_view proxy = spec.substr(at + 1);
+    proxy = proxy.substr(0, proxy.find('@'));
+    std::vector<int> proxy_ports;
+    absl::Status s = ParseHostPorts(proxy, original, &out.proxy_host, &proxy_ports);
+    if (!s.ok()) return s;
+    out.proxy_port = proxy_ports.empty() ? kDefaultProxyPort : proxy_ports[0];
+  } else if (options.proxy_host.has_value()) {
+    out.proxy_host = *options.proxy_host;
+    out.proxy_port = options.proxy_ports[0];
   }
-  if (spec.find('@') != std::string_view::npos) return PcpError(kErrNyi, "pmproxy connections");
-  std::string_view ports;
-  if (StartsWith(spec, "[")) {
-    size_t close = spec.find(']');
-    if (close == std::string_view::npos) return BadSpec(original);
-    out.host = std::string(spec.substr(1, close - 1));
-    std::string_view rest = spec.substr(close + 1);
-    if (!rest.empty() && (rest[0] != ':' || rest.size() == 1)) return BadSpec(original);
-    if (!rest.empty()) ports = rest.substr(1);
-  } else if (std::count(spec.begin(), spec.end(), ':') >= 2) {
-    out.host = std::string(spec);  // a bare IPv6 literal has no port
-  } else if (size_t colon = spec.find(':'); colon != std::string_view::npos) {
-    out.host = std::string(spec.substr(0, colon));
-    ports = spec.substr(colon + 1);
-    if (ports.empty()) return BadSpec(original);
-  } else {
-    out.host = std::string(spec);
-  }
-  if (out.host.empty()) return BadSpec(original);
-  if (!ports.empty()) {
-    out.ports = ParsePorts(ports);
-    if (out.ports.size() != static_cast<size_t>(std::count(ports.begin(), ports.end(), ',') + 1)) {
-      return BadSpec(original);
-    }
-  } else {
-    out.ports = options.ports;
-  }
+  out.via_proxy = at != std::string_view::npos || options.proxy_host.has_value();
   return out;
 }
 
@@ -332,11 +428,13 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
   if (!spec.ok()) return spec.status();
   ConnectOptions opts = options;
   opts.demanded |= spec->demanded;
+  if (spec->via_proxy) return ConnectThroughProxy(*spec, opts);
   absl::Status last = Errno(ECONNREFUSED);
   if (spec->kind != HostSpec::Kind::kTcp) {
     absl::StatusOr<int> fd = ConnectUnix(spec->socket_path, opts.connect_timeout);
     if (fd.ok()) {
       std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, true, true));
+      c->attrs_ = spec->attrs;
       last = c->Handshake();
       if (last.ok()) return c;
     } else {
@@ -346,7 +444,7 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
     // "local:" falls back to TCP on the loopback host.
     spec->host = "localhost";
   }
-  const bool local = spec->host.find("localhost") != std::string::npos;
+  const bool local = IsLocalName(spec->host);
   for (int port : spec->ports) {
     absl::StatusOr<int> fd = ConnectTcp(spec->host, port, opts.connect_timeout);
     if (!fd.ok()) {
@@ -354,10 +452,77 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
       continue;
     }
     std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, local, false));
+    c->attrs_ = spec->attrs;
     last = c->Handshake();
     if (last.ok()) return c;
   }
   return last;
+}
+
+absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Adopt(
+    int fd, std::string_view host_spec, const ConnectOptions& options) {
+  absl::StatusOr<HostSpec> spec = ParseHostSpec(host_spec, options);
+  if (!spec.ok()) {
+    close(fd);
+    return spec.status();
+  }
+  ConnectOptions opts = options;
+  opts.demanded |= spec->demanded;
+  const bool unix_socket = spec->kind != HostSpec::Kind::kTcp;
+  const std::string& name = spec->via_proxy ? spec->proxy_host : spec->host;
+  std::unique_ptr<HostConnection> c(
+      new HostConnection(fd, opts, unix_socket || IsLocalName(name), unix_socket));
+  c->attrs_ = spec->attrs;
+  absl::Status s = absl::OkStatus();
+  if (spec->via_proxy && !unix_socket) s = c->GreetProxy(spec->host, spec->ports[0]);
+  if (s.ok()) s = c->Handshake();
+  if (!s.ok()) return s;
+  return c;
+}
+
+absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::ConnectThroughProxy(
+    const HostSpec& spec, const ConnectOptions& opts) {
+  // libpcp tries no port at all for a socket spec, and fails with -1.
+  if (spec.kind != HostSpec::Kind::kTcp) return Errno(EPERM);
+  absl::Status last = Errno(EPERM);
+  for (int port : spec.ports) {
+    absl::StatusOr<int> fd = ConnectTcp(spec.proxy_host, spec.proxy_port, opts.connect_timeout);
+    if (!fd.ok()) return fd.status();
+    // The proxy's name decides whether the connection counts as local.
+    std::unique_ptr<HostConnection> c(
+        new HostConnection(*fd, opts, IsLocalName(spec.proxy_host), false));
+    c->attrs_ = spec.attrs;
+    last = c->GreetProxy(spec.host, port);
+    if (last.ok()) last = c->Handshake();
+    if (last.ok()) return c;
+  }
+  return last;
+}
+
+absl::Status HostConnection::GreetProxy(const std::string& host, int port) {
+  constexpr std::string_view kHello = "pmproxy-client 1\n";
+  absl::Status s = SendBytes({reinterpret_cast<const uint8_t*>(kHello.data()), kHello.size()});
+  if (!s.ok()) return PcpError(kErrIpc);
+  const int64_t deadline = DeadlineAfter(options_.request_timeout);
+  while (true) {
+    absl::StatusOr<size_t> line = ProxyGreetingLength({in_.data(), in_end_});
+    if (!line.ok()) {
+      NoteBadGreeting({in_.data(), in_end_});
+      return line.status();
+    }
+    if (*line > 0) {
+      in_begin_ = *line;  // what follows is the start of pmcd's handshake
+      break;
+    }
+    s = Fill(in_end_ + 1, deadline);
+    if (!s.ok()) {
+      NoteBadGreeting({in_.data(), in_end_});
+      return PcpCode(s) == kErrTimeout ? s : PcpError(kErrIpc);
+    }
+  }
+  const std::string target = host + " " + std::to_string(port) + "\n";
+  s = SendBytes({reinterpret_cast<const uint8_t*>(target.data()), target.size()});
+  return s.ok() ? s : PcpError(kErrIpc);
 }
 
 absl::Status HostConnection::Handshake() {
@@ -372,16 +537,43 @@ absl::Status HostConnection::Handshake() {
   server_features_ = info->features;
   absl::StatusOr<uint16_t> flags = CredsFlags(info->features, options_.demanded, is_local_);
   if (!flags.ok()) return flags.status();
-  // TLS, compression, SASL and containers are not implemented: fail rather
-  // than carry on without them. Over a unix socket pmcd takes the required
+  // TLS, compression and SASL are not implemented: fail rather than carry
+  // on without them. Over a unix socket pmcd takes the required
   // credentials from the socket itself; elsewhere they need SASL.
-  if ((*flags & kSecurityFeatures) || ((*flags & kFeatureCredsReqd) && !is_unix_)) {
+  if ((*flags & kMissingFeatures) || ((*flags & kFeatureCredsReqd) && !is_unix_)) {
     return Errno(EOPNOTSUPP);
   }
   absl::Status sent = Send(EncodeCreds(static_cast<int32_t>(getpid()), *flags));
   if (!sent.ok()) return sent;
+  if (*flags & kFeatureContainer) {
+    sent = SendContainer();
+    if (!sent.ok()) return sent;
+  }
   features_ = info->features & kUsableFeatures;
   return absl::OkStatus();
+}
+
+absl::Status HostConnection::SendContainer() {
+  // "container" without a value: libpcp has no name to send.
+  if (!attrs_.container.has_value()) return Errno(ESRCH);
+  const std::string& name = *attrs_.container;
+  if (name.size() >= kMaxAttrBytes) return PcpError(kErrIpc);
+  return Send(EncodeAttr(0, kAttrContainer, name));
+}
+
+absl::StatusOr<size_t> ProxyGreetingLength(std::span<const uint8_t> bytes) {
+  // libpcp reads at most MAXHOSTNAMELEN + 10 bytes looking for the end.
+  constexpr size_t kMaxLine = 74;
+  constexpr std::string_view kServer = "pmproxy-server 1";
+  const size_t n = std::min(bytes.size(), kMaxLine);
+  for (size_t i = 0; i < n; ++i) {
+    if (bytes[i] != '\n' && bytes[i] != '\r') continue;
+    const std::string_view line(reinterpret_cast<const char*>(bytes.data()), i);
+    if (line != kServer) return PcpError(kErrIpc);
+    return i + 1;
+  }
+  if (bytes.size() >= kMaxLine) return PcpError(kErrIpc);
+  return size_t{0};
 }
 
 void IgnoreSigpipeOnce() {
@@ -394,8 +586,16 @@ void IgnoreSigpipeOnce() {
 
 absl::Status HostConnection::Send(std::span<const uint8_t> pdu) {
   if (fd_ < 0) return PcpError(kErrIpc);
-  IgnoreSigpipeOnce();
   if (pdu.size() > options_.max_request_bytes) return PcpError(kErrToobig);
+  absl::Status s = SendBytes(pdu);
+  if (!s.ok()) return s;
+  if (absl::StatusOr<PduHeader> h = DecodePduHeader(pdu); h.ok()) CountPdu(h->type, true);
+  return absl::OkStatus();
+}
+
+absl::Status HostConnection::SendBytes(std::span<const uint8_t> pdu) {
+  if (fd_ < 0) return PcpError(kErrIpc);
+  IgnoreSigpipeOnce();
   // A request normally fits in the socket buffer: one send(). The deadline
   // is set (and poll() used) only when the socket cannot take it all.
   int64_t deadline = 0;
@@ -416,7 +616,6 @@ absl::Status HostConnection::Send(std::span<const uint8_t> pdu) {
     Break();
     return PcpError(w == 0 ? kErrTimeout : kErrIpc);
   }
-  if (absl::StatusOr<PduHeader> h = DecodePduHeader(pdu); h.ok()) CountPdu(h->type, true);
   return absl::OkStatus();
 }
 

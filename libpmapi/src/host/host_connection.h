@@ -21,8 +21,18 @@
 // The handshake accepts protocol version 2 only and enables the features
 // pmcd advertises that this client implements (HIGHRES, LABELS, DESCS). It
 // fails rather than continue without a security feature that either side
-// demands: TLS, compression, SASL authentication and containers are not
-// implemented (-EOPNOTSUPP), nor is the pmproxy protocol (PM_ERR_NYI).
+// demands: TLS, compression and SASL authentication are not implemented
+// (-EOPNOTSUPP). A container ("container=NAME", else $PCP_CONTAINER) is
+// sent to pmcd as an ATTR PDU after the credentials; pmcd passes it to its
+// agents, and the agents that resolve containers answer
+// PM_ERR_NOCONTAINER for one they cannot find.
+//
+// Through pmproxy ("host@proxy", or $PMPROXY_HOST), each of the host's
+// ports is tried in turn over a new connection to the proxy: the client
+// sends "pmproxy-client 1\n", expects the line "pmproxy-server 1", sends
+// "host port\n", and the pmcd handshake follows through the proxy. A
+// failed connect to the proxy ends the attempt; a unix socket or "local:"
+// spec cannot be proxied (-EPERM, as libpcp).
 //
 // Every receive has a deadline for the whole PDU (PMCD_REQUEST_TIMEOUT,
 // default 10 s; PM_ERR_TIMEOUT when it passes) and a cap on the PDU size
@@ -61,6 +71,7 @@
 namespace pmapi {
 
 inline constexpr int kDefaultPmcdPort = 44321;
+inline constexpr int kDefaultProxyPort = 44322;
 
 struct ConnectOptions {
   // Limit for connect() of each address tried (PMCD_CONNECT_TIMEOUT).
@@ -73,6 +84,12 @@ struct ConnectOptions {
   std::string default_host = "local:";
   // $PCP_SECURE_SOCKETS when set.
   std::optional<std::string> secure_sockets;
+  // $PMPROXY_HOST when set: every connection goes through that pmproxy, on
+  // the first of proxy_ports ($PMPROXY_PORT, a comma list, else 44322).
+  std::optional<std::string> proxy_host;
+  std::vector<int> proxy_ports = {kDefaultProxyPort};
+  // $PCP_CONTAINER when set: the container for a spec that names none.
+  std::optional<std::string> container;
   size_t max_pdu_bytes = kDefaultMaxPduBytes;
   size_t max_request_bytes = kDefaultMaxRequestBytes;
   // Connection features the caller insists on (kFeatureSecure,
@@ -80,9 +97,18 @@ struct ConnectOptions {
   uint16_t demanded = 0;
 
   // Returns the defaults above overridden by PMCD_CONNECT_TIMEOUT,
-  // PMCD_REQUEST_TIMEOUT, PMCD_PORT, PMCD_SOCKET (or PCP_RUN_DIR) and
-  // PMCD_HOST. Malformed values are ignored, as libpcp ignores them.
+  // PMCD_REQUEST_TIMEOUT, PMCD_PORT, PMCD_SOCKET (or PCP_RUN_DIR),
+  // PMCD_HOST, PCP_SECURE_SOCKETS, PMPROXY_HOST and PMPROXY_PORT. Malformed values are ignored, as libpcp ignores them.
   static ConnectOptions FromEnvironment();
+};
+
+// The attribute values of a host spec that this client uses, %-decoded.
+// A name given without "=value" leaves its value unset.
+struct HostAttributes {
+  std::optional<std::string> user, password, realm, method;
+  std::optional<std::string> secure;
+  bool container_given = false;  // "container" named (or $PCP_CONTAINER)
+  std::optional<std::string> container;
 };
 
 // A parsed host specification.
@@ -93,16 +119,29 @@ struct HostSpec {
   std::vector<int> ports;  // for kTcp and the TCP fallback of kLocal
   std::string socket_path; // for kUnix and kLocal
   uint16_t demanded = 0;   // features the spec demands (pcps://, attributes)
+  HostAttributes attrs;
+  // Through pmproxy: "host@proxy[:port]" (the proxy's first port, else
+  // 44322), or $PMPROXY_HOST for any spec. Only TCP specs can be proxied.
+  bool via_proxy = false;
+  std::string proxy_host;
+  int proxy_port = 0;
 };
 
 // Returns the parsed spec, with defaults from `options`. Fails with
-// PM_ERR_GENERIC for a malformed spec, PM_ERR_NYI for "host@proxy".
+// PM_ERR_GENERIC for a malformed spec.
 absl::StatusOr<HostSpec> ParseHostSpec(std::string_view spec, const ConnectOptions& options);
 
 // Ignores SIGPIPE for the process, once, unless the program installed a
 // handler of its own, as libpcp does when it first sends a PDU: a client
 // whose output pipe closes then sees write errors rather than dying.
 void IgnoreSigpipeOnce();
+
+// Looks for pmproxy's greeting line at the start of `bytes` (what the proxy
+// has sent so far). Returns the bytes the line takes with its terminator
+// ('\n' or '\r') when it is whole and reads "pmproxy-server 1"; 0 when more
+// bytes are needed; PM_ERR_IPC for any other line, or none within libpcp's
+// limit (74 bytes).
+absl::StatusOr<size_t> ProxyGreetingLength(std::span<const uint8_t> bytes);
 
 class HostConnection {
  public:
@@ -113,6 +152,12 @@ class HostConnection {
   // a security feature that cannot be provided.
   static absl::StatusOr<std::unique_ptr<HostConnection>> Connect(std::string_view host_spec,
                                                                  const ConnectOptions& options);
+  // As Connect, over `fd`, a stream socket already connected to the pmcd
+  // (or, for a proxied spec, to the proxy: the greeting asks for the spec's
+  // host and its first port). Takes ownership of fd, which must be
+  // non-blocking. Used to serve the client from a test's own peer.
+  static absl::StatusOr<std::unique_ptr<HostConnection>> Adopt(int fd, std::string_view host_spec,
+                                                               const ConnectOptions& options);
   ~HostConnection();
   HostConnection(const HostConnection&) = delete;
   HostConnection& operator=(const HostConnection&) = delete;
@@ -144,7 +189,15 @@ class HostConnection {
 
  private:
   HostConnection(int fd, const ConnectOptions& options, bool is_local, bool is_unix);
+  static absl::StatusOr<std::unique_ptr<HostConnection>> ConnectThroughProxy(
+      const HostSpec& spec, const ConnectOptions& options);
   absl::Status Handshake();
+  // pmproxy's greeting, then the pmcd to reach: "host port".
+  absl::Status GreetProxy(const std::string& host, int port);
+  // The container attribute, after the connection's credentials.
+  absl::Status SendContainer();
+  // Sends bytes as they are (no PDU accounting).
+  absl::Status SendBytes(std::span<const uint8_t> bytes);
   // Closes the socket; every later call fails with PM_ERR_IPC.
   void Break();
   // Reads until the buffer holds `want` bytes (in_begin_ is 0), within
@@ -159,6 +212,7 @@ class HostConnection {
   size_t in_begin_ = 0;
   size_t in_end_ = 0;
   ConnectOptions options_;
+  HostAttributes attrs_;
   bool is_local_;
   bool is_unix_;
   uint16_t server_features_ = 0;

@@ -75,6 +75,7 @@ struct InstanceProfile {
 
 // Returns CREDS with one CVERSION credential asking for `flags`.
 std::vector<uint8_t> EncodeCreds(int32_t from, uint16_t flags);
+
 std::vector<uint8_t> EncodeProfile(int32_t from, int ctxnum, const InstanceProfile& profile);
 // Returns FETCH or HIGHRES_FETCH. REQUIRES: type is kPduFetch or
 // kPduHighResFetch.
@@ -102,6 +103,9 @@ std::vector<uint8_t> EncodeNameList(int32_t from, std::span<const std::string> n
 std::vector<uint8_t> EncodeNameReq(int type, int32_t from, std::string_view name, int subtype);
 // Returns RESULT (the pmStore request, and pmcd's reply to FETCH).
 std::vector<uint8_t> EncodeResultPdu(int32_t from, const Result& result);
+// An ATTR value's limit: libpcp refuses values of this size or more.
+inline constexpr size_t kMaxAttrBytes = 4096;
+// Returns ATTR: the attribute code, then the value's bytes, unpadded.
 std::vector<uint8_t> EncodeAttr(int32_t from, int attr, std::string_view value);
 
 // ---- Replies (pmcd to client) ----

@@ -1,0 +1,159 @@
+#!/bin/bash
+# hostside_test.sh: host contexts as PCP makes them, side by side with
+# PCP 6.0.3. Each case of cases.txt runs three ways: PCP's tool on PCP's
+# libpcp, our tool, and PCP's tool over our drop-in libpcp.so.3 (the
+# launcher). Standard output, standard error and exit status must be the
+# same byte for byte.
+#
+#   tests/hostside/hostside_test.sh SOURCE_DIR BUILD_DIR WORK_DIR [GROUP...]
+#
+# Groups (default: all): proxy (through a private pmproxy), container (a
+# private pmcd with PCP's root and Linux agents, which resolve
+# containers). Every daemon is private, started here on its own ports
+# and stopped at the end; nothing already running is touched.
+#
+# cases.txt: one case per line, "GROUP<TAB>ENV<TAB>TOOL ARGS" (ENV is "-"
+# or NAME=VALUE words). $PMCD_PORT, $PROXY_PORT, $CTR_PORT and $CTR_SOCKET
+# are replaced by the daemons' ports and sockets. Prints one line per case
+# and a count per group; exits 0 when every case is the same, 77 when PCP
+# is not installed.
+set -uo pipefail
+
+src=$(cd "$1" && pwd)
+build=$(cd "$2" && pwd)
+work=$3
+shift 3
+groups=("$@")
+[ ${#groups[@]} -gt 0 ] || groups=(proxy container)
+here=$src/tests/hostside
+run=$build/dropin/pmapi-run-build
+pcpbin=/usr/bin
+[ -x /usr/lib/pcp/bin/pmcd ] && [ -x /usr/lib/pcp/bin/pmproxy ] && [ -x "$pcpbin/pminfo" ] || {
+  echo "hostside: PCP is not installed"
+  exit 77
+}
+rm -rf "$work"
+mkdir -p "$work/out"
+export TZ=UTC LC_ALL=C PCP_DERIVED_CONFIG=
+unset PMCD_HOST PMCD_PORT PMCD_SOCKET PMPROXY_HOST PMPROXY_PORT PCP_CONTAINER PCP_SECURE_SOCKETS
+
+started=()
+cleanup() {
+  local d
+  for d in "${started[@]}"; do
+    case "$d" in
+      proxy:*) "$src/scripts/pmproxy-private.sh" stop "${d#proxy:}" ;;
+      pmcd:*) "$src/scripts/pmcd-private.sh" stop "${d#pmcd:}" ;;
+    esac
+  done
+}
+trap cleanup EXIT
+
+# value NAME FILE: NAME=value from a start script's output
+value() { sed -n "s/^$1=//p" "$2"; }
+
+start_sample_pmcd() {
+  local d=$work/pmcd
+  "$src/scripts/pmcd-private.sh" start "$d" >"$work/pmcd.env" 2>&1 || { cat "$work/pmcd.env"; return 1; }
+  started+=("pmcd:$d")
+  PMCD_PORT=$(value PMCD_PORT "$work/pmcd.env")
+}
+
+start_proxy() {
+  local d=$work/pmproxy
+  "$src/scripts/pmproxy-private.sh" start "$d" >"$work/pmproxy.env" 2>&1 || { cat "$work/pmproxy.env"; return 1; }
+  started+=("proxy:$d")
+  PROXY_PORT=$(value PMPROXY_PORT "$work/pmproxy.env")
+}
+
+# A pmcd with PCP's root agent (pmdaroot, which finds containers) and its
+# Linux agent (which asks pmdaroot for the container a client names).
+start_container_pmcd() {
+  local d=$work/ctr
+  mkdir -p "$d"
+  /usr/lib/pcp/bin/pmnsmerge -a -f /var/lib/pcp/pmns/root_root /var/lib/pcp/pmns/root_pmcd \
+    /var/lib/pcp/pmns/root_linux "$d/root" >/dev/null || return 1
+  {
+    printf 'root\t1\tpipe\tbinary\t/var/lib/pcp/pmdas/root/pmdaroot\n'
+    printf 'pmcd\t2\tdso\tpmcd_init\t/var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n'
+    printf 'linux\t60\tpipe\tbinary\t/var/lib/pcp/pmdas/linux/pmdalinux\n'
+    printf '\n[access]\nallow "local:*" : all;\ndisallow ".*" : store;\n'
+  } >"$d/pmcd.conf"
+  PMCD_PRIVATE_CONF=$d/pmcd.conf PMCD_PRIVATE_PMNS=$d/root \
+    "$src/scripts/pmcd-private.sh" start "$d/run" >"$work/ctr.env" 2>&1 || { cat "$work/ctr.env"; return 1; }
+  started+=("pmcd:$d/run")
+  CTR_PORT=$(value PMCD_PORT "$work/ctr.env")
+  CTR_SOCKET=$(value PMCD_SOCKET "$work/ctr.env")
+}
+
+wanted() {
+  local g
+  for g in "${groups[@]}"; do [ "$g" = "$1" ] && return 0; done
+  return 1
+}
+
+PMCD_PORT= PROXY_PORT= CTR_PORT= CTR_SOCKET=
+if wanted proxy; then start_sample_pmcd && start_proxy || exit 1; fi
+if wanted container; then start_container_pmcd || exit 1; fi
+
+# expand TEXT: the case's placeholders replaced
+expand() {
+  local t=$1
+  t=${t//\$PMCD_PORT/$PMCD_PORT}
+  t=${t//\$PROXY_PORT/$PROXY_PORT}
+  t=${t//\$CTR_PORT/$CTR_PORT}
+  t=${t//\$CTR_SOCKET/$CTR_SOCKET}
+  printf '%s' "$t"
+}
+
+# run_side SIDE N ENV TOOL ARGS...: one run, its output in out/N.SIDE
+run_side() {
+  local side=$1 n=$2 envs=$3 tool=$4
+  shift 4
+  local -a cmd
+  case "$side" in
+    pcp) cmd=("$pcpbin/$tool") ;;
+    ours) cmd=("$build/tools/$tool") ;;
+    lib) cmd=("$run" "$pcpbin/$tool") ;;
+  esac
+  local -a e=()
+  [ "$envs" = - ] || read -r -a e <<<"$envs"
+  (cd "$work" && env "${e[@]}" timeout 60 "${cmd[@]}" "$@" >"out/$n.$side.out" 2>"out/$n.$side.raw"
+   echo "exit $?" >>"out/$n.$side.out")
+  # pmNotifyErr's time and process id vary from run to run
+  sed -E 's/^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8}\] ([^(]*)\([0-9]+\)/[TIME] \1(PID)/' \
+    "$work/out/$n.$side.raw" >"$work/out/$n.$side.err"
+}
+
+declare -A total same
+n=0 failed=0
+while IFS=$'\t' read -r group envs command; do
+  case "$group" in '' | '#'*) continue ;; esac
+  wanted "$group" || continue
+  n=$((n + 1))
+  envs=$(expand "$envs")
+  command=$(expand "$command")
+  read -r -a words <<<"$command"
+  for side in pcp ours lib; do run_side "$side" "$n" "$envs" "${words[@]}"; done
+  total[$group]=$((${total[$group]:-0} + 1))
+  verdict=same
+  for side in ours lib; do
+    if ! cmp -s "$work/out/$n.pcp.out" "$work/out/$n.$side.out" ||
+      ! cmp -s "$work/out/$n.pcp.err" "$work/out/$n.$side.err"; then
+      verdict="DIFFERENT ($side)"
+      diff "$work/out/$n.pcp.out" "$work/out/$n.$side.out" | head -10
+      diff "$work/out/$n.pcp.err" "$work/out/$n.$side.err" | head -10
+    fi
+  done
+  if [ "$verdict" = same ]; then
+    same[$group]=$((${same[$group]:-0} + 1))
+  else
+    failed=$((failed + 1))
+  fi
+  echo "$verdict: [$group] ${envs} $command"
+done <"$here/cases.txt"
+
+for g in "${groups[@]}"; do
+  echo "$g: ${same[$g]:-0}/${total[$g]:-0} identical (PCP's tool, ours, PCP's tool on our libpcp.so.3)"
+done
+[ "$failed" -eq 0 ] && [ "$n" -gt 0 ]
