@@ -9,12 +9,15 @@
 #
 # Groups (default: all): proxy (through a private pmproxy), container (a
 # private pmcd with PCP's root and Linux agents, which resolve
-# containers). Every daemon is private, started here on its own ports
+# containers), tls (a private pmcd serving TLS with certificates made
+# here: a CA, a server certificate it signed, another CA, and client
+# settings files for the cases in $TLS_DIR). Every daemon is private, started here on its own ports
 # and stopped at the end; nothing already running is touched.
 #
 # cases.txt: one case per line, "GROUP<TAB>ENV<TAB>TOOL ARGS" (ENV is "-"
-# or NAME=VALUE words). $PMCD_PORT, $PROXY_PORT, $CTR_PORT and $CTR_SOCKET
-# are replaced by the daemons' ports and sockets. Prints one line per case
+# or NAME=VALUE words). $PMCD_PORT, $PROXY_PORT, $CTR_PORT, $CTR_SOCKET,
+# $TLS_PORT and $TLS_DIR are replaced by the daemons' ports, sockets and
+# the TLS files' directory. Prints one line per case
 # and a count per group; exits 0 when every case is the same, 77 when PCP
 # is not installed.
 set -uo pipefail
@@ -24,7 +27,7 @@ build=$(cd "$2" && pwd)
 work=$3
 shift 3
 groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(proxy container)
+[ ${#groups[@]} -gt 0 ] || groups=(proxy container tls)
 here=$src/tests/hostside
 run=$build/dropin/pmapi-run-build
 pcpbin=/usr/bin
@@ -86,15 +89,54 @@ start_container_pmcd() {
   CTR_SOCKET=$(value PMCD_SOCKET "$work/ctr.env")
 }
 
+# The TLS files: a CA and the server's certificate signed by it, another
+# CA that signed nothing here, the server's settings, and one client
+# settings file per case.
+make_tls_files() {
+  local d=$TLS_DIR
+  mkdir -p "$d"
+  (
+    cd "$d" || exit 1
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 2 -subj "/CN=hostside CA" &&
+      openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj "/CN=localhost" &&
+      openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out server.crt -days 2 &&
+      openssl req -x509 -newkey rsa:2048 -nodes -keyout other.key -out other.crt -days 2 -subj "/CN=other CA"
+  ) >"$work/openssl.log" 2>&1 || { cat "$work/openssl.log"; return 1; }
+  printf 'tls-cert-file = %s/server.crt\ntls-key-file = %s/server.key\ntls-ca-cert-file = %s/ca.crt\n' \
+    "$d" "$d" "$d" >"$d/server.conf"
+  printf 'tls-ca-cert-file = %s/ca.crt\n' "$d" >"$d/ca.conf"
+  printf '# checks the server\n  tls-ca-cert-file: %s/ca.crt # ours\ntls-verify-clients = true\n' "$d" >"$d/verify.conf"
+  printf 'tls-ca-cert-file = %s/other.crt\ntls-verify-clients = yes\n' "$d" >"$d/wrongca.conf"
+  printf 'tls-verify-clients = true\n' >"$d/systemca.conf"
+  printf 'tls-ca-cert-file = %s/missing.crt\n' "$d" >"$d/missingca.conf"
+  printf 'tls-ca-cert-dir = %s/nodir\n' "$d" >"$d/missingdir.conf"
+  printf 'tls-ciphers = NO-SUCH-CIPHER\n' >"$d/ciphers.conf"
+  printf 'tls-ciphersuites = NO_SUCH_SUITE\n' >"$d/suites.conf"
+  printf 'tls-client-cert-file = %s/missing.crt\n' "$d" >"$d/clientcert.conf"
+  printf 'tls-cert-file = %s/server.crt\ntls-key-file = %s/missing.key\n' "$d" "$d" >"$d/clientkey.conf"
+  printf 'tls-ca = %s/ca.crt\ntls-verify-clients = true\n' "$d" >"$d/prefix.conf"
+  printf 'tls-ca-cert-file = %s/ca.crt\ntls-verify-clients = true' "$d" >"$d/nonewline.conf"
+}
+
+# A pmcd that offers TLS (its sample agents as the private pmcd's).
+start_tls_pmcd() {
+  make_tls_files || return 1
+  PCP_TLSCONF_PATH=$TLS_DIR/server.conf "$src/scripts/pmcd-private.sh" start "$work/tlspmcd" \
+    >"$work/tls.env" 2>&1 || { cat "$work/tls.env"; return 1; }
+  started+=("pmcd:$work/tlspmcd")
+  TLS_PORT=$(value PMCD_PORT "$work/tls.env")
+}
+
 wanted() {
   local g
   for g in "${groups[@]}"; do [ "$g" = "$1" ] && return 0; done
   return 1
 }
 
-PMCD_PORT= PROXY_PORT= CTR_PORT= CTR_SOCKET=
-if wanted proxy; then start_sample_pmcd && start_proxy || exit 1; fi
+PMCD_PORT= PROXY_PORT= CTR_PORT= CTR_SOCKET= TLS_PORT= TLS_DIR=$work/tls
+if wanted proxy || wanted tls; then start_sample_pmcd && start_proxy || exit 1; fi
 if wanted container; then start_container_pmcd || exit 1; fi
+if wanted tls; then start_tls_pmcd || exit 1; fi
 
 # expand TEXT: the case's placeholders replaced
 expand() {
@@ -103,6 +145,8 @@ expand() {
   t=${t//\$PROXY_PORT/$PROXY_PORT}
   t=${t//\$CTR_PORT/$CTR_PORT}
   t=${t//\$CTR_SOCKET/$CTR_SOCKET}
+  t=${t//\$TLS_PORT/$TLS_PORT}
+  t=${t//\$TLS_DIR/$TLS_DIR}
   printf '%s' "$t"
 }
 

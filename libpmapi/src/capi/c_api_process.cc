@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "c_api_internal.h"
+#include "config_lookup.h"
 #include "notice.h"
 
 extern "C" {
@@ -107,6 +108,8 @@ int ChangeDebug(const char* spec, bool on, int* bits) {
 // The library's own notices print as pmNotifyErr prints them.
 void PrintNotice(int priority, const char* text) { pmNotifyErr(priority, "%s\n", text); }
 [[maybe_unused]] const bool notice_handler_installed = (pmapi::SetNoticeHandler(PrintNotice), true);
+// The library's configuration settings are pmGetOptionalConfig's.
+[[maybe_unused]] const bool config_lookup_installed = (pmapi::SetConfigLookup([](const char* name) -> const char* { return pmGetOptionalConfig(name); }), true);
 
 }  // namespace
 

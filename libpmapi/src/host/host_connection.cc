@@ -26,6 +26,8 @@
 #include "pdu_codec.h"
 #include "notice.h"
 #include "pdu_counts.h"
+#include "socket_wait.h"
+#include "tls_client.h"
 #include "pmapi/errors.h"
 
 namespace pmapi {
@@ -43,49 +45,9 @@ constexpr size_t kKeepBytes = 1 << 20;
 // demanded make the connection fail.
 constexpr uint16_t kUsableFeatures = kFeatureHighRes | kFeatureLabels | kFeatureDescs;
 // Demanded features this client cannot provide yet.
-constexpr uint16_t kMissingFeatures = kFeatureSecure | kFeatureCompress | kFeatureAuth | kFeatureCertReqd;
+constexpr uint16_t kMissingFeatures = kFeatureAuth;
 
 absl::Status Errno(int e) { return PcpError(-e); }
-
-// Deadlines are nanoseconds of CLOCK_MONOTONIC; kNoDeadline means none.
-constexpr int64_t kNoDeadline = INT64_MAX;
-
-int64_t MonotonicNanos() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return int64_t{t.tv_sec} * 1000000000 + t.tv_nsec;
-}
-
-int64_t DeadlineAfter(absl::Duration d) {
-  if (d == absl::InfiniteDuration()) return kNoDeadline;
-  const int64_t ns = absl::ToInt64Nanoseconds(d);
-  const int64_t now = MonotonicNanos();
-  return ns >= kNoDeadline - now ? kNoDeadline : now + ns;
-}
-
-// Returns the milliseconds left until `deadline` for poll(): -1 for no
-// deadline, else at least 0, rounded up.
-int PollMillis(int64_t deadline) {
-  if (deadline == kNoDeadline) return -1;
-  const int64_t left = deadline - MonotonicNanos();
-  if (left <= 0) return 0;
-  return static_cast<int>(std::min<int64_t>((left + 999999) / 1000000, 1 << 30));
-}
-
-// Waits until fd is ready for `events`. Returns 1 when ready, 0 when the
-// deadline passes, -errno on failure.
-int WaitFd(int fd, short events, int64_t deadline) {
-  while (true) {
-    pollfd p{fd, events, 0};
-    int n = poll(&p, 1, PollMillis(deadline));
-    if (n > 0) return 1;
-    if (n == 0) {
-      if (MonotonicNanos() >= deadline) return 0;
-      continue;  // poll's rounding woke us early
-    }
-    if (errno != EINTR) return -errno;
-  }
-}
 
 bool WouldBlock(int e) { return e == EAGAIN || e == EWOULDBLOCK; }
 
@@ -157,19 +119,40 @@ absl::StatusOr<int> ConnectTcp(const std::string& host, int port, absl::Duration
 // Returns the CVERSION flags to send for the features pmcd advertised and
 // the caller demands, following libpcp's rules, or the error that ends the
 // connection.
-absl::StatusOr<uint16_t> CredsFlags(uint16_t advertised, uint16_t demanded, bool local) {
+// A "relaxed" TLS request takes TLS when pmcd offers it, and goes on
+// without it otherwise.
+absl::StatusOr<uint16_t> CredsFlags(uint16_t advertised, uint16_t demanded, bool relaxed,
+                                    bool local) {
   uint16_t flags = 0;
   if (advertised & kFeatureCredsReqd) flags |= kFeatureCredsReqd;
   if ((advertised & kFeatureCertReqd) && !local) {
     if (!(demanded & kFeatureSecure)) return PcpError(kErrNeedclientcert);
     flags |= kFeatureCertReqd;
   }
-  for (uint16_t f : {kFeatureSecure, kFeatureCompress, kFeatureAuth, kFeatureContainer}) {
+  if ((demanded & kFeatureSecure) || relaxed) {
+    if (advertised & kFeatureSecure) {
+      flags |= kFeatureSecure | (advertised & kFeatureSecureAck);
+    } else if (demanded & kFeatureSecure) {
+      return Errno(EOPNOTSUPP);
+    }
+  }
+  // Compression is no longer carried out by PCP's clients either.
+  if (demanded & kFeatureCompress) return Errno(EOPNOTSUPP);
+  for (uint16_t f : {kFeatureAuth, kFeatureContainer}) {
     if (!(demanded & f)) continue;
     if (!(advertised & f)) return Errno(EOPNOTSUPP);
     flags |= f;
   }
   return flags;
+}
+
+// The name TLS gives the server (SNI): the host, or this machine's name
+// for a socket path or a "local" name, as libpcp does.
+std::string TlsServerName(const std::string& peer) {
+  if (!peer.empty() && peer[0] != '/' && peer.rfind("local", 0) != 0) return peer;
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
 }
 
 std::vector<int> ParsePorts(std::string_view list) {
@@ -372,6 +355,7 @@ absl::StatusOr<HostSpec> ParseHostSpec(std::string_view spec, const ConnectOptio
     spec = spec.substr(0, end);
   }
   if (secure.has_value() && DemandsTls(*secure)) out.demanded |= kFeatureSecure;
+  out.tls_relaxed = secure.has_value() && *secure == "relaxed";
   if (!out.attrs.container_given && options.container.has_value()) {
     out.attrs.container_given = true;
     out.attrs.container = options.container;
@@ -409,13 +393,20 @@ absl::StatusOr<HostSpec> ParseHostSpec(std::string_view spec, const ConnectOptio
   return out;
 }
 
-HostConnection::HostConnection(int fd, const ConnectOptions& options, bool is_local,
-                               bool is_unix)
-    : fd_(fd), options_(options), is_local_(is_local), is_unix_(is_unix) {}
+HostConnection::HostConnection(int fd, const ConnectOptions& options, const HostSpec& spec,
+                               std::string peer, bool is_unix)
+    : fd_(fd),
+      options_(options),
+      attrs_(spec.attrs),
+      tls_relaxed_(spec.tls_relaxed),
+      peer_(std::move(peer)),
+      is_local_(is_unix || spec.kind != HostSpec::Kind::kTcp || IsLocalName(peer_)),
+      is_unix_(is_unix) {}
 
 HostConnection::~HostConnection() { Break(); }
 
 void HostConnection::Break() {
+  tls_.reset();
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
   in_ = std::vector<uint8_t>();
@@ -433,8 +424,7 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
   if (spec->kind != HostSpec::Kind::kTcp) {
     absl::StatusOr<int> fd = ConnectUnix(spec->socket_path, opts.connect_timeout);
     if (fd.ok()) {
-      std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, true, true));
-      c->attrs_ = spec->attrs;
+      std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, *spec, spec->socket_path, true));
       last = c->Handshake();
       if (last.ok()) return c;
     } else {
@@ -444,15 +434,13 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Connect(
     // "local:" falls back to TCP on the loopback host.
     spec->host = "localhost";
   }
-  const bool local = IsLocalName(spec->host);
   for (int port : spec->ports) {
     absl::StatusOr<int> fd = ConnectTcp(spec->host, port, opts.connect_timeout);
     if (!fd.ok()) {
       last = fd.status();
       continue;
     }
-    std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, local, false));
-    c->attrs_ = spec->attrs;
+    std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, *spec, spec->host, false));
     last = c->Handshake();
     if (last.ok()) return c;
   }
@@ -469,10 +457,9 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::Adopt(
   ConnectOptions opts = options;
   opts.demanded |= spec->demanded;
   const bool unix_socket = spec->kind != HostSpec::Kind::kTcp;
-  const std::string& name = spec->via_proxy ? spec->proxy_host : spec->host;
-  std::unique_ptr<HostConnection> c(
-      new HostConnection(fd, opts, unix_socket || IsLocalName(name), unix_socket));
-  c->attrs_ = spec->attrs;
+  const std::string& name =
+      unix_socket ? spec->socket_path : spec->via_proxy ? spec->proxy_host : spec->host;
+  std::unique_ptr<HostConnection> c(new HostConnection(fd, opts, *spec, name, unix_socket));
   absl::Status s = absl::OkStatus();
   if (spec->via_proxy && !unix_socket) s = c->GreetProxy(spec->host, spec->ports[0]);
   if (s.ok()) s = c->Handshake();
@@ -488,10 +475,8 @@ absl::StatusOr<std::unique_ptr<HostConnection>> HostConnection::ConnectThroughPr
   for (int port : spec.ports) {
     absl::StatusOr<int> fd = ConnectTcp(spec.proxy_host, spec.proxy_port, opts.connect_timeout);
     if (!fd.ok()) return fd.status();
-    // The proxy's name decides whether the connection counts as local.
-    std::unique_ptr<HostConnection> c(
-        new HostConnection(*fd, opts, IsLocalName(spec.proxy_host), false));
-    c->attrs_ = spec.attrs;
+    // The proxy's name stands for the peer (locality, TLS server name).
+    std::unique_ptr<HostConnection> c(new HostConnection(*fd, opts, spec, spec.proxy_host, false));
     last = c->GreetProxy(spec.host, port);
     if (last.ok()) last = c->Handshake();
     if (last.ok()) return c;
@@ -535,21 +520,46 @@ absl::Status HostConnection::Handshake() {
   if (info->code < 0) return PcpError(info->code);
   if (info->version != kPduVersion) return PcpError(kErrIpc);
   server_features_ = info->features;
-  absl::StatusOr<uint16_t> flags = CredsFlags(info->features, options_.demanded, is_local_);
+  absl::StatusOr<uint16_t> flags =
+      CredsFlags(info->features, options_.demanded, tls_relaxed_, is_local_);
   if (!flags.ok()) return flags.status();
-  // TLS, compression and SASL are not implemented: fail rather than carry
-  // on without them. Over a unix socket pmcd takes the required
-  // credentials from the socket itself; elsewhere they need SASL.
+  // SASL is not implemented: fail rather than carry on without it. Over a
+  // unix socket pmcd takes the required credentials from the socket
+  // itself; elsewhere they need SASL.
   if ((*flags & kMissingFeatures) || ((*flags & kFeatureCredsReqd) && !is_unix_)) {
     return Errno(EOPNOTSUPP);
   }
   absl::Status sent = Send(EncodeCreds(static_cast<int32_t>(getpid()), *flags));
   if (!sent.ok()) return sent;
+  if (*flags & kFeatureSecure) {
+    sent = StartTls(*flags & kFeatureSecureAck);
+    if (!sent.ok()) return sent;
+  }
   if (*flags & kFeatureContainer) {
     sent = SendContainer();
     if (!sent.ok()) return sent;
   }
   features_ = info->features & kUsableFeatures;
+  return absl::OkStatus();
+}
+
+absl::Status HostConnection::StartTls(bool ack) {
+  if (ack) {
+    // pmcd says whether it can go on securely before the TLS handshake.
+    absl::StatusOr<std::span<const uint8_t>> reply = ReceiveView();
+    if (!reply.ok()) return reply.status();
+    absl::StatusOr<PduHeader> h = DecodePduHeader(*reply);
+    if (!h.ok() || h->type != kPduError) return PcpError(kErrIpc);
+    absl::StatusOr<int> code = DecodeError(*reply);
+    if (!code.ok()) return code.status();
+    if (*code < 0) return PcpError(*code);
+  }
+  // Plain bytes after the acknowledgement would be lost to TLS.
+  if (in_begin_ != in_end_) return PcpError(kErrIpc);
+  absl::StatusOr<std::unique_ptr<TlsSession>> tls =
+      TlsSession::Start(fd_, TlsServerName(peer_), DeadlineAfter(options_.request_timeout));
+  if (!tls.ok()) return tls.status();
+  tls_ = std::move(*tls);
   return absl::OkStatus();
 }
 
@@ -596,6 +606,11 @@ absl::Status HostConnection::Send(std::span<const uint8_t> pdu) {
 absl::Status HostConnection::SendBytes(std::span<const uint8_t> pdu) {
   if (fd_ < 0) return PcpError(kErrIpc);
   IgnoreSigpipeOnce();
+  if (tls_ != nullptr) {
+    absl::Status s = tls_->Write(pdu.data(), pdu.size(), DeadlineAfter(options_.request_timeout));
+    if (!s.ok()) Break();
+    return PcpCode(s) == kErrTimeout || s.ok() ? s : PcpError(kErrIpc);
+  }
   // A request normally fits in the socket buffer: one send(). The deadline
   // is set (and poll() used) only when the socket cannot take it all.
   int64_t deadline = 0;
@@ -625,6 +640,13 @@ absl::Status HostConnection::Fill(size_t want, int64_t deadline) {
       // Room for the whole PDU if it is small, else one more chunk.
       const size_t grow = std::min(std::max(want, kMinBuffer), in_end_ + kReadChunk);
       if (grow > in_.size()) in_.resize(grow);
+    }
+    if (tls_ != nullptr) {
+      absl::StatusOr<size_t> got = tls_->Read(in_.data() + in_end_, in_.size() - in_end_, deadline);
+      if (!got.ok()) return PcpCode(got.status()) == kErrTimeout ? got.status() : PcpError(kErrIpc);
+      if (*got == 0) return PcpError(kErrIpc);
+      in_end_ += *got;
+      continue;
     }
     // poll() first: a recv() asleep on the socket would also be woken when
     // pmcd takes the request off it (write space), costing a second switch.

@@ -67,6 +67,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "pdu_format.h"
+#include "tls_client.h"
 
 namespace pmapi {
 
@@ -120,6 +121,9 @@ struct HostSpec {
   std::string socket_path; // for kUnix and kLocal
   uint16_t demanded = 0;   // features the spec demands (pcps://, attributes)
   HostAttributes attrs;
+  // "relaxed" TLS ($PCP_SECURE_SOCKETS or secure=relaxed with pcps://):
+  // secure when pmcd offers it, plain otherwise.
+  bool tls_relaxed = false;
   // Through pmproxy: "host@proxy[:port]" (the proxy's first port, else
   // 44322), or $PMPROXY_HOST for any spec. Only TCP specs can be proxied.
   bool via_proxy = false;
@@ -188,12 +192,17 @@ class HostConnection {
   absl::StatusOr<std::span<const uint8_t>> CallView(std::span<const uint8_t> request);
 
  private:
-  HostConnection(int fd, const ConnectOptions& options, bool is_local, bool is_unix);
+  // `peer` is the name the connection was made to: the host, the proxy,
+  // or the socket path.
+  HostConnection(int fd, const ConnectOptions& options, const HostSpec& spec, std::string peer,
+                 bool is_unix);
   static absl::StatusOr<std::unique_ptr<HostConnection>> ConnectThroughProxy(
       const HostSpec& spec, const ConnectOptions& options);
   absl::Status Handshake();
   // pmproxy's greeting, then the pmcd to reach: "host port".
   absl::Status GreetProxy(const std::string& host, int port);
+  // The TLS handshake, after pmcd's acknowledgement when it sends one.
+  absl::Status StartTls(bool ack);
   // The container attribute, after the connection's credentials.
   absl::Status SendContainer();
   // Sends bytes as they are (no PDU accounting).
@@ -213,6 +222,10 @@ class HostConnection {
   size_t in_end_ = 0;
   ConnectOptions options_;
   HostAttributes attrs_;
+  bool tls_relaxed_;
+  std::string peer_;
+  // Set once the connection is secure: every byte then goes through it.
+  std::unique_ptr<TlsSession> tls_;
   bool is_local_;
   bool is_unix_;
   uint16_t server_features_ = 0;
