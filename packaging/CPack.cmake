@@ -88,7 +88,7 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/deb/tri
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libpmapi-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 # The public headers include Abseil's; the static library needs liblzma.
-set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libpmapi0 ${PMAPI_DEB_EXACT}, libabsl-dev, liblzma-dev, libssl-dev")
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libpmapi0 ${PMAPI_DEB_EXACT}, libabsl-dev, liblzma-dev, libssl-dev, libsasl2-dev")
 set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION
     "Performance Co-Pilot client library in C++ (development files)
 ${CPACK_PACKAGE_DESCRIPTION}

@@ -12,8 +12,8 @@ set -eu
 
 BUILD_PKGS="cmake g++ ninja-build pkg-config xz-utils bzip2 gzip zstd libabsl-dev libicu-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  liblzma-dev libssl-dev dpkg-dev groff-base file lintian man-db ccache"
-PCP_PKGS="pcp libpcp3-dev libpcp-pmda3-dev python3 openssl"
+  liblzma-dev libssl-dev libsasl2-dev dpkg-dev groff-base file lintian man-db ccache"
+PCP_PKGS="pcp libpcp3-dev libpcp-pmda3-dev python3 openssl sasl2-bin libsasl2-modules libsasl2-modules-db"
 # PCP's own QA suite (tests/pcpqa): the tests, sudo and ip for its private
 # namespaces, make and the headers its helper programs are built with.
 PCPQA_PKGS="pcp-testsuite sudo iproute2 make libpcp-archive1-dev libpcp-mmv1-dev libpcp-gui2-dev"

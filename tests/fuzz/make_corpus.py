@@ -263,10 +263,20 @@ def host_connect_seeds():
             continue
         hello = bytes.fromhex(row[1])
         for choice in range(4):
-            prefix = greeting if choice % 2 else b""
+            prefix = greeting if choice in (1, 3) else b""
             s.add("%s-%d" % (row[0], choice), bytes([choice]) + prefix + hello)
             for i, reply in enumerate(replies[:3]):
                 s.add("%s-%d-reply%d" % (row[0], choice, i), bytes([choice]) + prefix + hello + reply)
+    # pmcd offering authentication (feature 0x4), then its mechanisms in an
+    # AUTH PDU, then the error it sends for a failed exchange
+    auth_hello = struct.pack(">iiiiI", 20, 0x7000, 0, 0, (2 << 24) | 0x0e04)
+    offer = lambda m: struct.pack(">iiii", 16 + len(m), 0x7011, 0, 0) + m
+    error = struct.pack(">iiii", 16, 0x7000, 0, -21357)
+    for choice in (4, 5):
+        for mechs in (b"PLAIN", b"PLAIN LOGIN CRAM-MD5", b"DIGEST-MD5", b""):
+            s.add("auth-%d-%s" % (choice, mechs.decode() or "none"), bytes([choice]) + auth_hello + offer(mechs))
+            s.add("auth-%d-%s-error" % (choice, mechs.decode() or "none"),
+                  bytes([choice]) + auth_hello + offer(mechs) + error)
     s.add("greeting-wrong", bytes([1]) + b"pmproxy-server 2\n")
     s.add("greeting-long", bytes([1]) + b"x" * 80)
 

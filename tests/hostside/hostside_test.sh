@@ -11,13 +11,17 @@
 # private pmcd with PCP's root and Linux agents, which resolve
 # containers), tls (a private pmcd serving TLS with certificates made
 # here: a CA, a server certificate it signed, another CA, and client
-# settings files for the cases in $TLS_DIR). Every daemon is private, started here on its own ports
+# settings files for the cases in $TLS_DIR), auth (private pmcds with
+# their own SASL configuration and user database, one of them demanding
+# authentication: pmcd -S; the user is "nobody", whom the system knows). Every daemon is private, started here on its own ports
 # and stopped at the end; nothing already running is touched.
 #
 # cases.txt: one case per line, "GROUP<TAB>ENV<TAB>TOOL ARGS" (ENV is "-"
 # or NAME=VALUE words). $PMCD_PORT, $PROXY_PORT, $CTR_PORT, $CTR_SOCKET,
 # $TLS_PORT and $TLS_DIR are replaced by the daemons' ports, sockets and
-# the TLS files' directory. Prints one line per case
+# the TLS files' directory; $SASL_PORT, $SASLS_PORT and $SASLS_SOCKET the
+# SASL pmcds'. An ENV word STDIN=TEXT gives the run TEXT and a newline on
+# its standard input. Prints one line per case
 # and a count per group; exits 0 when every case is the same, 77 when PCP
 # is not installed.
 set -uo pipefail
@@ -27,7 +31,7 @@ build=$(cd "$2" && pwd)
 work=$3
 shift 3
 groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(proxy container tls)
+[ ${#groups[@]} -gt 0 ] || groups=(proxy container tls auth)
 here=$src/tests/hostside
 run=$build/dropin/pmapi-run-build
 pcpbin=/usr/bin
@@ -118,13 +122,37 @@ make_tls_files() {
   printf 'tls-ca-cert-file = %s/ca.crt\ntls-verify-clients = true' "$d" >"$d/nonewline.conf"
 }
 
-# A pmcd that offers TLS (its sample agents as the private pmcd's).
+# A pmcd that offers TLS (its sample agents as the private pmcd's), and
+# authentication as the SASL pmcds do.
 start_tls_pmcd() {
   make_tls_files || return 1
-  PCP_TLSCONF_PATH=$TLS_DIR/server.conf "$src/scripts/pmcd-private.sh" start "$work/tlspmcd" \
+  PCP_TLSCONF_PATH=$TLS_DIR/server.conf PCP_SASL2_CONFIG_PATH=$SASL_DIR \
+    "$src/scripts/pmcd-private.sh" start "$work/tlspmcd" \
     >"$work/tls.env" 2>&1 || { cat "$work/tls.env"; return 1; }
   started+=("pmcd:$work/tlspmcd")
   TLS_PORT=$(value PMCD_PORT "$work/tls.env")
+}
+
+# SASL's configuration for pmcd (its application name): the PLAIN
+# mechanism, checked against a user database of its own.
+make_sasl_files() {
+  mkdir -p "$SASL_DIR"
+  printf 'mech_list: plain\nsasldb_path: %s/sasldb2\n' "$SASL_DIR" >"$SASL_DIR/pmcd.conf"
+  printf 'secret' | saslpasswd2 -p -f "$SASL_DIR/sasldb2" -a pmcd -c nobody
+}
+
+# Two pmcds with that configuration: one offering authentication, one
+# demanding it (-S).
+start_sasl_pmcds() {
+  PCP_SASL2_CONFIG_PATH=$SASL_DIR "$src/scripts/pmcd-private.sh" start "$work/saslpmcd" \
+    >"$work/sasl.env" 2>&1 || { cat "$work/sasl.env"; return 1; }
+  started+=("pmcd:$work/saslpmcd")
+  SASL_PORT=$(value PMCD_PORT "$work/sasl.env")
+  PCP_SASL2_CONFIG_PATH=$SASL_DIR PMCD_PRIVATE_ARGS=-S "$src/scripts/pmcd-private.sh" start "$work/saslspmcd" \
+    >"$work/sasls.env" 2>&1 || { cat "$work/sasls.env"; return 1; }
+  started+=("pmcd:$work/saslspmcd")
+  SASLS_PORT=$(value PMCD_PORT "$work/sasls.env")
+  SASLS_SOCKET=$(value PMCD_SOCKET "$work/sasls.env")
 }
 
 wanted() {
@@ -134,9 +162,18 @@ wanted() {
 }
 
 PMCD_PORT= PROXY_PORT= CTR_PORT= CTR_SOCKET= TLS_PORT= TLS_DIR=$work/tls
-if wanted proxy || wanted tls; then start_sample_pmcd && start_proxy || exit 1; fi
+SASL_PORT= SASLS_PORT= SASLS_SOCKET= SASL_DIR=$work/sasl
+if wanted tls || wanted auth; then
+  command -v openssl >/dev/null && command -v saslpasswd2 >/dev/null || {
+    echo "hostside: openssl or saslpasswd2 is missing (scripts/install-deps.sh --pcp)"
+    exit 1
+  }
+  make_sasl_files || exit 1
+fi
+if wanted proxy || wanted tls || wanted auth; then start_sample_pmcd && start_proxy || exit 1; fi
 if wanted container; then start_container_pmcd || exit 1; fi
-if wanted tls; then start_tls_pmcd || exit 1; fi
+if wanted tls || wanted auth; then start_tls_pmcd || exit 1; fi
+if wanted auth; then start_sasl_pmcds || exit 1; fi
 
 # expand TEXT: the case's placeholders replaced
 expand() {
@@ -147,6 +184,9 @@ expand() {
   t=${t//\$CTR_SOCKET/$CTR_SOCKET}
   t=${t//\$TLS_PORT/$TLS_PORT}
   t=${t//\$TLS_DIR/$TLS_DIR}
+  t=${t//\$SASLS_PORT/$SASLS_PORT}
+  t=${t//\$SASLS_SOCKET/$SASLS_SOCKET}
+  t=${t//\$SASL_PORT/$SASL_PORT}
   printf '%s' "$t"
 }
 
@@ -160,9 +200,14 @@ run_side() {
     ours) cmd=("$build/tools/$tool") ;;
     lib) cmd=("$run" "$pcpbin/$tool") ;;
   esac
-  local -a e=()
-  [ "$envs" = - ] || read -r -a e <<<"$envs"
-  (cd "$work" && env "${e[@]}" timeout 60 "${cmd[@]}" "$@" >"out/$n.$side.out" 2>"out/$n.$side.raw"
+  local -a e=() words=()
+  local input= w
+  [ "$envs" = - ] || read -r -a words <<<"$envs"
+  for w in "${words[@]}"; do
+    case "$w" in STDIN=*) input=${w#STDIN=} ;; *) e+=("$w") ;; esac
+  done
+  (cd "$work" && printf '%s\n' "$input" | env "${e[@]}" timeout 60 "${cmd[@]}" "$@" \
+     >"out/$n.$side.out" 2>"out/$n.$side.raw"
    echo "exit $?" >>"out/$n.$side.out")
   # pmNotifyErr's time and process id vary from run to run
   sed -E 's/^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8}\] ([^(]*)\([0-9]+\)/[TIME] \1(PID)/' \

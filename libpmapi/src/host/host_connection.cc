@@ -27,6 +27,7 @@
 #include "notice.h"
 #include "pdu_counts.h"
 #include "socket_wait.h"
+#include "sasl_auth.h"
 #include "tls_client.h"
 #include "pmapi/errors.h"
 
@@ -44,8 +45,6 @@ constexpr size_t kKeepBytes = 1 << 20;
 // Connection features this client can carry out. All others that are
 // demanded make the connection fail.
 constexpr uint16_t kUsableFeatures = kFeatureHighRes | kFeatureLabels | kFeatureDescs;
-// Demanded features this client cannot provide yet.
-constexpr uint16_t kMissingFeatures = kFeatureAuth;
 
 absl::Status Errno(int e) { return PcpError(-e); }
 
@@ -523,16 +522,17 @@ absl::Status HostConnection::Handshake() {
   absl::StatusOr<uint16_t> flags =
       CredsFlags(info->features, options_.demanded, tls_relaxed_, is_local_);
   if (!flags.ok()) return flags.status();
-  // SASL is not implemented: fail rather than carry on without it. Over a
-  // unix socket pmcd takes the required credentials from the socket
-  // itself; elsewhere they need SASL.
-  if ((*flags & kMissingFeatures) || ((*flags & kFeatureCredsReqd) && !is_unix_)) {
-    return Errno(EOPNOTSUPP);
-  }
   absl::Status sent = Send(EncodeCreds(static_cast<int32_t>(getpid()), *flags));
   if (!sent.ok()) return sent;
   if (*flags & kFeatureSecure) {
     sent = StartTls(*flags & kFeatureSecureAck);
+    if (!sent.ok()) return sent;
+  }
+  // Over a unix socket pmcd takes the credentials it requires from the
+  // socket itself; elsewhere they are authenticated.
+  const bool creds_by_sasl = (*flags & kFeatureCredsReqd) && !is_unix_;
+  if ((*flags & kFeatureAuth) || creds_by_sasl) {
+    sent = Authenticate();
     if (!sent.ok()) return sent;
   }
   if (*flags & kFeatureContainer) {
@@ -561,6 +561,46 @@ absl::Status HostConnection::StartTls(bool ack) {
   if (!tls.ok()) return tls.status();
   tls_ = std::move(*tls);
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> HostConnection::ReceiveAuth() {
+  absl::StatusOr<std::span<const uint8_t>> pdu = ReceiveView();
+  if (!pdu.ok()) return PcpCode(pdu.status()) == kErrTimeout ? pdu.status() : PcpError(kErrIpc);
+  absl::StatusOr<PduHeader> h = DecodePduHeader(*pdu);
+  if (h.ok() && h->type == kPduError) {
+    absl::StatusOr<int> code = DecodeError(*pdu);
+    if (!code.ok()) return code.status();
+    return PcpError(*code < 0 ? *code : kErrIpc);
+  }
+  if (!h.ok() || h->type != kPduAttr) return PcpError(kErrIpc);
+  absl::StatusOr<AttrRequest> auth = DecodeAttr(*pdu);
+  if (!auth.ok() || auth->value.size() >= kMaxAuthBytes) return PcpError(kErrIpc);
+  return std::move(auth->value);
+}
+
+absl::Status HostConnection::SendAuth(const std::string& payload) {
+  if (payload.size() >= kMaxAuthBytes) return PcpError(kErrIpc);
+  return Send(EncodeAttr(0, 0, payload));
+}
+
+absl::Status HostConnection::Authenticate() {
+  absl::StatusOr<std::unique_ptr<SaslExchange>> sasl =
+      SaslExchange::Begin(TlsServerName(peer_), &attrs_, tls_ != nullptr ? tls_->cipher_bits() : 0);
+  if (!sasl.ok()) return sasl.status();
+  // pmcd first offers its mechanisms.
+  absl::StatusOr<std::string> offered = ReceiveAuth();
+  if (!offered.ok()) return offered.status();
+  absl::StatusOr<std::string> message = (*sasl)->Start(*offered);
+  if (!message.ok()) return message.status();
+  absl::Status s = SendAuth(*message);
+  while (s.ok() && (*sasl)->needs_more()) {
+    absl::StatusOr<std::string> challenge = ReceiveAuth();
+    if (!challenge.ok()) return challenge.status();
+    message = (*sasl)->Step(*challenge);
+    if (!message.ok()) return message.status();
+    s = SendAuth(*message);
+  }
+  return s;
 }
 
 absl::Status HostConnection::SendContainer() {

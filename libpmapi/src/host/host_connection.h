@@ -21,8 +21,10 @@
 // The handshake accepts protocol version 2 only and enables the features
 // pmcd advertises that this client implements (HIGHRES, LABELS, DESCS). It
 // fails rather than continue without a security feature that either side
-// demands: TLS, compression and SASL authentication are not implemented
-// (-EOPNOTSUPP). A container ("container=NAME", else $PCP_CONTAINER) is
+// demands (-EOPNOTSUPP; compression, which PCP's clients no longer do,
+// always). After the credentials come, as pmcd asked for them: TLS
+// (tls_client.h), then authentication (sasl_auth.h), then the container.
+// A container ("container=NAME", else $PCP_CONTAINER) is
 // sent to pmcd as an ATTR PDU after the credentials; pmcd passes it to its
 // agents, and the agents that resolve containers answer
 // PM_ERR_NOCONTAINER for one they cannot find.
@@ -203,6 +205,12 @@ class HostConnection {
   absl::Status GreetProxy(const std::string& host, int port);
   // The TLS handshake, after pmcd's acknowledgement when it sends one.
   absl::Status StartTls(bool ack);
+  // The SASL exchange pmcd asks for (the "auth" feature, or credentials
+  // over TCP), after TLS when there is TLS.
+  absl::Status Authenticate();
+  // One authentication PDU's payload from pmcd, or the error it sent.
+  absl::StatusOr<std::string> ReceiveAuth();
+  absl::Status SendAuth(const std::string& payload);
   // The container attribute, after the connection's credentials.
   absl::Status SendContainer();
   // Sends bytes as they are (no PDU accounting).

@@ -160,6 +160,11 @@ absl::StatusOr<std::unique_ptr<TlsSession>> TlsSession::Start(int fd, const std:
   return std::unique_ptr<TlsSession>(new TlsSession(std::move(state)));
 }
 
+int TlsSession::cipher_bits() const {
+  int bits = 0;
+  return SSL_get_cipher_bits(state_->ssl, &bits) == 0 ? 0 : bits;
+}
+
 absl::StatusOr<size_t> TlsSession::Read(uint8_t* buffer, size_t size, int64_t deadline) {
   const int want = static_cast<int>(std::min<size_t>(size, INT_MAX));
   while (true) {

@@ -42,6 +42,9 @@ class TlsSession {
   TlsSession(const TlsSession&) = delete;
   TlsSession& operator=(const TlsSession&) = delete;
 
+  // The cipher's strength in bits (0 if unknown): SASL's external
+  // security strength.
+  int cipher_bits() const;
   // Reads what is available, at most `size` bytes, waiting for the socket
   // until the deadline. Returns the count (0: the peer closed), or
   // PM_ERR_TIMEOUT or PM_ERR_TLS.

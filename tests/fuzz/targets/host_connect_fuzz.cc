@@ -1,6 +1,7 @@
 // Fuzz target: a client connecting to a hostile peer. The input's first
 // byte chooses the host spec (direct, through a proxy, with a container,
-// or both); the rest is everything the peer sends (a proxy's greeting, the
+// both, or with a user and password for pmcd's authentication exchange,
+// the mechanism chosen from pmcd's offer or named); the rest is everything the peer sends (a proxy's greeting, the
 // pmcd handshake, then replies) before it closes. The client completes the
 // connection over one end of a socket pair (HostConnection::Adopt) and,
 // when that succeeds, makes one request and reads its reply.
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <span>
 
@@ -24,7 +26,10 @@ constexpr const char* kSpecs[] = {
     "localhost:44321@localhost:44322",
     "localhost:44321?container=fuzz",
     "localhost:44321@proxy:1?container=fuzz",
+    "localhost:44321?username=fuzz&password=secret",
+    "localhost:44321?username=fuzz&password=secret&method=plain&container=c",
 };
+constexpr size_t kSpecCount = sizeof kSpecs / sizeof kSpecs[0];
 
 uint64_t RunOne(uint8_t choice, std::span<const uint8_t> peer) {
   int sv[2];
@@ -42,7 +47,7 @@ uint64_t RunOne(uint8_t choice, std::span<const uint8_t> peer) {
   opts.request_timeout = absl::Milliseconds(200);
   uint64_t h = 0;
   absl::StatusOr<std::unique_ptr<pmapi::HostConnection>> c =
-      pmapi::HostConnection::Adopt(sv[0], kSpecs[choice % 4], opts);
+      pmapi::HostConnection::Adopt(sv[0], kSpecs[choice % kSpecCount], opts);
   if (c.ok()) {
     h += (*c)->features();
     absl::StatusOr<std::span<const uint8_t>> reply = (*c)->CallView(pmapi::EncodeDescReq(0, 1));
@@ -58,8 +63,10 @@ uint64_t RunOne(uint8_t choice, std::span<const uint8_t> peer) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0 || size > 65536) return 0;
-  // The warnings about bad greetings would flood the fuzzer's output.
+  // The warnings about bad greetings would flood the fuzzer's output, and
+  // nobody is at a console to answer SASL's questions.
   pmapi::SetNoticeHandler(nullptr);
+  setenv("PCP_CONSOLE", "none", 1);
   fuzz::Consume(RunOne(data[0], std::span<const uint8_t>(data + 1, size - 1)));
   return 0;
 }
