@@ -50,18 +50,8 @@ while [ "$round" -lt "$rounds" ]; do
 done
 [ "$started" = no ] || "$top/scripts/pmcd-private.sh" stop "$pmcd_dir"
 
-# The median (q=2) or lower quartile (q=1) of field $2 (counted from the
-# end) of the lines starting with $1: $3 picks which, for a rate the upper
-# quartile (the better quarter), for CPU the lower one.
-quantile() {
-  grep "^$1 " "$log" | awk -v f="$2" '{print $(NF - f)}' | sort -n |
-    awk -v q="$3" '{v[NR] = $1} END {print v[q == 2 ? int((NR + 1) / 2) : q == 1 ? int((NR + 3) / 4) : NR + 1 - int((NR + 3) / 4)]}'
-}
 # On a shared machine a round either runs quiet or loaded (the CPU per fetch
 # of all three roughly triples), so the median depends on how many rounds
 # the load hit; the better quartile shows the quiet rounds.
-echo "medians (better quartile in brackets):"
-for who in libpmapi libpcp raw; do
-  printf '%-9s %10s (%6s) fetches/s  %7s (%5s) us CPU/fetch\n' "$who" \
-    "$(quantile "$who" 4 2)" "$(quantile "$who" 4 3)" "$(quantile "$who" 2 2)" "$(quantile "$who" 2 1)"
-done
+. "$top/bench/common/quantile.sh"
+print_medians "$log" libpmapi libpcp raw

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Fetch rate and client CPU per fetch of sample.long.one over TLS
+# (pcps://localhost, TCP), for this library and for PCP's libpcp, against
+# the same private pmcd in the same run, with the ratio of the two.
+#
+#   bench/host_fetch_tls.sh [BUILD_DIR] [FETCHES] [ROUNDS]
+#
+# The pmcd is a private one (scripts/pmcd-private.sh, in
+# $PMAPI_BENCH_DIR/pmcd-tls, default /tmp/pmapi-bench) serving TLS with a
+# certificate made here, signed by a CA made here; both clients check it
+# against that CA (tls-verify-clients). The clients run in turn, ROUNDS
+# times (default 5); the last lines are the medians and better quartiles
+# of each, then ours against libpcp's. Also prints the cost of a
+# connection (TLS handshake included). Needs openssl and libpcp3-dev.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+n=${2:-20000}
+rounds=${3:-5}
+work=${PMAPI_BENCH_DIR:-${TMPDIR:-/tmp}/pmapi-bench}
+out="$work/host-fetch-tls"
+pmcd_dir="$work/pmcd-tls"
+mkdir -p "$out"
+
+c++ -std=c++20 -O2 -I"$top/bench/common" -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archive/include" \
+  "$top/bench/host_fetch/ours.cc" -o "$out/ours" \
+  -L"$build/libpmapi" -Wl,-rpath,"$build/libpmapi" -lpmapi \
+  -labsl_statusor -labsl_status -labsl_strings -labsl_time -labsl_time_zone
+cc -O2 -I"$top/bench/common" "$top/bench/host_fetch/pcp.c" -o "$out/pcp" -lpcp
+
+# the certificates and both sides' settings
+(
+  cd "$out"
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 2 -subj "/CN=bench CA"
+  openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj "/CN=localhost"
+  openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out server.crt -days 2
+) >"$out/openssl.log" 2>&1
+printf 'tls-cert-file = %s/server.crt\ntls-key-file = %s/server.key\n' "$out" "$out" >"$out/server.conf"
+printf 'tls-ca-cert-file = %s/ca.crt\ntls-verify-clients = true\n' "$out" >"$out/client.conf"
+
+"$top/scripts/pmcd-private.sh" stop "$pmcd_dir"
+PCP_TLSCONF_PATH=$out/server.conf "$top/scripts/pmcd-private.sh" start "$pmcd_dir" >"$out/pmcd.env"
+trap '"$top/scripts/pmcd-private.sh" stop "$pmcd_dir"' EXIT
+port=$(sed -n 's/^PMCD_PORT=//p' "$out/pmcd.env")
+spec="pcps://localhost:$port"
+export PCP_TLSCONF_PATH="$out/client.conf"
+echo "$n fetches of sample.long.one over TLS ($spec), $rounds rounds"
+log="$out/rounds.txt"
+: >"$log"
+round=0
+while [ "$round" -lt "$rounds" ]; do
+  "$out/ours" "$spec" "$n" | tee -a "$log"
+  "$out/pcp" "$spec" "$n" | tee -a "$log"
+  round=$((round + 1))
+done
+
+# connections: 200 processes that connect and fetch once, each way
+for who in ours pcp; do
+  start=$(date +%s%N)
+  i=0
+  while [ "$i" -lt 200 ]; do
+    "$out/$who" "$spec" 1 >/dev/null
+    i=$((i + 1))
+  done
+  end=$(date +%s%N)
+  echo "$who: $(((end - start) / 200000)) us per process (connect with TLS, one fetch)"
+done
+
+. "$top/bench/common/quantile.sh"
+print_medians "$log" libpmapi libpcp
+ours=$(quantile "$log" libpmapi 4 2)
+pcp=$(quantile "$log" libpcp 4 2)
+ours_cpu=$(quantile "$log" libpmapi 2 2)
+pcp_cpu=$(quantile "$log" libpcp 2 2)
+awk -v a="$ours" -v b="$pcp" -v c="$ours_cpu" -v d="$pcp_cpu" \
+  'BEGIN { printf "libpmapi/libpcp: %.2fx the fetch rate, %.2fx the client CPU per fetch\n", a / b, c / d }'
