@@ -7,7 +7,8 @@
 #
 #   tests/hostside/hostside_test.sh SOURCE_DIR BUILD_DIR WORK_DIR [GROUP...]
 #
-# Groups (default: all): proxy (through a private pmproxy), container (a
+# Groups (default: all): spec (host specifications libpcp reads oddly or
+# refuses, with its reports; no daemon), proxy (through a private pmproxy), container (a
 # private pmcd with PCP's root and Linux agents, which resolve
 # containers), tls (a private pmcd serving TLS with certificates made
 # here: a CA, a server certificate it signed, another CA, and client
@@ -31,7 +32,7 @@ build=$(cd "$2" && pwd)
 work=$3
 shift 3
 groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(proxy container tls auth)
+[ ${#groups[@]} -gt 0 ] || groups=(spec proxy container tls auth)
 here=$src/tests/hostside
 run=$build/dropin/pmapi-run-build
 pcpbin=/usr/bin

@@ -276,16 +276,62 @@ TEST(ConnectionFault, DemandedTlsWithoutServerSupportSendsNothing) {
   EXPECT_TRUE(creds.empty());
 }
 
-TEST(ConnectionFault, OfferedTlsIsNotImplemented) {
-  FakeServer s([](int fd, const std::atomic<bool>&) { Greet(fd, kPmcdFeatures | kFeatureSecure); });
-  ConnectOptions o = Quick();
-  o.demanded = kFeatureSecure;
-  EXPECT_EQ(CodeOf(ConnectTo(s, o).status()), -EOPNOTSUPP);
+TEST(ConnectionFault, OfferedTlsAgainstAServerThatSpeaksNoTls) {
+  std::vector<uint8_t> creds;
+  {
+    // pmcd's acknowledgement comes, then no TLS: the server closes.
+    FakeServer s([&creds](int fd, const std::atomic<bool>&) {
+      creds = Greet(fd, kPmcdFeatures | kFeatureSecure | kFeatureSecureAck);
+      SendAll(fd, EncodeError(0, 0));
+    });
+    ConnectOptions o = Quick();
+    o.demanded = kFeatureSecure;
+    EXPECT_EQ(CodeOf(ConnectTo(s, o).status()), kErrTls);
+  }
+  EXPECT_EQ(*DecodeCreds(creds), kFeatureSecure | kFeatureSecureAck);
 }
 
-TEST(ConnectionFault, RequiredCredentialsOverTcpAreRefused) {
-  FakeServer s([](int fd, const std::atomic<bool>&) { Greet(fd, kPmcdFeatures | kFeatureCredsReqd); });
-  EXPECT_EQ(CodeOf(ConnectTo(s).status()), -EOPNOTSUPP);
+TEST(ConnectionFault, SecureAcknowledgementCarriesPmcdsRefusal) {
+  FakeServer s([](int fd, const std::atomic<bool>&) {
+    Greet(fd, kPmcdFeatures | kFeatureSecure | kFeatureSecureAck);
+    SendAll(fd, EncodeError(0, kErrPermission));
+  });
+  ConnectOptions o = Quick();
+  o.demanded = kFeatureSecure;
+  EXPECT_EQ(CodeOf(ConnectTo(s, o).status()), kErrPermission);
+}
+
+TEST(ConnectionFault, RequiredCredentialsOverTcpGoThroughSasl) {
+  std::vector<uint8_t> creds, answer;
+  {
+    FakeServer s([&](int fd, const std::atomic<bool>& stop) {
+      creds = Greet(fd, kPmcdFeatures | kFeatureCredsReqd | kFeatureAuth);
+      SendAll(fd, EncodeAttr(0, 0, "PLAIN"));
+      answer = RecvPdu(fd);
+      Stall(fd, stop);
+    });
+    absl::StatusOr<std::unique_ptr<HostConnection>> c = HostConnection::Connect(
+        "127.0.0.1:" + std::to_string(s.port()) + "?username=someone&password=secret", Quick());
+    ASSERT_TRUE(c.ok()) << c.status();
+    c->reset();
+  }
+  EXPECT_EQ(*DecodeCreds(creds), kFeatureCredsReqd | kFeatureAuth);
+  absl::StatusOr<AttrRequest> auth = DecodeAttr(answer);
+  ASSERT_TRUE(auth.ok());
+  // The mechanism, a NUL, then PLAIN's message: authzid NUL user NUL password.
+  EXPECT_EQ(auth->value, std::string("PLAIN\0someone\0someone\0secret", 28));
+}
+
+TEST(ConnectionFault, AuthenticationRefusedByPmcd) {
+  FakeServer s([](int fd, const std::atomic<bool>&) {
+    Greet(fd, kPmcdFeatures | kFeatureAuth);
+    SendAll(fd, EncodeError(0, kErrPermission));
+  });
+  EXPECT_EQ(CodeOf(HostConnection::Connect("127.0.0.1:" + std::to_string(s.port()) +
+                                               "?username=u&password=p",
+                                           Quick())
+                       .status()),
+            kErrPermission);
 }
 
 TEST(ConnectionFault, RequiredCredentialsOverUnixSocketAreSent) {

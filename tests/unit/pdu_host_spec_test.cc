@@ -1,5 +1,7 @@
 // Tests for host specification parsing and the connection environment.
+#include <cerrno>
 #include <cstdlib>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,11 +42,62 @@ TEST(HostSpec, Ipv4Literal) {
   EXPECT_EQ(s->ports, std::vector<int>{1234});
 }
 
-TEST(HostSpec, BareIpv6Literal) {
+TEST(HostSpec, BareIpv6LiteralIsNotAHostToLibpcp) {
+  // The first ':' starts the ports, so "::1" names no host and "fe80::1"
+  // has a port list that is not numbers.
   absl::StatusOr<HostSpec> s = ParseHostSpec("::1", Defaults());
+  EXPECT_EQ(s.status().message(), "bad host specification\n::1\n^ -- unexpected terminal character\n");
+  s = ParseHostSpec("fe80::1", Defaults());
+  EXPECT_EQ(s.status().message(), "bad host specification\nfe80::1\n     ^ -- non-numeric port\n");
+}
+
+TEST(HostSpec, PortsAreKeptToSixteenBits) {
+  EXPECT_EQ(ParseHostSpec("host:70000", Defaults())->ports, std::vector<int>{70000 - 65536});
+  EXPECT_EQ(ParseHostSpec("host:0", Defaults())->ports, std::vector<int>{0});
+}
+
+TEST(HostSpec, ErrorsPointWhereLibpcpPoints) {
+  struct Case {
+    const char* spec;
+    const char* message;
+  };
+  for (const Case& c : std::initializer_list<Case>{
+           {"localhost:", "localhost:\n          ^ -- missing port\n"},
+           {"localhost:1,", "localhost:1,\n            ^ -- missing port\n"},
+           {"[::1", "[::1\n    ^ -- missing closing ']' for host spec\n"},
+           {"[::1]x", "[::1]x\n     ^ -- extra characters after host spec\n"},
+           {"a:1x", "a:1x\n   ^ -- non-numeric port\n"},
+           {"@localhost", "@localhost\n^ -- unexpected terminal character\n"},
+           {"local:/tmp/x:?user=a", "local:/tmp/x:?user=a\n            ^ -- unexpected terminal character\n"},
+       }) {
+    absl::StatusOr<HostSpec> s = ParseHostSpec(c.spec, Defaults());
+    EXPECT_EQ(PcpCode(s.status()), kErrGeneric) << c.spec;
+    EXPECT_EQ(s.status().message(), std::string("bad host specification\n") + c.message) << c.spec;
+  }
+}
+
+TEST(HostSpec, OddListsAsLibpcpReadsThem) {
+  // An empty name between '@'s joins the next; a trailing '@' adds a
+  // nameless proxy; brackets with nothing inside leave "]".
+  EXPECT_EQ(ParseHostSpec("a@@b", Defaults())->proxy_host, "@b");
+  absl::StatusOr<HostSpec> s = ParseHostSpec("localhost:1@", Defaults());
   ASSERT_TRUE(s.ok());
-  EXPECT_EQ(s->host, "::1");
-  EXPECT_EQ(s->ports, std::vector<int>{44321});
+  EXPECT_TRUE(s->via_proxy);
+  EXPECT_EQ(s->proxy_host, "");
+  EXPECT_EQ(ParseHostSpec("[]:1", Defaults())->host, "]");
+  EXPECT_EQ(PcpCode(ParseHostSpec("pcp://", Defaults()).status()), kErrNothost);
+  EXPECT_EQ(ParseHostSpec("pcp:localhost", Defaults())->host, "localhost");
+  EXPECT_EQ(ParseHostSpec("unix:relative/path", Defaults())->socket_path, "/relative/path");
+  EXPECT_EQ(ParseHostSpec("local://tmp/s", Defaults())->socket_path, "/tmp/s");
+}
+
+TEST(HostSpec, BadEscapeIsInvalidArgument) {
+  absl::StatusOr<HostSpec> s = ParseHostSpec("localhost?container=%zz", Defaults());
+  EXPECT_EQ(PcpCode(s.status()), -EINVAL);
+  EXPECT_EQ(s.status().message(), "bad host specification\n(null)");
+  EXPECT_EQ(PcpCode(ParseHostSpec("localhost?compress=%4", Defaults()).status()), -EINVAL);
+  EXPECT_TRUE(ParseHostSpec("localhost?unknown=%zz", Defaults()).ok());
+  EXPECT_EQ(ParseHostSpec("localhost?container=a%2fb+c", Defaults())->attrs.container, "a/b c");
 }
 
 TEST(HostSpec, BracketedIpv6WithPort) {
@@ -94,8 +147,7 @@ TEST(HostSpec, EmptyMeansDefaultHost) {
 }
 
 TEST(HostSpec, MalformedSpecsAreErrors) {
-  for (const char* bad : {"host:", "host:abc", "host:0", "host:70000", "[::1", "[::1]x", ":44321",
-                          "host:1,x"}) {
+  for (const char* bad : {"host:", "host:abc", "[::1", "[::1]x", ":44321", "host:1,x"}) {
     EXPECT_EQ(PcpCode(ParseHostSpec(bad, Defaults()).status()), kErrGeneric) << bad;
   }
 }
@@ -183,7 +235,7 @@ TEST(HostSpec, ProxyHostFromTheEnvironmentAppliesToEverySpec) {
 }
 
 TEST(HostSpec, BadProxySpecs) {
-  for (const char* spec : {"host@", "host@:1", "host@proxy:", "host@proxy:x", "@proxy"}) {
+  for (const char* spec : {"host@proxy:", "host@proxy:x", "@proxy"}) {
     EXPECT_EQ(PcpCode(ParseHostSpec(spec, Defaults()).status()), kErrGeneric) << spec;
   }
 }

@@ -1,6 +1,10 @@
 // The tools' one way to open their metric source, and PCP's messages.
 #include "source.h"
 
+#include <cstdio>
+#include <string>
+
+#include "absl/strings/match.h"
 #include "options.h"
 #include "pmapi/errors.h"
 
@@ -16,6 +20,10 @@ absl::StatusOr<pmapi::Context> OpenToolContext(int kind, const std::string& name
   } else if (kind == pmapi::kContextLocal) {
     Complain(" %s: %s\n", local_failure, reason.c_str());
   } else {
+    // PCP's library reports a host spec it cannot read, then fails.
+    if (absl::StartsWith(ctx.status().message(), "bad host specification\n")) {
+      std::fprintf(stderr, "pmNewContext: %s", std::string(ctx.status().message()).c_str());
+    }
     Complain(" Cannot connect to PMCD on host \"%s\": %s\n", name.c_str(), reason.c_str());
   }
   return ctx;

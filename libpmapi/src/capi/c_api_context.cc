@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "absl/strings/match.h"
 #include "c_api_internal.h"
 #include "local_source.h"
 #include "pmapi/fetchgroup.h"
@@ -38,16 +39,30 @@ void CopyProfile(const Profile& from, Context& to) {
   }
 }
 
+// A host spec for a caller who demands TLS (PM_CTXFLAG_SECURE): the same
+// spec under the "pcps:" protocol.
+std::string SecureSpec(std::string spec) {
+  if (spec.rfind("pcps:", 0) == 0) return spec;
+  if (spec.rfind("pcp:", 0) == 0) return "pcps:" + spec.substr(4);
+  return "pcps://" + spec;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Context>> OpenContext(int type, const char* name) {
-  // Encrypted connections are not implemented: refuse rather than connect
-  // in the clear to a caller who asked for TLS.
-  if (type & PM_CTXFLAG_SECURE) return PcpError(-EOPNOTSUPP);
   const int kind = type & PM_CONTEXT_TYPEMASK;
   if (kind == PM_CONTEXT_ARCHIVE && name == nullptr) return PcpError(kErrLogfile);
-  absl::StatusOr<Context> ctx = Context::Open(kind, name == nullptr ? "" : name);
-  if (!ctx.ok()) return ctx.status();
+  std::string source = name == nullptr ? "" : name;
+  if (kind == PM_CONTEXT_HOST && (type & PM_CTXFLAG_SECURE)) source = SecureSpec(source);
+  absl::StatusOr<Context> ctx = Context::Open(kind, source);
+  if (!ctx.ok()) {
+    // libpcp reports a host spec it cannot read before failing.
+    if (absl::string_view m = ctx.status().message(); absl::StartsWith(m, "bad host specification\n")) {
+      pmprintf("pmNewContext: %.*s", static_cast<int>(m.size()), m.data());
+      pmflush();
+    }
+    return ctx.status();
+  }
   return std::make_unique<Context>(std::move(*ctx));
 }
 

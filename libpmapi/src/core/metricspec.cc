@@ -11,6 +11,7 @@
 
 #include "absl/strings/ascii.h"
 #include "pmapi/errors.h"
+#include "pointed_error.h"
 
 namespace pmapi {
 namespace {
@@ -64,15 +65,7 @@ class SpecScanner {
 // then a line that keeps the text's non-printing bytes (tabs, so the columns
 // line up) and blanks the rest up to "^". REQUIRES: point <= spec_.size().
 absl::Status SpecScanner::Error(size_t point, std::string_view reason) const {
-  std::string message(spec_);
-  message += '\n';
-  for (size_t i = 0; i < point; ++i) {
-    message += absl::ascii_isgraph(static_cast<unsigned char>(spec_[i])) ? ' ' : spec_[i];
-  }
-  message += "^ -- ";
-  message += reason;
-  message += '\n';
-  return PcpErrorWithMessage(kErrGeneric, std::move(message));
+  return PcpErrorWithMessage(kErrGeneric, PointedErrorText(spec_, point, reason));
 }
 
 // Looks backwards from the first '[' (or the end) for the last ':' (a host,

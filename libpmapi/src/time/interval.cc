@@ -19,6 +19,7 @@
 #include "absl/strings/charconv.h"
 #include "absl/strings/match.h"
 #include "pmapi/errors.h"
+#include "pointed_error.h"
 
 namespace pmapi {
 namespace {
@@ -153,15 +154,7 @@ Number ScanNumber(std::string_view text) {
 // bytes (tabs, so the columns line up) and blanks the rest up to "^".
 // REQUIRES: point <= text.size().
 absl::Status SyntaxError(std::string_view text, size_t point, std::string_view reason) {
-  std::string message(text);
-  message += '\n';
-  for (size_t i = 0; i < point; ++i) {
-    message += absl::ascii_isgraph(static_cast<unsigned char>(text[i])) ? ' ' : text[i];
-  }
-  message += "^ -- ";
-  message += reason;
-  message += '\n';
-  return PcpErrorWithMessage(kIntervalSyntaxError, std::move(message));
+  return PcpErrorWithMessage(kIntervalSyntaxError, PointedErrorText(text, point, reason));
 }
 
 // Returns `seconds` as PCP converts a real number of seconds to a timespec:

@@ -14,6 +14,7 @@
 #include "absl/strings/match.h"
 #include "pmapi/errors.h"
 #include "pmapi/interval.h"
+#include "pointed_error.h"
 
 namespace pmapi {
 namespace {
@@ -27,20 +28,8 @@ enum OffsetKind { kAbsolute = 0, kPlus = 1, kMinus = 2 };
 
 bool IsAlpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 
-// PCP's parseError: the spec, then a line with blanks up to the failing
-// point (keeping tabs and other non-graphic characters), "^ -- " and msg.
-std::string ErrorText(const std::string& spec, size_t point, std::string_view msg) {
-  std::string out = spec + "\n";
-  for (size_t i = 0; i < point && i < spec.size(); ++i)
-    out += std::isgraph(static_cast<unsigned char>(spec[i])) ? ' ' : spec[i];
-  out += "^ -- ";
-  out.append(msg.data(), msg.size());
-  out += "\n";
-  return out;
-}
-
 absl::Status ParseFailure(const std::string& spec, size_t point, std::string_view msg) {
-  return PcpErrorWithMessage(-1, ErrorText(spec, point, msg));
+  return PcpErrorWithMessage(-1, PointedErrorText(spec, point, msg));
 }
 
 // A scanner over a C string: the text ends at its first NUL.
@@ -620,7 +609,7 @@ absl::StatusOr<TimeSpec> TimeParser::ParseTime(std::string_view text, TimeSpec s
 namespace {
 void FailAlignment(TimeWindow& w, const std::string& align_spec) {
   w.alignment_failed = true;
-  w.warning = ErrorText(align_spec, 0, kAlignMsg);
+  w.warning = PointedErrorText(align_spec, 0, kAlignMsg);
 }
 }  // namespace
 
