@@ -24,11 +24,8 @@ out="$work/host-fetch"
 pmcd_dir="$work/pmcd"
 mkdir -p "$out"
 
-c++ -std=c++20 -O2 -I"$top/bench/common" -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archive/include" \
-  "$top/bench/host_fetch/ours.cc" -o "$out/ours" \
-  -L"$build/libpmapi" -Wl,-rpath,"$build/libpmapi" -lpmapi \
-  -labsl_statusor -labsl_status -labsl_strings -labsl_time -labsl_time_zone
-cc -O2 -I"$top/bench/common" "$top/bench/host_fetch/pcp.c" -o "$out/pcp" -lpcp
+. "$top/bench/common/host_clients.sh"
+build_host_clients "$out" "$top" "$build"
 cc -O2 -I"$top/bench/common" "$top/bench/host_fetch/raw.c" -o "$out/raw"
 
 started=no

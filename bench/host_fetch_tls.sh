@@ -22,11 +22,8 @@ out="$work/host-fetch-tls"
 pmcd_dir="$work/pmcd-tls"
 mkdir -p "$out"
 
-c++ -std=c++20 -O2 -I"$top/bench/common" -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archive/include" \
-  "$top/bench/host_fetch/ours.cc" -o "$out/ours" \
-  -L"$build/libpmapi" -Wl,-rpath,"$build/libpmapi" -lpmapi \
-  -labsl_statusor -labsl_status -labsl_strings -labsl_time -labsl_time_zone
-cc -O2 -I"$top/bench/common" "$top/bench/host_fetch/pcp.c" -o "$out/pcp" -lpcp
+. "$top/bench/common/host_clients.sh"
+build_host_clients "$out" "$top" "$build"
 
 # the certificates and both sides' settings
 (

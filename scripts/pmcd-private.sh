@@ -41,34 +41,16 @@ require_pcp() {
     die "PCP is not installed (run scripts/install-deps.sh --pcp)"
 }
 
-# Prints the pid of our pmcd if it is alive, else nothing. The command line
-# must name our own config file, so a recycled pid is never mistaken for it.
-running_pid() {
-  [ -f "$pidfile" ] || return 0
-  pid=$(cat "$pidfile" 2>/dev/null || true)
-  case "$pid" in '' | *[!0-9]*) return 0 ;; esac
-  if [ -r "/proc/$pid/cmdline" ] &&
-    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$dir/pmcd.conf"; then
-    echo "$pid"
-  fi
-}
+. "$(dirname "$0")/private-daemon.sh"
 
-port_in_use() {
-  ss -Htln "sport = :$1" 2>/dev/null | grep -q .
-}
+# Prints the pid of our pmcd if it is alive, else nothing: its command
+# line must name our own config file.
+running_pid() { daemon_pid "$pidfile" "$dir/pmcd.conf"; }
 
-# Prints the first free port from $1 (default 44999) up.
-choose_port() {
-  if [ -n "${PMCD_PRIVATE_PORT:-}" ]; then
-    echo "$PMCD_PRIVATE_PORT"
-    return
-  fi
-  p=${1:-44999}
-  while port_in_use "$p"; do
-    p=$((p + 1))
-    [ "$p" -lt 45200 ] || die "no free TCP port in 44999..45199"
-  done
-  echo "$p"
+# Starts pmcd on TCP port $1; fails unless it could bind the port.
+try_port() {
+  launch "$1"
+  tcp_bound "$1"
 }
 
 # The PMNS: pmcd's own names plus sample (29) and sampledso (30), built the
@@ -138,18 +120,7 @@ start() {
   # Another pmcd (another build tree's tests) may take the port chosen
   # before this one binds it; pmcd then runs on its unix socket alone, so
   # the start is tried again on the next free port.
-  from=44999
-  tries=0
-  while :; do
-    port=$(choose_port "$from")
-    launch "$port"
-    tcp_bound "$port" && break
-    stop
-    [ -z "${PMCD_PRIVATE_PORT:-}" ] || die "TCP port $port is taken"
-    tries=$((tries + 1))
-    [ "$tries" -lt 10 ] || die "no TCP port could be bound; see $dir/log/pmcd.log"
-    from=$((port + 1))
-  done
+  start_on_free_port 44999 45200 "${PMCD_PRIVATE_PORT:-}"
   echo "$port" >"$dir/port"
   print_env
 }

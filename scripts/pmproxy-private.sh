@@ -28,34 +28,13 @@ die() {
   exit 1
 }
 
+. "$(dirname "$0")/private-daemon.sh"
+
 # Prints the pid of our pmproxy if it is alive, else nothing: its command
 # line must name our own log file.
-running_pid() {
-  [ -f "$pidfile" ] || return 0
-  pid=$(cat "$pidfile" 2>/dev/null || true)
-  case "$pid" in '' | *[!0-9]*) return 0 ;; esac
-  if [ -r "/proc/$pid/cmdline" ] &&
-    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$dir/pmproxy.log"; then
-    echo "$pid"
-  fi
-}
+running_pid() { daemon_pid "$pidfile" "$dir/pmproxy.log"; }
 
-port_in_use() {
-  ss -Htln "sport = :$1" 2>/dev/null | grep -q .
-}
-
-choose_port() {
-  if [ -n "${PMPROXY_PRIVATE_PORT:-}" ]; then
-    echo "$PMPROXY_PRIVATE_PORT"
-    return
-  fi
-  p=$1
-  while port_in_use "$p"; do
-    p=$((p + 1))
-    [ "$p" -lt 45500 ] || die "no free TCP port in 45300..45499"
-  done
-  echo "$p"
-}
+try_port() { launch "$1"; }
 
 # Exits 0 once the log says pmproxy listens on TCP port $1.
 listening() {
@@ -85,17 +64,7 @@ start() {
     print_env
     return 0
   fi
-  from=45300
-  tries=0
-  while :; do
-    port=$(choose_port "$from")
-    launch "$port" && break
-    stop
-    [ -z "${PMPROXY_PRIVATE_PORT:-}" ] || die "pmproxy did not start on port $port; see $dir/pmproxy.log"
-    tries=$((tries + 1))
-    [ "$tries" -lt 10 ] || die "pmproxy did not start; see $dir/pmproxy.log"
-    from=$((port + 1))
-  done
+  start_on_free_port 45300 45500 "${PMPROXY_PRIVATE_PORT:-}"
   echo "$port" >"$dir/port"
   print_env
 }
