@@ -10,8 +10,8 @@
 # certificate made here, signed by a CA made here; both clients check it
 # against that CA (tls-verify-clients). The clients run in turn, ROUNDS
 # times (default 5); the last lines are the medians and better quartiles
-# of each, then ours against libpcp's. Also prints the cost of a
-# connection (TLS handshake included). Needs openssl and libpcp3-dev.
+# of each, then ours against libpcp's. Also the rate of whole
+# connections (TLS handshake, a lookup, one fetch) in one process. Needs openssl and libpcp3-dev.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
@@ -51,20 +51,18 @@ while [ "$round" -lt "$rounds" ]; do
   round=$((round + 1))
 done
 
-# connections: 200 processes that connect and fetch once, each way
-for who in ours pcp; do
-  start=$(date +%s%N)
-  i=0
-  while [ "$i" -lt 200 ]; do
-    "$out/$who" "$spec" 1 >/dev/null
-    i=$((i + 1))
-  done
-  end=$(date +%s%N)
-  echo "$who: $(((end - start) / 200000)) us per process (connect with TLS, one fetch)"
+# connections: 200 in a row in one process (context, lookup, one fetch)
+round=0
+while [ "$round" -lt "$rounds" ]; do
+  "$out/ours" "$spec" 200 connect | tee -a "$log"
+  "$out/pcp" "$spec" 200 connect | tee -a "$log"
+  round=$((round + 1))
 done
 
 . "$top/bench/common/quantile.sh"
 print_medians "$log" libpmapi libpcp
+echo "connections (context, lookup, one fetch), same columns:"
+print_medians "$log" libpmapi-c libpcp-c | tail -n +2
 ours=$(quantile "$log" libpmapi 4 2)
 pcp=$(quantile "$log" libpcp 4 2)
 ours_cpu=$(quantile "$log" libpmapi 2 2)
