@@ -72,6 +72,8 @@ setup_mounts() {
   empty_over "$PCP_LOG_DIR"
   empty_over "$PCP_TMP_DIR"
   copy_over /etc/pcp
+  # The secure group's tests rewrite SASL's configuration for pmcd.
+  [ -d /etc/sasl2 ] && copy_over /etc/sasl2
   copy_over "$PCP_VAR_DIR/pmns"
   copy_over "$PCP_PMDAS_DIR"
   copy_over "$PCP_VAR_DIR/config"
