@@ -381,12 +381,19 @@ TEST(Interop, OversizedRequestIsRefusedLocally) {
 
 // A second private pmcd that demands authentication (pmcd -S): over TCP
 // that needs SASL (its default configuration knows no user here); over the
-// unix socket the kernel vouches for the client.
+// unix socket the kernel vouches for the client. Its SASL configuration
+// is its own (PCP_SASL2_CONFIG_PATH), with no user database.
 class AuthPmcd : public testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new std::string(std::string(PMAPI_PMCD_DIR) + "-auth");
-    std::string env = ShellOutput("PMCD_PRIVATE_ARGS=-S " + PmcdScript() + " start " + *dir_);
+    // SASL's configuration of its own: SCRAM against a user database that
+    // does not exist, whatever the machine's /etc/sasl2 says.
+    const std::string sasl = *dir_ + "-sasl";
+    ShellOutput("mkdir -p " + sasl + " && printf 'mech_list: scram-sha-256\\nsasldb_path: " + sasl +
+                "/nosuchdb\\n' > " + sasl + "/pmcd.conf");
+    std::string env = ShellOutput("PCP_SASL2_CONFIG_PATH=" + sasl + " PMCD_PRIVATE_ARGS=-S " + PmcdScript() +
+                                  " start " + *dir_);
     port_ = new std::string(EnvValue(env, "PMCD_PORT"));
     socket_ = new std::string(EnvValue(env, "PMCD_SOCKET"));
   }
