@@ -22,10 +22,13 @@
 # $TLS_PORT and $TLS_DIR are replaced by the daemons' ports, sockets and
 # the TLS files' directory; $SASL_PORT, $SASLS_PORT and $SASLS_SOCKET the
 # SASL pmcds'. An ENV word STDIN=TEXT gives the run TEXT and a newline on
-# its standard input. Prints one line per case
+# its standard input. A TOOL written @NAME is tests/hostside/NAME.c, built
+# here against <pcp/pmapi.h> and libpcp, and run over PCP's libpcp for
+# PCP's side and over ours (the launcher) for the other sides. Prints one line per case
 # and a count per group; exits 0 when every case is the same, 77 when PCP
 # is not installed. With HOSTSIDE_LIB=0 the third way is left out (a
-# sanitized build: PCP's programs cannot load a sanitized libpcp.so.3).
+# sanitized build: PCP's programs cannot load a sanitized libpcp.so.3; the
+# @NAME cases, which reach our library only through it, are left out).
 set -uo pipefail
 
 src=$(cd "$1" && pwd)
@@ -165,6 +168,13 @@ wanted() {
   return 1
 }
 
+# The C programs the cases run as @NAME.
+mkdir -p "$work/bin"
+for c in "$here"/*.c; do
+  cc -O2 -o "$work/bin/$(basename "$c" .c)" "$c" -lpcp >"$work/cc.log" 2>&1 ||
+    { cat "$work/cc.log"; exit 1; }
+done
+
 PMCD_PORT= PROXY_PORT= CTR_PORT= CTR_SOCKET= TLS_PORT= TLS_DIR=$work/tls
 SASL_PORT= SASLS_PORT= SASLS_SOCKET= SASL_DIR=$work/sasl
 if wanted tls || wanted auth; then
@@ -199,10 +209,12 @@ run_side() {
   local side=$1 n=$2 envs=$3 tool=$4
   shift 4
   local -a cmd
-  case "$side" in
-    pcp) cmd=("$pcpbin/$tool") ;;
-    ours) cmd=("$build/tools/$tool") ;;
-    lib) cmd=("$run" "$pcpbin/$tool") ;;
+  case "$side:$tool" in
+    pcp:@*) cmd=("$work/bin/${tool#@}") ;;
+    *:@*) cmd=("$run" "$work/bin/${tool#@}") ;;
+    pcp:*) cmd=("$pcpbin/$tool") ;;
+    ours:*) cmd=("$build/tools/$tool") ;;
+    lib:*) cmd=("$run" "$pcpbin/$tool") ;;
   esac
   local -a e=() words=()
   local input= w
@@ -227,6 +239,8 @@ while IFS=$'\t' read -r group envs command; do
   envs=$(expand "$envs")
   command=$(expand "$command")
   read -r -a words <<<"$command"
+  # @NAME programs run over the drop-in on our side: not in a sanitized build
+  case "${words[0]}" in @*) [ "${#sides[@]}" -eq 3 ] || continue ;; esac
   for side in "${sides[@]}"; do run_side "$side" "$n" "$envs" "${words[@]}"; done
   total[$group]=$((${total[$group]:-0} + 1))
   verdict=same
