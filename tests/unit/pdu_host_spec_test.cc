@@ -98,6 +98,9 @@ TEST(HostSpec, BadEscapeIsInvalidArgument) {
   EXPECT_EQ(PcpCode(ParseHostSpec("localhost?compress=%4", Defaults()).status()), -EINVAL);
   EXPECT_TRUE(ParseHostSpec("localhost?unknown=%zz", Defaults()).ok());
   EXPECT_EQ(ParseHostSpec("localhost?container=a%2fb+c", Defaults())->attrs.container, "a/b c");
+  // The value ends at a NUL, but all of it is decoded first.
+  EXPECT_EQ(ParseHostSpec("localhost?container=ab%00cd", Defaults())->attrs.container, "ab");
+  EXPECT_EQ(PcpCode(ParseHostSpec("localhost?container=ab%00%zz", Defaults()).status()), -EINVAL);
 }
 
 TEST(HostSpec, BracketedIpv6WithPort) {

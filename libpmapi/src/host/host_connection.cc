@@ -10,26 +10,21 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <csignal>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
-#include <mutex>
-
 #include <syslog.h>
 
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_split.h"
-#include "pdu_codec.h"
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <mutex>
+
 #include "notice.h"
+#include "pdu_codec.h"
 #include "pdu_counts.h"
-#include "socket_wait.h"
-#include "sasl_auth.h"
-#include "tls_client.h"
 #include "pmapi/errors.h"
+#include "sasl_auth.h"
+#include "socket_wait.h"
+#include "tls_client.h"
 
 namespace pmapi {
 namespace {
@@ -117,9 +112,8 @@ absl::StatusOr<int> ConnectTcp(const std::string& host, int port, absl::Duration
 
 // Returns the CVERSION flags to send for the features pmcd advertised and
 // the caller demands, following libpcp's rules, or the error that ends the
-// connection.
-// A "relaxed" TLS request takes TLS when pmcd offers it, and goes on
-// without it otherwise.
+// connection. A "relaxed" TLS request takes TLS when pmcd offers it, and
+// goes on without it otherwise.
 absl::StatusOr<uint16_t> CredsFlags(uint16_t advertised, uint16_t demanded, bool relaxed,
                                     bool local) {
   uint16_t flags = 0;

@@ -41,10 +41,12 @@ int HexDigit(char c) {
   return -1;
 }
 
-// libpcp's form decoding: '+' is a space, %XX a byte; the value ends at a
-// NUL byte, as a C string would.
+// libpcp's form decoding: '+' is a space, %XX a byte. All of the value is
+// decoded (a bad escape anywhere fails), and it ends at its first NUL
+// byte, as a C string would.
 absl::StatusOr<std::string> UrlDecode(std::string_view in) {
   std::string out;
+  bool ended = false;
   for (size_t i = 0; i < in.size(); ++i) {
     char c = in[i] == '+' ? ' ' : in[i];
     if (c == '%') {
@@ -55,8 +57,8 @@ absl::StatusOr<std::string> UrlDecode(std::string_view in) {
       c = static_cast<char>(hi * 16 + lo);
       i += 2;
     }
-    if (c == '\0') break;
-    out.push_back(c);
+    ended = ended || c == '\0';
+    if (!ended) out.push_back(c);
   }
   return out;
 }
