@@ -91,6 +91,14 @@ TEST(HostSpec, OddListsAsLibpcpReadsThem) {
   EXPECT_EQ(ParseHostSpec("local://tmp/s", Defaults())->socket_path, "/tmp/s");
 }
 
+TEST(HostSpec, SecureWithoutValueLeavesTheEnvironmentToDecide) {
+  EXPECT_EQ(ParseHostSpec("pcps://localhost?secure", Defaults())->demanded, 0);
+  ConnectOptions o = Defaults();
+  o.secure_sockets = "1";
+  EXPECT_EQ(ParseHostSpec("pcps://localhost?secure", o)->demanded, kFeatureSecure);
+  EXPECT_EQ(ParseHostSpec("pcps://localhost?secure=1", Defaults())->demanded, kFeatureSecure);
+}
+
 TEST(HostSpec, BadEscapeIsInvalidArgument) {
   absl::StatusOr<HostSpec> s = ParseHostSpec("localhost?container=%zz", Defaults());
   EXPECT_EQ(PcpCode(s.status()), -EINVAL);
@@ -176,7 +184,7 @@ TEST(HostSpec, AttributesDemandTheFeaturesLibpcpAttachesToThem) {
            {"localhost?secure=enforce", 0},  // without pcps:// it is ignored
            {"pcps://localhost?secure=enforce", kFeatureSecure},
            {"pcps://localhost?secure=1", kFeatureSecure},
-           {"pcps://localhost?secure", kFeatureSecure},
+           {"pcps://localhost?secure", 0},  // no value: $PCP_SECURE_SOCKETS decides
            {"pcps://localhost?secure=relaxed", 0},
            {"pcps://localhost?secure=other", 0},
            {"localhost:44321/?compress", 0},  // '/' ends the spec

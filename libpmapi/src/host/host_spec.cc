@@ -135,6 +135,7 @@ absl::Status ReadAttributes(std::string_view attrs, HostSpec* out) {
     if (!KnownAttribute(name)) continue;
     out->demanded |= AttributeDemand(name);
     if (name == "container") out->attrs.container_given = true;
+    if (name == "secure") out->attrs.secure_given = true;
     std::optional<std::string> value;
     if (eq != absl::string_view::npos) {
       absl::StatusOr<std::string> decoded =
@@ -256,8 +257,11 @@ std::string ScanSocketPath(const SpecText& t, size_t* pos, const std::string& de
 // change; else $PCP_SECURE_SOCKETS) and the container ($PCP_CONTAINER for
 // a spec that names none).
 void ApplyDemands(bool pcps, const ConnectOptions& options, HostSpec* out) {
+  // A "secure" attribute without a value leaves $PCP_SECURE_SOCKETS to
+  // decide, as in libpcp.
   std::optional<std::string> secure = options.secure_sockets;
-  if (pcps) secure = out->attrs.secure.has_value() ? out->attrs.secure : std::optional<std::string>("enforce");
+  if (pcps && !out->attrs.secure_given) secure = "enforce";
+  if (pcps && out->attrs.secure.has_value()) secure = out->attrs.secure;
   if (secure.has_value() && DemandsTls(*secure)) out->demanded |= kFeatureSecure;
   out->tls_relaxed = secure.has_value() && *secure == "relaxed";
   if (!out->attrs.container_given && options.container.has_value()) {

@@ -78,6 +78,7 @@ struct ConnectOptions {
 // A name given without "=value" leaves its value unset.
 struct HostAttributes {
   std::optional<std::string> user, password, realm, method;
+  bool secure_given = false;  // "secure" named, with or without a value
   std::optional<std::string> secure;
   bool container_given = false;  // "container" named (or $PCP_CONTAINER)
   std::optional<std::string> container;
