@@ -460,12 +460,16 @@ absl::Status HostConnection::Fill(size_t want, int64_t deadline) {
     }
     // poll() first: a recv() asleep on the socket would also be woken when
     // pmcd takes the request off it (write space), costing a second switch.
-    int w = WaitFd(fd_, POLLIN, deadline);
-    if (w == 0) return PcpError(kErrTimeout);
-    if (w < 0) return PcpError(kErrIpc);
+    // With no time to wait (kNow), the socket is read at once.
+    if (deadline != kNow) {
+      int w = WaitFd(fd_, POLLIN, deadline);
+      if (w == 0) return PcpError(kErrTimeout);
+      if (w < 0) return PcpError(kErrIpc);
+    }
     ssize_t got = recv(fd_, in_.data() + in_end_, in_.size() - in_end_, MSG_DONTWAIT);
     if (got == 0) return PcpError(kErrIpc);
     if (got < 0) {
+      if (WouldBlock(errno) && deadline == kNow) return PcpError(kErrTimeout);
       if (errno == EINTR || WouldBlock(errno)) continue;
       return PcpError(kErrIpc);
     }
@@ -474,8 +478,7 @@ absl::Status HostConnection::Fill(size_t want, int64_t deadline) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::span<const uint8_t>> HostConnection::ReceiveView() {
-  if (fd_ < 0) return PcpError(kErrIpc);
+void HostConnection::Compact() {
   // Drop the PDU returned last time: what follows it moves to the front.
   if (in_begin_ == in_end_) {
     in_begin_ = in_end_ = 0;
@@ -485,26 +488,46 @@ absl::StatusOr<std::span<const uint8_t>> HostConnection::ReceiveView() {
     in_end_ -= in_begin_;
     in_begin_ = 0;
   }
-  const int64_t deadline = DeadlineAfter(options_.request_timeout);
-  size_t len = 0;
+}
+
+absl::StatusOr<size_t> HostConnection::FillPdu(int64_t deadline) {
   absl::Status s = Fill(kPduHeaderBytes, deadline);
-  if (s.ok()) {
-    absl::StatusOr<PduHeader> h = DecodePduHeader({in_.data(), kPduHeaderBytes});
-    if (!h.ok() || h->len > options_.max_pdu_bytes) {
-      s = PcpError(kErrIpc);
-    } else {
-      len = h->len;
-      s = Fill(len, deadline);
-    }
-  }
-  if (!s.ok()) {
-    // The stream cannot be resynchronised after a partial or late PDU.
-    Break();
-    return s;
-  }
+  if (!s.ok()) return s;
+  absl::StatusOr<PduHeader> h = DecodePduHeader({in_.data(), kPduHeaderBytes});
+  if (!h.ok() || h->len > options_.max_pdu_bytes) return PcpError(kErrIpc);
+  s = Fill(h->len, deadline);
+  if (!s.ok()) return s;
+  return static_cast<size_t>(h->len);
+}
+
+std::span<const uint8_t> HostConnection::TakePdu(size_t len) {
   in_begin_ = len;
   if (absl::StatusOr<PduHeader> h = DecodePduHeader({in_.data(), len}); h.ok()) CountPdu(h->type, false);
   return std::span<const uint8_t>(in_.data(), len);
+}
+
+absl::StatusOr<std::span<const uint8_t>> HostConnection::ReceiveView() {
+  if (fd_ < 0) return PcpError(kErrIpc);
+  Compact();
+  absl::StatusOr<size_t> len = FillPdu(DeadlineAfter(options_.request_timeout));
+  if (!len.ok()) {
+    // The stream cannot be resynchronised after a partial or late PDU.
+    Break();
+    return len.status();
+  }
+  return TakePdu(*len);
+}
+
+absl::StatusOr<std::span<const uint8_t>> HostConnection::ReceiveReady() {
+  if (fd_ < 0) return PcpError(kErrIpc);
+  Compact();
+  absl::StatusOr<size_t> len = FillPdu(kNow);
+  if (!len.ok()) {
+    if (PcpCode(len.status()) == kErrTimeout) return std::span<const uint8_t>();
+    Break();
+    return len.status();
+  }
+  return TakePdu(*len);
 }
 
 absl::StatusOr<std::vector<uint8_t>> HostConnection::Receive() {

@@ -110,6 +110,12 @@ class HostConnection {
   // As Receive, but the PDU is returned in place, in the connection's
   // buffer: it stays valid until the next call on this connection.
   absl::StatusOr<std::span<const uint8_t>> ReceiveView();
+  // As ReceiveView, without waiting: reads what has arrived and returns
+  // the next PDU once it is whole, or an empty span while more is to come.
+  // For a caller that waits on many connections itself (poll on fd()).
+  absl::StatusOr<std::span<const uint8_t>> ReceiveReady();
+  // The socket, for poll(); -1 once the connection is broken.
+  int fd() const { return fd_; }
   // Send, then Receive.
   absl::StatusOr<std::vector<uint8_t>> Call(std::span<const uint8_t> request);
   // Send, then ReceiveView.
@@ -140,8 +146,15 @@ class HostConnection {
   // Closes the socket; every later call fails with PM_ERR_IPC.
   void Break();
   // Reads until the buffer holds `want` bytes (in_begin_ is 0), within
-  // `deadline` (monotonic nanoseconds).
+  // `deadline` (monotonic nanoseconds; kNow reads only what has arrived,
+  // PM_ERR_TIMEOUT when that is not enough).
   absl::Status Fill(size_t want, int64_t deadline);
+  // Moves the bytes not yet returned to the front of the buffer.
+  void Compact();
+  // Fills the buffer with the whole PDU at its front; returns its length.
+  absl::StatusOr<size_t> FillPdu(int64_t deadline);
+  // Returns the PDU of `len` bytes at the front; the next call drops it.
+  std::span<const uint8_t> TakePdu(size_t len);
 
   int fd_;
   // Received bytes: [in_begin_, in_end_) are not yet returned. The size of

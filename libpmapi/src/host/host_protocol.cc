@@ -205,40 +205,64 @@ absl::StatusOr<std::vector<LabelSet>> HostProtocol::Labels(uint32_t ident, int t
   return sets;
 }
 
-absl::Status HostProtocol::Fetch(std::span<const PmID> ids, const Profile* profile, Result* out,
-                                 int* state_change) {
+absl::Status HostProtocol::StartFetch(std::span<const PmID> ids, const Profile* profile) {
   if (conn_ == nullptr) return PcpError(kErrIpc);
   if (profile != nullptr && sent_profile_ != profile->generation()) {
     absl::Status s = conn_->Send(EncodeProfile(kFrom, kCtxNum, WireProfile(*profile)));
     if (!s.ok()) return s;
     sent_profile_ = profile->generation();
   }
-  const bool highres = has_highres();
   fetch_request_.clear();
-  AppendFetch(&fetch_request_, highres ? kPduHighResFetch : kPduFetch, kFrom, kCtxNum, ids);
-  absl::Status s = conn_->Send(fetch_request_);
-  if (!s.ok()) return s;
-  const int want = highres ? kPduHighResResult : kPduResult;
+  AppendFetch(&fetch_request_, has_highres() ? kPduHighResFetch : kPduFetch, kFrom, kCtxNum, ids);
+  return conn_->Send(fetch_request_);
+}
+
+absl::StatusOr<bool> HostProtocol::TakeFetchReply(std::span<const uint8_t> reply, size_t nids,
+                                                  Result* out, int* state_change) {
+  absl::StatusOr<PduHeader> h = DecodePduHeader(reply);
+  if (!h.ok()) return Desync();
+  if (h->type == (has_highres() ? kPduHighResResult : kPduResult)) {
+    out->Clear();
+    absl::Status d = DecodeResultPdu(reply, out);
+    if (!d.ok() || out->numpmid() != static_cast<int>(nids)) return Desync();
+    return true;
+  }
   // pmcd may announce state changes with positive ERROR codes first.
+  if (h->type != kPduError) return Desync();
+  absl::StatusOr<int> code = DecodeError(reply);
+  if (!code.ok() || *code == 0) return Desync();
+  if (*code < 0) return PcpError(*code);
+  if (state_change != nullptr) *state_change |= *code;
+  return false;
+}
+
+absl::Status HostProtocol::Fetch(std::span<const PmID> ids, const Profile* profile, Result* out,
+                                 int* state_change) {
+  absl::Status s = StartFetch(ids, profile);
+  if (!s.ok()) return s;
   while (true) {
     absl::StatusOr<std::span<const uint8_t>> reply = conn_->ReceiveView();
     if (!reply.ok()) return reply.status();
-    absl::StatusOr<PduHeader> h = DecodePduHeader(*reply);
-    if (!h.ok()) return Desync();
-    if (h->type == want) {
-      out->Clear();
-      absl::Status d = DecodeResultPdu(*reply, out);
-      if (!d.ok()) return Desync();
-      if (out->numpmid() != static_cast<int>(ids.size())) return Desync();
-      return absl::OkStatus();
-    }
-    if (h->type != kPduError) return Desync();
-    absl::StatusOr<int> code = DecodeError(*reply);
-    if (!code.ok() || *code == 0) return Desync();
-    if (*code < 0) return PcpError(*code);
-    if (state_change != nullptr) *state_change |= *code;
+    absl::StatusOr<bool> done = TakeFetchReply(*reply, ids.size(), out, state_change);
+    if (!done.ok()) return done.status();
+    if (*done) return absl::OkStatus();
   }
 }
+
+absl::StatusOr<bool> HostProtocol::ContinueFetch(size_t nids, Result* out, int* state_change) {
+  while (true) {
+    if (conn_ == nullptr) return PcpError(kErrIpc);
+    absl::StatusOr<std::span<const uint8_t>> reply = conn_->ReceiveReady();
+    if (!reply.ok()) return reply.status();
+    if (reply->empty()) return false;
+    absl::StatusOr<bool> done = TakeFetchReply(*reply, nids, out, state_change);
+    if (!done.ok() || *done) return done;
+  }
+}
+
+int HostProtocol::fd() const { return conn_ == nullptr ? -1 : conn_->fd(); }
+
+void HostProtocol::Drop() { conn_.reset(); }
 
 absl::Status HostProtocol::Store(const Result& values) {
   if (conn_ == nullptr) return PcpError(kErrIpc);

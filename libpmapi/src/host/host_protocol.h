@@ -112,6 +112,17 @@ class HostProtocol {
   // *state_change when it is not null.
   absl::Status Fetch(std::span<const PmID> ids, const Profile* profile, Result* out,
                      int* state_change);
+  // Fetch in two halves, for a caller that waits on many connections at
+  // once. StartFetch sends what Fetch sends; ContinueFetch then reads what
+  // has arrived without waiting and returns true once the reply is whole
+  // and decoded into *out (false while more is to come), or the error.
+  absl::Status StartFetch(std::span<const PmID> ids, const Profile* profile);
+  absl::StatusOr<bool> ContinueFetch(size_t nids, Result* out, int* state_change);
+  // The connection's socket, for poll(); -1 when there is none.
+  int fd() const;
+  // Gives the connection up (a reply that did not come in time leaves the
+  // stream out of step); calls fail with PM_ERR_IPC until Reconnect.
+  void Drop();
   // RESULT -> ERROR: pmStore.
   absl::Status Store(const Result& values);
 
@@ -122,6 +133,11 @@ class HostProtocol {
   // `expected`; an ERROR reply gives its (negative) code.
   // The reply is in the connection's buffer, valid until its next call.
   absl::StatusOr<std::span<const uint8_t>> Call(std::span<const uint8_t> request, int expected);
+  // Reads one PDU of a fetch's reply: true for the result (decoded into
+  // *out, which must hold `nids` sets), false for a state change (OR'd
+  // into *state_change) with the result still to come, or pmcd's error.
+  absl::StatusOr<bool> TakeFetchReply(std::span<const uint8_t> reply, size_t nids, Result* out,
+                                      int* state_change);
   // Drops the connection after a reply that broke the protocol.
   absl::Status Desync();
 

@@ -4,8 +4,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <climits>
-#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -48,28 +46,9 @@ absl::StatusOr<std::unique_ptr<HostSource>> HostSource::Open(std::string_view sp
   return std::make_unique<HostSource>(std::move(*p));
 }
 
-std::vector<int> ParseReconnectBackoff(const char* text) {
-  std::vector<int> out;
-  if (text == nullptr) return out;
-  const char* p = text;
-  while (*p != '\0') {
-    char* end = nullptr;
-    errno = 0;
-    long v = std::strtol(p, &end, 10);
-    if (end == p || v <= 0 || v > INT_MAX || errno != 0 || (*end != ',' && *end != '\0')) {
-      return {};
-    }
-    out.push_back(static_cast<int>(v));
-    p = *end == ',' ? end + 1 : end;
-  }
-  return out;
-}
-
 HostSource::HostSource(std::unique_ptr<HostProtocol> protocol)
     : protocol_(std::move(protocol)),
-      backoff_(ParseReconnectBackoff(std::getenv("PMCD_RECONNECT_TIMEOUT"))) {
-  if (backoff_.empty()) backoff_ = {5, 10, 20, 40, 80};
-}
+      backoff_(ReconnectBackoff::FromEnvironment()) {}
 
 absl::StatusOr<Context> OpenHostContext(std::string_view host_spec) {
   absl::StatusOr<std::unique_ptr<HostSource>> src = HostSource::Open(host_spec);
@@ -246,14 +225,13 @@ absl::Status HostSource::Store(const Result& values) { return protocol_->Store(v
 
 absl::Status HostSource::Reconnect() {
   const absl::Time now = now_();
-  if (backoff_step_ > 0 && now < retry_at_) return PcpError(-ETIMEDOUT);
+  if (!backoff_.Due(now)) return PcpError(-ETIMEDOUT);
   host_name_.reset();
   if (protocol_->Reconnect().ok()) {
-    backoff_step_ = 0;
+    backoff_.Succeeded();
     return absl::OkStatus();
   }
-  if (backoff_step_ < backoff_.size()) ++backoff_step_;
-  retry_at_ = now + absl::Seconds(backoff_[backoff_step_ - 1]);
+  backoff_.Failed(now);
   return PcpError(-ETIMEDOUT);
 }
 

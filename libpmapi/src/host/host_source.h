@@ -28,6 +28,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/time/time.h"
 #include "host_protocol.h"
+#include "reconnect_backoff.h"
 #include "source.h"
 
 namespace pmapi {
@@ -80,7 +81,7 @@ class HostSource : public Source {
   absl::Status Reconnect() override;
   // The back-off delays: PMCD_RECONNECT_TIMEOUT when it is a valid list,
   // else 5,10,20,40,80 (read when the source is made).
-  const std::vector<int>& backoff_seconds() const { return backoff_; }
+  const std::vector<int>& backoff_seconds() const { return backoff_.seconds(); }
   // Replaces the clock the back-off reads (for tests).
   void set_clock(std::function<absl::Time()> now) { now_ = std::move(now); }
   // Returns the number of descriptors cached (for tests).
@@ -94,17 +95,9 @@ class HostSource : public Source {
   std::unique_ptr<HostProtocol> protocol_;
   absl::flat_hash_map<PmID, Desc> descs_;
   std::optional<std::string> host_name_;
-  std::vector<int> backoff_;
-  // How many delays of backoff_ have been used since the last success.
-  size_t backoff_step_ = 0;
-  // No reconnection attempt before this time.
-  absl::Time retry_at_ = absl::InfinitePast();
+  ReconnectBackoff backoff_;
   std::function<absl::Time()> now_ = [] { return absl::Now(); };
 };
-
-// Parses a PMCD_RECONNECT_TIMEOUT value as libpcp does: positive integers
-// separated by commas. Returns an empty list when any part is not one.
-std::vector<int> ParseReconnectBackoff(const char* text);
 
 }  // namespace pmapi
 

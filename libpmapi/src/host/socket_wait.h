@@ -1,6 +1,6 @@
 // socket_wait.h: deadlines and waiting for a socket, for the host
 // connection and its TLS session. Deadlines are nanoseconds of
-// CLOCK_MONOTONIC; kNoDeadline means none.
+// CLOCK_MONOTONIC; kNoDeadline means none, kNow no waiting at all.
 //
 // Example:
 //   int64_t deadline = pmapi::DeadlineAfter(absl::Seconds(10));
@@ -15,6 +15,8 @@
 namespace pmapi {
 
 inline constexpr int64_t kNoDeadline = INT64_MAX;
+// A deadline already passed: wait for nothing, take what has arrived.
+inline constexpr int64_t kNow = 0;
 
 int64_t MonotonicNanos();
 // The deadline `d` from now (kNoDeadline for an infinite duration).
