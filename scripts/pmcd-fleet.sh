@@ -143,20 +143,27 @@ tcp_bound() {
   grep -Eq "^ +ok +[0-9]+ +$port +ipv6 " "$log"
 }
 
+# Exits 0 while the process launch started for pmcd $1 is alive. Just
+# after launch it may not have become pmcd yet (its command line is still
+# this script's), so the pid file alone is trusted here.
+launched() {
+  p=$(cat "$dir/$1/run/pmcd.pid" 2>/dev/null) && kill -0 "$p" 2>/dev/null
+}
+
 # Waits until pmcd $1 answers on its unix socket and holds its TCP port,
 # for up to 60 seconds, or until pmcd exits. pmcd_wait retries only once a
 # second, so the socket is watched for first.
 await() {
   tries=0
   while [ ! -S "$dir/$1/run/pmcd.socket" ]; do
-    [ "$tries" -lt 1200 ] && [ -n "$(pmcd_pid "$1")" ] || return 1
+    [ "$tries" -lt 1200 ] && launched "$1" || return 1
     sleep 0.05
     tries=$((tries + 1))
   done
   tries=0
   until env PMCD_SOCKET="$dir/$1/run/pmcd.socket" "$binadm/pmcd_wait" -h unix: -t 1 \
     2>/dev/null; do
-    [ "$tries" -lt 60 ] && [ -n "$(pmcd_pid "$1")" ] || return 1
+    [ "$tries" -lt 60 ] && launched "$1" || return 1
     tries=$((tries + 1))
   done
   tcp_bound "$1"

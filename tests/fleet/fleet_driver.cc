@@ -11,7 +11,8 @@
 // or, with -D, after SECONDS. One line per round goes to stderr with -v;
 // the last line on stdout sums the run up:
 //   rounds R answers A ok O misattributed M longest_round_ms L
-//   lost N reconnects C lookups K errors CODE:COUNT,...
+//   lost N reconnects C lookups K final_ok F errors CODE:COUNT,...
+// where F is the number of hosts that answered the last round.
 // Exits 1 when a value was misattributed or a round took longer than the
 // deadline plus one second.
 #include <unistd.h>
@@ -113,6 +114,7 @@ int main(int argc, char** argv) {
   Tally t;
   double longest = 0;
   long round = 0;
+  long final_ok = 0;
   const auto start = std::chrono::steady_clock::now();
   while (args.seconds > 0 ? std::chrono::steady_clock::now() - start <
                                 std::chrono::seconds(args.seconds)
@@ -149,17 +151,18 @@ int main(int argc, char** argv) {
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count();
     if (ms > longest) longest = ms;
+    final_ok = ok;
     if (args.verbose) std::fprintf(stderr, "round %ld: %ld/%zu ok in %.1f ms\n", round, ok, n, ms);
     ++round;
     if (args.interval_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(args.interval_ms));
   }
   pmapi::HostGroupStats s = (*group)->stats();
   std::printf("rounds %ld answers %ld ok %ld misattributed %ld longest_round_ms %.1f lost %llu "
-              "reconnects %llu lookups %llu errors ",
+              "reconnects %llu lookups %llu final_ok %ld errors ",
               round, t.answers, t.ok, t.misattributed, longest,
               static_cast<unsigned long long>(s.connections_lost),
               static_cast<unsigned long long>(s.reconnects),
-              static_cast<unsigned long long>(s.lookups));
+              static_cast<unsigned long long>(s.lookups), final_ok);
   const char* sep = "";
   for (const auto& [code, count] : t.errors) {
     std::printf("%s%d:%ld", sep, code, count);
