@@ -6,7 +6,12 @@
 // all of sample.* must succeed. The second test mixes host, archive and
 // local contexts through the C API. Run by CTest with the private_pmcd
 // fixture (label interop) and under ThreadSanitizer by scripts/tsan.sh.
+// The third makes a process's first contexts on many threads at once (the
+// library then loads pcp.conf into the environment while the threads read
+// it), in many fresh processes.
 #include <pcp/pmapi.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -159,6 +164,44 @@ TEST(ThreadStressHost, CApiHostArchiveAndLocalContexts) {
   const int n = static_cast<int>(sources.size());
   EXPECT_EQ(got.walks, threads * rounds * (n + 1));
   EXPECT_EQ(got.contexts, threads * (n + rounds));
+}
+
+// In a fresh process: 32 threads released together, each opening its
+// first host context. Returns the process's exit status.
+int FirstContextsTogether() {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    constexpr int kThreads = 32;
+    std::atomic<int> ready{0};
+    std::atomic<int> failed{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&] {
+        ++ready;
+        while (ready.load() < kThreads) {
+        }
+        const int ctx = pmNewContext(PM_CONTEXT_HOST, "unix:");
+        if (ctx < 0) {
+          ++failed;
+          std::fprintf(stderr, "pmNewContext: %s\n", pmErrStr(ctx));
+        }
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    _exit(failed.load() == 0 ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+TEST(ThreadStressHost, FirstContextsOnManyThreadsAtOnce) {
+  ASSERT_TRUE(UsePrivatePmcd());
+  for (int run = 0; run < 40; ++run) {
+    const int status = FirstContextsTogether();
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << "run " << run << ": status " << status;
+  }
 }
 
 }  // namespace

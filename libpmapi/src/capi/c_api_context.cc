@@ -50,6 +50,11 @@ std::string SecureSpec(std::string spec) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Context>> OpenContext(int type, const char* name) {
+  // pcp.conf's settings go into the environment once, before this context
+  // reads it: loading them sets variables, which must not happen while
+  // another thread opening a context reads the environment (the threads
+  // here wait for the one that loads them).
+  pmGetOptionalConfig(nullptr);
   const int kind = type & PM_CONTEXT_TYPEMASK;
   if (kind == PM_CONTEXT_ARCHIVE && name == nullptr) return PcpError(kErrLogfile);
   std::string source = name == nullptr ? "" : name;

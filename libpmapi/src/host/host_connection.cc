@@ -63,6 +63,35 @@ int ConnectAddress(int fd, const sockaddr* addr, socklen_t len, int64_t deadline
   return -err;
 }
 
+// A unix socket whose listener's backlog is full refuses a non-blocking
+// connect (EAGAIN) instead of completing it later, so it is tried again
+// blocking, which sleeps until the listener makes room, bounded by the
+// deadline (SO_SNDTIMEO bounds a unix connect). Returns 0 or -errno.
+int ConnectUnixWaiting(int fd, const sockaddr_un& addr, int64_t deadline) {
+  const int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) return -errno;
+  int rc = -ETIMEDOUT;
+  while (true) {
+    const int64_t left = deadline - MonotonicNanos();
+    if (left <= 0) break;
+    timeval tv{static_cast<time_t>(left / 1000000000), static_cast<suseconds_t>(left % 1000000000 / 1000)};
+    if (tv.tv_sec == 0 && tv.tv_usec == 0) tv.tv_usec = 1;
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) {
+      rc = 0;
+      break;
+    }
+    if (errno != EINTR && errno != EAGAIN) {
+      rc = -errno;
+      break;
+    }
+  }
+  const timeval none{0, 0};
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &none, sizeof none);
+  if (fcntl(fd, F_SETFL, flags) != 0 && rc == 0) rc = -errno;
+  return rc;
+}
+
 absl::StatusOr<int> ConnectUnix(const std::string& path, absl::Duration timeout) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
@@ -70,8 +99,10 @@ absl::StatusOr<int> ConnectUnix(const std::string& path, absl::Duration timeout)
   std::memcpy(addr.sun_path, path.data(), path.size());
   int fd = NewSocket(AF_UNIX);
   if (fd < 0) return Errno(errno);
-  int rc = ConnectAddress(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr,
-                          DeadlineAfter(timeout));
+  int rc = 0;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    rc = errno == EAGAIN ? ConnectUnixWaiting(fd, addr, DeadlineAfter(timeout)) : -errno;
+  }
   if (rc != 0) {
     close(fd);
     return PcpError(rc);
