@@ -79,8 +79,9 @@ struct HostAnswer {
   // PM_ERR_TIMEOUT (no answer within the deadline), or pmcd's error.
   absl::Status status;
   // The values, one set per metric in the order given to Open, when status
-  // is ok. A metric the host's agents lack has the id kPmIDNull and a set
-  // whose numval is the lookup's error (PM_ERR_NAME, ...).
+  // is ok. A metric the host's agents lack has the id kPmIDNull; it is
+  // fetched as such, and its set carries pmcd's error for it
+  // (PM_ERR_NOAGENT), as pmFetch gives for PM_ID_NULL.
   const Result* result = nullptr;
   std::span<const PmID> ids;
   std::span<const Desc> descs;
