@@ -6,9 +6,11 @@
 // unix socket), and "local:" (the unix socket, else TCP to localhost). An
 // empty spec means $PMCD_HOST, else "local:". PMCD_PORT, PMCD_SOCKET,
 // PMCD_CONNECT_TIMEOUT and PMCD_REQUEST_TIMEOUT apply as in libpcp. A host
-// may carry libpcp's "?attribute&..." list; a demand for TLS ("pcps://",
-// $PCP_SECURE_SOCKETS), compression, authentication or a container fails
-// with -EOPNOTSUPP, as none of them is implemented.
+// may carry libpcp's "?attribute&..." list: TLS ("pcps://",
+// $PCP_SECURE_SOCKETS), authentication (username, password, method) and a
+// container are made as libpcp makes them; "host@proxy" goes through a
+// pmproxy. A demand for compression fails with -EOPNOTSUPP.
+// Many hosts at once: pmapi/host_group.h.
 //
 // A lost connection gives PM_ERR_IPC until Context::Reconnect() connects
 // again (with libpcp's back-off, PMCD_RECONNECT_TIMEOUT).
