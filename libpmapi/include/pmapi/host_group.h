@@ -22,7 +22,9 @@
 //  - Lookups: names and descriptors are looked up once per distinct set of
 //    agents, not once per host. Hosts whose pmcd reports the same
 //    pmcd.version and the same agents (pmcd.agent.type: domain and type of
-//    each) share the PMIDs and descriptors the first of them gave.
+//    each) share the PMIDs and descriptors the first of them gave. A host
+//    whose pmcd reports an agent added or dropped is connected again after
+//    that answer, so its metrics are resolved for the agents it now runs.
 //
 // The calling thread runs the rounds; a HostGroup is not shared between
 // threads. C programs get the same effect with one context per thread

@@ -52,6 +52,10 @@ struct Arrival {
   std::shared_ptr<const MetricTable> table;
 };
 
+// pmcd's state-change bits for an agent added (PMCD_ADD_AGENT) or
+// dropped (PMCD_DROP_AGENT).
+constexpr int kAgentSetChanges = 1 << 0 | 1 << 2;
+
 // Milliseconds for epoll_wait until `deadline`, rounded up.
 int WaitMillis(int64_t deadline) {
   const int64_t left = deadline - MonotonicNanos();
@@ -237,6 +241,9 @@ void HostGroup::State::Continue(size_t i, absl::FunctionRef<void(const HostAnswe
   --waiting;
   if (!done.ok() && m.proto->broken()) Lose(i, done.status());
   Answer(i, done.ok() ? absl::OkStatus() : done.status(), each);
+  // An agent added or dropped changes the host's agent set: it is
+  // connected again, and its metrics resolved for the agents it now runs.
+  if (done.ok() && (m.state_change & kAgentSetChanges) != 0) Lose(i, absl::OkStatus());
 }
 
 HostGroup::HostGroup(std::unique_ptr<State> state) : state_(std::move(state)) {}
