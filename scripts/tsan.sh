@@ -8,8 +8,11 @@
 #
 # The host part runs against a private pmcd (scripts/pmcd-private.sh) in
 # $PMCD_PRIVATE_DIR (default DIR/pmcd-private), started here and stopped
-# when the script ends. PMAPI_STRESS_THREADS and PMAPI_STRESS_ROUNDS
-# (environment) size the run; ccache is used when installed.
+# when the script ends. The host part also runs the many-hosts fault run
+# (tests/fleet/fault_run.sh: a HostGroup, its connecting threads and 64
+# private pmcds killed and restarted, 15 s). PMAPI_STRESS_THREADS and
+# PMAPI_STRESS_ROUNDS (environment) size the run; ccache is used when
+# installed.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +39,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 fi
 targets="thread_stress_test"
-[ "$host" = 1 ] && targets="$targets thread_stress_host_test"
+[ "$host" = 1 ] && targets="$targets thread_stress_host_test fleet_driver"
 # shellcheck disable=SC2086
 cmake --build "$build" --target $targets
 
@@ -55,4 +58,5 @@ fi
 status=0
 PMAPI_STRESS_PMCD_DIR="$pmcd_dir" "$build/tests/robust/thread_stress_host_test" || status=$?
 [ "$started" = 0 ] || "$pmcd" stop "$pmcd_dir"
+"$top/tests/fleet/fault_run.sh" "$build" 64 15 || status=$?
 exit "$status"

@@ -9,22 +9,8 @@
 # of rounds, PCP's sample agent (a pipe agent, domain 29) is added to its
 # pmcd.conf and pmcd is told to reread it (SIGHUP).
 set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "$1" && pwd)
-fleet="$top/scripts/pmcd-fleet.sh"
-work=$(mktemp -d "${TMPDIR:-/tmp}/pmapi-agents.XXXXXX")
-dir="$work/fleet"
-cleanup() {
-  "$fleet" stop "$dir" >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-base=47700
-until "$fleet" start 1 "$dir" "$base" 2>"$work/start.err"; do
-  base=$((base + 1))
-  [ "$base" -lt 47800 ] || { cat "$work/start.err" >&2; exit 1; }
-done
-"$fleet" hosts "$dir" >"$work/hosts"
+. "$(dirname "$0")/fleet_common.sh"
+start_fleet 1 47700
 PMCD_RECONNECT_TIMEOUT=1 "$build/tests/fleet/fleet_driver" -D 5 -i 100 -d 1000 \
   "$work/hosts" pmcd.hostname sampledso.long.one >"$work/summary" &
 driver=$!
@@ -35,7 +21,6 @@ kill -HUP "$(cat "$dir/0/run/pmcd.pid")"
 wait "$driver"
 summary=$(cat "$work/summary")
 echo "$summary"
-field() { echo "$summary" | sed -n "s/.* $1 \([^ ]*\).*/\1/p"; }
 [ "$(field lookups)" = 2 ] || { echo "agent_change: expected a second lookup" >&2; exit 1; }
 [ "$(field reconnects)" = 1 ] || { echo "agent_change: expected one reconnection" >&2; exit 1; }
 [ "$(field errors)" = none ] || { echo "agent_change: failed answers" >&2; exit 1; }

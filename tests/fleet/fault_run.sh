@@ -14,28 +14,10 @@
 # missed its deadline (PM_ERR_TIMEOUT), and the last round had every host.
 # The driver's summary line is printed, then the run's figures.
 set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "$1" && pwd)
 hosts=${2:-64}
 seconds=${3:-30}
-fleet="$top/scripts/pmcd-fleet.sh"
-work=$(mktemp -d "${TMPDIR:-/tmp}/pmapi-fleet.XXXXXX")
-dir="$work/fleet"
-cleanup() {
-  "$fleet" stop "$dir" >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-# The first free block of ports from 46000 up.
-base=46000
-until "$fleet" start "$hosts" "$dir" "$base" 2>"$work/start.err"; do
-  "$fleet" stop "$dir" >/dev/null 2>&1 || true
-  rm -rf "$dir"
-  base=$((base + hosts + 100))
-  [ "$base" -lt 60000 ] || { cat "$work/start.err" >&2; exit 1; }
-done
-"$fleet" hosts "$dir" >"$work/hosts"
+. "$(dirname "$0")/fleet_common.sh"
+start_fleet "$hosts" 46000
 
 PMCD_RECONNECT_TIMEOUT=1 "$build/tests/fleet/fleet_driver" -D "$seconds" -i 50 -d 1000 \
   "$work/hosts" pmcd.hostname sampledso.long.one >"$work/summary" 2>"$work/driver.err" &
@@ -63,7 +45,6 @@ wait || true
 summary=$(cat "$work/summary")
 echo "$summary"
 echo "hosts $hosts seconds $seconds killed $victims stopped 1"
-field() { echo "$summary" | sed -n "s/.* $1 \([^ ]*\).*/\1/p"; }
 fail() {
   echo "fault_run: $*" >&2
   tail -20 "$work/driver.err" >&2
