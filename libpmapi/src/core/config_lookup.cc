@@ -20,4 +20,10 @@ std::optional<std::string> ConfigValue(const char* name) {
   return std::string(value);
 }
 
+void LoadConfig() {
+  // The lookup reads the configuration on its first call; no name asks
+  // for nothing else.
+  if (ConfigLookup lookup = installed.load()) lookup(nullptr);
+}
+
 }  // namespace pmapi

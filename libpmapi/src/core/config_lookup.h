@@ -22,6 +22,11 @@ void SetConfigLookup(ConfigLookup lookup);
 // Returns the setting's value, or nullopt.
 std::optional<std::string> ConfigValue(const char* name);
 
+// Has the installed lookup read PCP's configuration now. Reading it sets
+// environment variables, so a part that starts threads which read the
+// environment calls this first.
+void LoadConfig();
+
 }  // namespace pmapi
 
 #endif  // PMAPI_SRC_CORE_CONFIG_LOOKUP_H_

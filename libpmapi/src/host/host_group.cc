@@ -18,6 +18,7 @@
 
 #include "absl/time/clock.h"
 #include "agent_set_cache.h"
+#include "config_lookup.h"
 #include "host_protocol.h"
 #include "host_spec.h"
 #include "pmapi/errors.h"
@@ -253,6 +254,8 @@ absl::StatusOr<std::unique_ptr<HostGroup>> HostGroup::Open(std::vector<std::stri
                                                            std::vector<std::string> metrics,
                                                            const HostGroupOptions& options) {
   if (hosts.empty() || metrics.empty()) return PcpError(kErrToosmall);
+  // Before the connecting threads start: they read the environment.
+  LoadConfig();
   ConnectOptions connect = ConnectOptions::FromEnvironment();
   const absl::Duration deadline = options.deadline.value_or(connect.request_timeout);
   if (deadline <= absl::ZeroDuration()) return PcpError(-EINVAL);
