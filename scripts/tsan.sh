@@ -38,12 +38,14 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread" \
     -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 fi
-targets="thread_stress_test"
+targets="thread_stress_test pmda_test"
 [ "$host" = 1 ] && targets="$targets thread_stress_host_test fleet_driver"
 # shellcheck disable=SC2086
 cmake --build "$build" --target $targets
 
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+# As ctest runs them: without the stock derived metrics.
+export PCP_DERIVED_CONFIG=
 "$build/tests/robust/thread_stress_test"
 [ "$host" = 1 ] || exit 0
 

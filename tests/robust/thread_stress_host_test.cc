@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <latch>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -172,14 +173,12 @@ int FirstContextsTogether() {
   const pid_t pid = fork();
   if (pid == 0) {
     constexpr int kThreads = 32;
-    std::atomic<int> ready{0};
+    std::latch ready(kThreads);
     std::atomic<int> failed{0};
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&] {
-        ++ready;
-        while (ready.load() < kThreads) {
-        }
+        ready.arrive_and_wait();
         const int ctx = pmNewContext(PM_CONTEXT_HOST, "unix:");
         if (ctx < 0) {
           ++failed;
