@@ -201,8 +201,28 @@ for a in simple trivial txmon sample; do
     diff "$work/usage.pcp.$a" "$work/usage.ours.$a" | head -20
   fi
 done
+# differing FORM: the agents of FORM whose answers differ between the two
+# libraries.
+differing() {
+  for a in $(agents "$1"); do
+    cmp -s "$work/out.pcp.$1.$a" "$work/out.ours.$1.$a" || echo "$a"
+  done
+}
+
 for form in pipe unix inet; do
   for libname in pcp ours; do run "$libname" "$form"; done
+  # The sample agent counts the PDUs pmcd sends it and the client contexts
+  # it holds, and pmcd tells it of a closed context only when it gets to
+  # it, so on a loaded machine one tool may find the last one's context
+  # still open. A difference is shown, and both runs are made once more.
+  again=$(differing "$form")
+  if [ -n "$again" ]; then
+    for a in $again; do
+      echo "$a $form: different in the first run; running both again"
+      diff "$work/out.pcp.$form.$a" "$work/out.ours.$form.$a" | head -20
+    done
+    for libname in pcp ours; do run "$libname" "$form"; done
+  fi
   for a in $(agents "$form"); do
     total=$((total + 1))
     # an agent pmcd could not start answers nothing: that is no success
