@@ -9,6 +9,7 @@
 # of rounds, PCP's sample agent (a pipe agent, domain 29) is added to its
 # pmcd.conf and pmcd is told to reread it (SIGHUP).
 set -eu
+# shellcheck source=tests/fleet/fleet_common.sh
 . "$(dirname "$0")/fleet_common.sh"
 start_fleet 1 47700
 PMCD_RECONNECT_TIMEOUT=1 "$build/tests/fleet/fleet_driver" -D 5 -i 100 -d 1000 \

@@ -16,6 +16,7 @@
 set -eu
 hosts=${2:-64}
 seconds=${3:-30}
+# shellcheck source=tests/fleet/fleet_common.sh
 . "$(dirname "$0")/fleet_common.sh"
 start_fleet "$hosts" 46000
 

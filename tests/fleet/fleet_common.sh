@@ -1,3 +1,4 @@
+# shellcheck shell=sh disable=SC2034,SC2154
 # fleet_common.sh: sourced by the fleet tests. Sets top, build (from $1),
 # fleet (the script) and work (a private directory, removed on exit with
 # the fleet in it); start_fleet N FROM starts N pmcds in $dir on the first
