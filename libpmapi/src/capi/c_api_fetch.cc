@@ -11,14 +11,6 @@ using namespace pmapi::capi;
 
 namespace {
 
-template <typename F>
-int WithContext(F body) {
-  std::shared_ptr<CContext> entry = Current();
-  if (entry == nullptr) return PM_ERR_NOCONTEXT;
-  std::lock_guard<std::recursive_mutex> lock(entry->mu);
-  return body(*entry);
-}
-
 // The nanoseconds one unit of PM_TIME_* scale `scale` lasts.
 int64_t ScaleNanos(int scale) {
   static constexpr int64_t kNanos[] = {1,           1000,         1000000,

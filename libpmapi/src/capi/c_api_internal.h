@@ -74,6 +74,16 @@ int CurrentHandle();
 void SetCurrentHandle(int handle);
 // Returns the current context's entry, or null (PM_ERR_NOCONTEXT).
 std::shared_ptr<CContext> Current();
+// Runs `body` on the current context's entry with its lock held; returns
+// what `body` returns, or PM_ERR_NOCONTEXT when there is no current
+// context.
+template <typename F>
+int WithContext(F body) {
+  std::shared_ptr<CContext> entry = Current();
+  if (entry == nullptr) return PM_ERR_NOCONTEXT;
+  std::lock_guard<std::recursive_mutex> lock(entry->mu);
+  return body(*entry);
+}
 
 // The name space loaded by pmLoadNameSpace/pmLoadASCIINameSpace (null when
 // none) and its generation, which changes with every load and unload.

@@ -13,15 +13,6 @@ using namespace pmapi::capi;
 
 namespace {
 
-// Runs `body` on the current context, or returns PM_ERR_NOCONTEXT.
-template <typename F>
-int WithContext(F body) {
-  std::shared_ptr<CContext> entry = Current();
-  if (entry == nullptr) return PM_ERR_NOCONTEXT;
-  std::lock_guard<std::recursive_mutex> lock(entry->mu);
-  return body(*entry);
-}
-
 // Opens the archives of an archive context for the *Archive functions.
 // Hands out instance lists as pmGetInDom does: two malloc'd arrays.
 int HandOutInstances(const std::vector<Instance>& insts, int** instlist, char*** namelist) {

@@ -260,16 +260,6 @@ const CInstance* MatchInstanceName(const std::vector<CInstance>& set, const std:
   return nullptr;
 }
 
-void FreeInResult(pmInResult* r) {
-  if (r == nullptr) return;
-  if (r->namelist != nullptr) {
-    for (int i = 0; i < r->numinst; ++i) std::free(r->namelist[i]);
-  }
-  std::free(r->namelist);
-  std::free(r->instlist);
-  std::free(r);
-}
-
 // Fills *r with every instance of `set`.
 bool AllInstances(const std::vector<CInstance>& set, pmInResult* r) {
   r->numinst = static_cast<int>(set.size());
@@ -286,6 +276,17 @@ bool AllInstances(const std::vector<CInstance>& set, pmInResult* r) {
 }
 
 }  // namespace
+
+void FreeInResult(pmInResult* r) {
+  if (r == nullptr) return;
+  if (r->namelist != nullptr) {
+    for (int i = 0; i < r->numinst; ++i) std::free(r->namelist[i]);
+  }
+  std::free(r->namelist);
+  std::free(r->instlist);
+  std::free(r);
+}
+
 }  // namespace pmapi
 
 extern "C" {

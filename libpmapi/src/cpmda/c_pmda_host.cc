@@ -146,14 +146,6 @@ absl::StatusOr<Desc> DescOf(CAgent* a, PmID id) {
   return capi::FromC(d);
 }
 
-void FreeInResult(pmInResult* r) {
-  if (r == nullptr) return;
-  for (int i = 0; r->namelist != nullptr && i < r->numinst; ++i) std::free(r->namelist[i]);
-  std::free(r->namelist);
-  std::free(r->instlist);
-  std::free(r);
-}
-
 absl::StatusOr<PmdaInResult> InstancesOf(CAgent* a, InDom indom, int32_t inst, const std::string* name) {
   a->Begin();
   pmInResult* r = nullptr;

@@ -164,6 +164,9 @@ pmValueBlock* NewCBlock(int vtype, const void* data, size_t len);
 pmResult* NewCResult(const Result& values);
 // Frees a pmResult NewCResult made.
 void FreeCResult(pmResult* res);
+// Frees an agent's pmInResult (an instance handler's answer) and the
+// names and ids in it (__pmFreeInResult).
+void FreeInResult(pmInResult* r);
 
 // Where a daemon agent (pmdaDaemon) finds the names its help text uses:
 // the default name space ($PMNS_DEFAULT, else $PCP_VAR_DIR/pmns/root), as

@@ -106,14 +106,6 @@ void OnDesc(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {
   Answer(link, 0, EncodeDesc(kFromAnon, capi::FromC(d)));
 }
 
-void FreeInResult(pmInResult* r) {
-  if (r == nullptr) return;
-  for (int i = 0; r->namelist != nullptr && i < r->numinst; ++i) std::free(r->namelist[i]);
-  std::free(r->namelist);
-  std::free(r->instlist);
-  std::free(r);
-}
-
 void OnInstance(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {
   absl::StatusOr<InstanceRequest> req = DecodeInstanceReq(pdu);
   if (!req.ok()) return AnswerError(link, CodeOf(req));
