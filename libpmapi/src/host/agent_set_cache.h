@@ -6,7 +6,8 @@
 // pmcd.agent.type (an instance per agent, numbered by its domain, valued
 // by how pmcd runs it): the key is the version and every (domain, type).
 // A host whose pmcd answers neither keys on its own spec, so it is looked
-// up alone.
+// up alone. A lookup holds the cache, so hosts connected meanwhile wait
+// for it (at most the request timeout); lookups are once per agent set.
 //
 // Example:
 //   pmapi::AgentSetCache cache({"kernel.all.load"});

@@ -262,8 +262,6 @@ absl::StatusOr<bool> HostProtocol::ContinueFetch(size_t nids, Result* out, int* 
 
 int HostProtocol::fd() const { return conn_ == nullptr ? -1 : conn_->fd(); }
 
-void HostProtocol::Drop() { conn_.reset(); }
-
 absl::Status HostProtocol::Store(const Result& values) {
   if (conn_ == nullptr) return PcpError(kErrIpc);
   absl::Status s = conn_->Send(EncodeResultPdu(kFrom, values));

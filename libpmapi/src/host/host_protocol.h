@@ -120,9 +120,6 @@ class HostProtocol {
   absl::StatusOr<bool> ContinueFetch(size_t nids, Result* out, int* state_change);
   // The connection's socket, for poll(); -1 when there is none.
   int fd() const;
-  // Gives the connection up (a reply that did not come in time leaves the
-  // stream out of step); calls fail with PM_ERR_IPC until Reconnect.
-  void Drop();
   // RESULT -> ERROR: pmStore.
   absl::Status Store(const Result& values);
 
