@@ -23,7 +23,7 @@ out="${PMAPI_BENCH_DIR:-${TMPDIR:-/tmp}/pmapi-bench}/local-fetch"
 mkdir -p "$out"
 pmdas=/var/lib/pcp/pmdas
 
-c++ -std=c++20 -O2 -I"$top/bench/common" -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archive/include" \
+c++ -std=c++20 -O2 -I"$top/bench/common" -I"$top/core/include" -I"$top/libpmapi/include" -I"$top/pmns/include" -I"$top/archive/include" \
   "$top/bench/local_fetch/ours.cc" -o "$out/ours" \
   -L"$build/libpmapi" -Wl,-rpath,"$build/libpmapi" -lpmapi \
   -labsl_statusor -labsl_status -labsl_strings -labsl_time -labsl_time_zone

@@ -28,7 +28,7 @@ rm -rf "$work"
 mkdir -p "$work"
 [ -f "$build/dropin/lib/libpcp.so.3" ] || { echo "no drop-in in $build" >&2; exit 1; }
 
-c++ -std=c++20 -O2 -I"$top/libpmapi/include" "$top/bench/many_hosts/group.cc" -o "$work/group" \
+c++ -std=c++20 -O2 -I"$top/core/include" -I"$top/libpmapi/include" "$top/bench/many_hosts/group.cc" -o "$work/group" \
   -L"$build/libpmapi" -Wl,-rpath,"$build/libpmapi" -lpmapi \
   -labsl_statusor -labsl_status -labsl_strings -labsl_time -labsl_time_zone
 cc -O2 "$top/bench/many_hosts/threads.c" -o "$work/threads" -lpcp -lpthread

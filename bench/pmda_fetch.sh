@@ -46,7 +46,7 @@ export PCP_USER PCP_VAR_DIR
 
 cc -O2 -I"$top/bench/common" "$top/bench/pmda_fetch/client.c" -o "$out/client" -lpcp
 cc -O2 "$top/bench/pmda_fetch/loop.c" -o "$out/loop_pcp" -lpcp_pmda -lpcp
-cc -O2 -I"$top/libpmapi/include" "$top/bench/pmda_fetch/loop.c" -o "$out/loop_ours" \
+cc -O2 -I"$top/core/include" -I"$top/libpmapi/include" "$top/bench/pmda_fetch/loop.c" -o "$out/loop_ours" \
   -L"$build/libpmapi" -Wl,-rpath,"$build/libpmapi" -lpmapi
 for lib in pcp ours; do
   echo "request loop, $lib: $("$out/loop_$lib" 200000 2>/dev/null)"
@@ -74,7 +74,7 @@ for lib in pcp ours; do
   if [ "$lib" = pcp ]; then
     libs="-lpcp_pmda -lpcp"
   else
-    libs="-I$top/libpmapi/include -L$build/libpmapi -Wl,-rpath,$build/libpmapi -lpmapi"
+    libs="-I$top/core/include -I$top/libpmapi/include -L$build/libpmapi -Wl,-rpath,$build/libpmapi -lpmapi"
   fi
   # shellcheck disable=SC2086
   cc -O2 -o "$d/pmdasimple" "$sys/simple/simple.c" $libs -lm

@@ -33,18 +33,18 @@ fi
 # Each decoder source and the fuzz target that drives it.
 decoders="
 libpmapi/src/host/pdu_codec.cc pdu
-libpmapi/src/core/result_codec.cc pdu
+core/src/result_codec.cc pdu
 archive/src/meta_decoder.cc archive_record
 archive/src/archive.cc archive_open
 pmns/src/pmns_parse.cc pmns
 pmns/src/pmns_cpp.cc pmns
-libpmapi/src/core/units.cc units
-libpmapi/src/time/interval.cc interval
-libpmapi/src/time/timewindow.cc timewindow
-libpmapi/src/core/metricspec.cc metricspec
+core/src/units.cc units
+core/src/interval.cc interval
+core/src/timewindow.cc timewindow
+core/src/metricspec.cc metricspec
 libpmapi/src/pmda/pmda_cache_file.cc pmda_cache
-libpmapi/src/core/events_unpack.cc events
-libpmapi/src/core/labels.cc labels
+core/src/events_unpack.cc events
+core/src/labels.cc labels
 "
 
 flags="-fprofile-instr-generate -fcoverage-mapping"

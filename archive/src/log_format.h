@@ -27,7 +27,7 @@
 //   v2 (20 bytes): sec:4 usec:4 vol:4 meta:4 data:4
 //   v3 (32 bytes): sec:8 nsec:4 vol:4 meta:8 data:8
 //
-// Data record payload: a pmResult (see libpmapi/src/core/result_codec.h), v2
+// Data record payload: a pmResult (see core/src/result_codec.h), v2
 // with a sec:4 usec:4 timestamp, v3 with sec:8 nsec:4.
 #ifndef PMAPI_ARCHIVE_SRC_LOG_FORMAT_H_
 #define PMAPI_ARCHIVE_SRC_LOG_FORMAT_H_

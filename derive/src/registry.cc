@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "pcp/pmapi.h"
+#include "config_lookup.h"
 #include "pmapi/errors.h"
 #include "trace.h"
 
@@ -27,7 +27,7 @@ void SetLastError(std::optional<std::string> why) { last_error = std::move(why);
 
 std::optional<std::string> DefaultConfigPath() {
   // PCP_VAR_DIR as libpcp finds it (the environment, then pcp.conf).
-  const char* var = pmGetOptionalConfig("PCP_VAR_DIR");
+  const char* var = ConfigLookup("PCP_VAR_DIR");
   if (var == nullptr) return std::nullopt;
   std::string path = std::string(var) + "/config/derived";
   if (access(path.c_str(), F_OK) != 0) return std::nullopt;

@@ -3,7 +3,7 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "pcp/pmapi.h"
+#include "pcp/pmapi_debug.h"
 #include "pmapi/strings.h"
 #include "pmapi/units.h"
 

@@ -11,6 +11,7 @@
 #include "host_connection.h"
 #include "pdu_codec.h"
 #include "pmapi/errors.h"
+#include "pmapi/pmns.h"
 #include "private_pmcd.h"
 
 namespace pmapi {

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "pdu_codec.h"
 #include "pmapi/errors.h"
+#include "pmapi/pmns.h"
 
 namespace pmapi {
 namespace {

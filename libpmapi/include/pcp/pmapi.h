@@ -612,20 +612,7 @@ PCP_CALL extern int pmflush(void);
 PCP_CALL extern int pmsprintf(char *buf, size_t size, const char *fmt, ...)
     __PM_PRINTFLIKE(3, 4);
 
-/* Debug switches, one int per PCP debug option, in PCP's order; set by
- * pmSetDebug (and -D in pmGetOptions), cleared by pmClearDebug. */
-typedef struct {
-  int pdu, fetch, profile, value, context, indom;
-  int pdubuf, log, logmeta, optfetch, af, appl0;
-  int appl1, appl2, pmns, libpmda, timecontrol, pmc;
-  int derive, lock, interp, config, pmapi, fault;
-  int auth, discovery, attr, http, desperate, deprecated;
-  int exec, labels, series, libweb, alloc, services;
-  int appl3, appl4, appl5, access, qa, search;
-  int query, compress, dev0, dev1, dev2, pmlc;
-  int appl6, appl7, appl8, appl9, tls;
-} pmdebugoptions_t;
-PCP_DATA extern pmdebugoptions_t pmDebugOptions;
+#include <pcp/pmapi_debug.h>
 
 /* Derived metrics (pmRegisterDerived(3)): global ones, registered for the
  * process, and per-context ones (pmAddDerived*), over the current context.

@@ -3,7 +3,9 @@
 // (pmProgname, pmSetProgname), the debug options (pmDebugOptions and the
 // old bit mask pmDebug, pmSetDebug and friends), the version and pmNoMem.
 //
-// pmProgname, pmDebug and pmDebugOptions are data symbols of libpcp.so.3.
+// pmProgname, pmDebug and pmDebugOptions are data symbols of libpcp.so.3;
+// pmDebugOptions itself is defined in the ground (core/src/debug_options.cc)
+// since every part reads it.
 // A program may copy them into itself (a copy relocation) or assign
 // pmProgname directly, as PCP's older tools do, so the library reads and
 // writes them only through their names, never through a private copy.
@@ -18,7 +20,6 @@
 #include <vector>
 
 #include "c_api_internal.h"
-#include "config_lookup.h"
 #include "notice.h"
 
 extern "C" {
@@ -26,7 +27,6 @@ extern "C" {
 // through pmProgname.
 char* pmProgname = const_cast<char*>("pcp");
 int pmDebug = 0;
-pmdebugoptions_t pmDebugOptions;
 }
 
 namespace {
@@ -108,8 +108,6 @@ int ChangeDebug(const char* spec, bool on, int* bits) {
 // The library's own notices print as pmNotifyErr prints them.
 void PrintNotice(int priority, const char* text) { pmNotifyErr(priority, "%s\n", text); }
 [[maybe_unused]] const bool notice_handler_installed = (pmapi::SetNoticeHandler(PrintNotice), true);
-// The library's configuration settings are pmGetOptionalConfig's.
-[[maybe_unused]] const bool config_lookup_installed = (pmapi::SetConfigLookup([](const char* name) -> const char* { return pmGetOptionalConfig(name); }), true);
 
 }  // namespace
 

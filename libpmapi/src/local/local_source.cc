@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "config_lookup.h"
 #include "pcp/pmapi.h"
 #include "pmapi/errors.h"
 #include "pmapi/labels.h"
@@ -66,7 +67,7 @@ std::string DirName(const std::string& path) {
 // looks: the path as given, then below $PCP_PMDAS_DIR, then either with
 // ".so" added; nullopt (with PCP's warning in *missing) when none exists.
 std::optional<std::string> FindDso(const std::string& name, std::string* missing) {
-  const char* dir = pmGetOptionalConfig("PCP_PMDAS_DIR");
+  const char* dir = ConfigLookup("PCP_PMDAS_DIR");
   const std::string pmdas = dir != nullptr ? dir : "";
   for (const std::string& path : {name, absl::StrCat(pmdas, "/", name), absl::StrCat(pmdas, "/", name, ".so"),
                                   absl::StrCat(name, ".so")}) {
@@ -613,7 +614,7 @@ absl::Status LocalSource::Store(const Result& values) {
 absl::StatusOr<Context> OpenLocalContext(const LocalOptions& options) {
   std::string path = options.config_path;
   if (path.empty()) {
-    const char* conf = pmGetOptionalConfig("PCP_PMCDCONF_PATH");
+    const char* conf = ConfigLookup("PCP_PMCDCONF_PATH");
     path = (conf && *conf) ? conf : DefaultLocalConfigPath();
   }
   if (options.config_path.empty()) {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
+#include "config_lookup.h"
 #include "pcp/pmapi.h"
 #include "pmapi/errors.h"
 #include "read_file.h"
@@ -31,7 +32,7 @@ std::optional<LocalAgentTable>& Table() {
 int BuildTable() {
   std::optional<LocalAgentTable>& t = Table();
   if (t.has_value()) return 0;
-  const char* conf = pmGetOptionalConfig("PCP_PMCDCONF_PATH");
+  const char* conf = ConfigLookup("PCP_PMCDCONF_PATH");
   std::string path = (conf && *conf) ? conf : DefaultLocalConfigPath();
   if (pmDebugOptions.context) std::fprintf(stderr, "build_dsotab: parsing %s\n", path.c_str());
   absl::StatusOr<std::string> text = ReadWholeFile(path);

@@ -9,7 +9,7 @@
 #include <ctime>
 
 #include "absl/strings/str_cat.h"
-#include "pcp/pmapi.h"
+#include "config_lookup.h"
 #include "pmapi/errors.h"
 #include "pmda_cache_internal.h"
 
@@ -66,7 +66,7 @@ InDomCaches::~InDomCaches() = default;
 std::string InDomCaches::VarDir() const {
   if (!options_.var_dir.empty()) return options_.var_dir;
   // As libpcp_pmda finds it: the environment, then pcp.conf.
-  const char* var = pmGetOptionalConfig("PCP_VAR_DIR");
+  const char* var = ConfigLookup("PCP_VAR_DIR");
   return var != nullptr ? var : "";
 }
 

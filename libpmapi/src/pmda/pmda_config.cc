@@ -10,18 +10,14 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/match.h"
 #include "absl/strings/strip.h"
-#include "pcp/pmapi.h"
+#include "config_lookup.h"
 #include "pmda_help.h"
-#include "this_object.h"
 #include "pmapi/local.h"
 
 namespace pmapi {
 namespace {
 
-std::string PmdasDir() {
-  const char* dir = pmGetOptionalConfig("PCP_PMDAS_DIR");
-  return dir != nullptr ? dir : "";
-}
+std::string PmdasDir() { return ConfigValue("PCP_PMDAS_DIR").value_or(""); }
 
 std::string Resolve(const std::string& path, const std::string& dir) {
   std::string p = ExpandEnvironment(path);
@@ -30,26 +26,6 @@ std::string Resolve(const std::string& path, const std::string& dir) {
 }
 
 }  // namespace
-
-// The configuration installed with the library is found from where the
-// library itself is, so a moved installation keeps working: relative to
-// libpmapi.so's directory (PMAPI_PMCDCONF_FROM_LIBDIR), to the drop-in
-// libpcp.so.3's (PMAPI_PMCDCONF_FROM_DROPINDIR), or, in a tool that links
-// the library statically, relative to the tool's directory
-// (PMAPI_PMCDCONF_FROM_TOOLDIR). When neither names a file (the build
-// tree, a program of its own), the path fixed at build time is the answer.
-std::string DefaultLocalConfigPath() {
-  static const std::string* const kPath = [] {
-    const std::string dir = ThisObjectDirectory();
-    for (const char* relative :
-         {PMAPI_PMCDCONF_FROM_LIBDIR, PMAPI_PMCDCONF_FROM_DROPINDIR, PMAPI_PMCDCONF_FROM_TOOLDIR}) {
-      std::string found = dir.empty() ? "" : RealFile(absl::StrCat(dir, "/", relative));
-      if (!found.empty()) return new std::string(std::move(found));
-    }
-    return new std::string(PMAPI_DEFAULT_PMCDCONF);
-  }();
-  return *kPath;
-}
 
 std::vector<AgentSpec> ParseAgentConfig(std::string_view text, const std::string& config_dir,
                                         std::vector<std::string>* warnings) {

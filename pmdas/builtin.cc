@@ -1,3 +1,5 @@
+// The agents compiled into the library, by the init name a pmcd.conf line
+// gives them; see libpmapi/src/pmda/pmda_builtin.h.
 #include "pmda_builtin.h"
 
 #include "pmdas/linux/linux_agent.h"

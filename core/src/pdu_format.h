@@ -50,8 +50,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "pmapi/context.h"
-#include "pmapi/pmns.h"
+#include "pmapi/vocabulary.h"
 
 namespace pmapi {
 
@@ -116,7 +115,7 @@ inline constexpr uint16_t kFeatureHighRes = 1u << 10;
 inline constexpr uint16_t kFeatureDescs = 1u << 11;
 
 // Positive ERROR codes that precede a RESULT carry pmcd's state-change
-// mask: the kPmcd* bits of context.h.
+// mask: the kPmcd* bits of pmapi/vocabulary.h.
 
 // The handshake's error code uses PCP 1.x numbering (base 1000, not 12345).
 inline constexpr int kErrBaseV1 = 1000;
@@ -125,7 +124,8 @@ inline constexpr int kErrBaseV1 = 1000;
 inline constexpr int kPmnsChildNames = 0;
 inline constexpr int kPmnsChildStatus = 1;
 // The per-name status values (kPmnsLeafStatus...) are pmns.h's; the text
-// kinds (kTextOneline...) and label levels (kLabelContext...) context.h's.
+// kinds (kTextOneline...) and label levels (kLabelContext...) are
+// pmapi/vocabulary.h's.
 
 // The TEXT_REQ bit asking for text held by pmcd itself.
 inline constexpr int kTextDirect = 16;
