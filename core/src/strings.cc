@@ -19,6 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/civil_time.h"
 #include "events_format.h"
+#include "pmapi/extract.h"
 #include "pmapi/timezone.h"
 #include "pmapi/units.h"
 
@@ -125,59 +126,12 @@ bool BlockTypeFits(const ValueView& v, int type) {
   return vtype == type || vtype == 0;
 }
 
-// Returns an in-situ value taken as `type`; only 32-bit integers and the old
-// in-situ float can be.
-Extracted ExtractInsitu(int type, const ValueView& v) {
-  Extracted e;
-  switch (type) {
-    case kType32:
-      e.atom.l = v.lval;
-      break;
-    case kTypeU32:
-      e.atom.ul = static_cast<uint32_t>(v.lval);
-      break;
-    case kTypeFloat:  // the old in-situ float encoding
-      std::memcpy(&e.atom.f, &v.lval, sizeof(float));
-      break;
-    default:
-      return e;
-  }
-  e.ok = true;
-  return e;
-}
-
-// Returns a value block taken as `type`: numbers need the exact size of the
-// type, and the block's vtype must fit.
-Extracted ExtractBlock(int type, const ValueView& v) {
-  Extracted e;
-  if (!BlockTypeFits(v, type)) return e;
-  switch (type) {
-    case kType64:
-    case kTypeU64:
-    case kTypeDouble:
-      if (v.payload.size() != 8) return e;
-      std::memcpy(&e.atom.ull, v.payload.data(), 8);
-      break;
-    case kTypeFloat:
-      if (v.payload.size() != 4) return e;
-      std::memcpy(&e.atom.f, v.payload.data(), 4);
-      break;
-    case kTypeString:
-    case kTypeAggregate:
-      e.atom.bytes.assign(reinterpret_cast<const char*>(v.payload.data()), v.payload.size());
-      break;
-    default:
-      return e;
-  }
-  e.ok = true;
-  return e;
-}
-
-// Returns the value taken as `type`, as pmPrintValue asks pmExtractValue for.
+// Returns the value taken as `type`, as pmPrintValue asks pmExtractValue for
+// it: the input and output types the same (extract.h's rules).
 Extracted ExtractSameType(int valfmt, int type, const ValueView& v) {
-  if (valfmt == kValInsitu) return ExtractInsitu(type, v);
-  if (valfmt == kValDptr || valfmt == kValSptr) return ExtractBlock(type, v);
-  return Extracted{};
+  absl::StatusOr<AtomValue> atom = ExtractValue(valfmt, v, type, type);
+  if (!atom.ok()) return Extracted{};
+  return Extracted{true, *std::move(atom)};
 }
 
 // Returns a string value (up to its first NUL) in quotes, right aligned in

@@ -54,10 +54,10 @@ class Cursor {
   size_t pos_ = 0;
 };
 
-// One "%hu" conversion as sscanf performs it: optional white space and sign,
-// then digits, the value reduced modulo 2^16 as strtoul's result is when
-// stored in an unsigned short. Returns false (consuming nothing) if no digit.
-bool ScanUnsignedShort(Cursor& c, unsigned* value) {
+// strtoul(s, &end, 10): optional white space and sign, then digits; a
+// value past 2^64 - 1 is ULONG_MAX, a negative one is negated modulo 2^64.
+// Returns false (consuming nothing) if no digit follows.
+bool ScanUnsignedLong(Cursor& c, uint64_t* value) {
   size_t start = c.pos();
   while (IsCSpace(c.peek())) c.advance();
   bool negative = false;
@@ -76,8 +76,16 @@ bool ScanUnsignedShort(Cursor& c, unsigned* value) {
     if (!overflow) v = v * 10 + static_cast<uint64_t>(c.peek() - '0');
     c.advance();
   }
-  if (overflow) v = UINT64_MAX;
-  if (negative) v = 0 - v;
+  *value = overflow ? UINT64_MAX : (negative ? 0 - v : v);
+  return true;
+}
+
+// One "%hu" conversion as sscanf performs it: strtoul's result stored in an
+// unsigned short, so reduced modulo 2^16. Returns false (consuming
+// nothing) if no digit.
+bool ScanUnsignedShort(Cursor& c, unsigned* value) {
+  uint64_t v = 0;
+  if (!ScanUnsignedLong(c, &v)) return false;
   *value = static_cast<unsigned>(v & 0xffffu);
   return true;
 }
@@ -171,29 +179,8 @@ bool ParseZoneOffset(Cursor& c, int which, PosixZone& z) {
 }
 
 // strtoul(s, &end, 10) for the day number of a Jn or n rule: returns false
-// if no digits. White space and a sign are accepted, as strtoul does.
-bool ScanDayNumber(Cursor& c, uint64_t* day) {
-  size_t start = c.pos();
-  while (IsCSpace(c.peek())) c.advance();
-  bool negative = false;
-  if (c.peek() == '+' || c.peek() == '-') {
-    negative = c.peek() == '-';
-    c.advance();
-  }
-  if (!IsAsciiDigit(c.peek())) {
-    c.seek(start);
-    return false;
-  }
-  uint64_t v = 0;
-  bool overflow = false;
-  while (IsAsciiDigit(c.peek())) {
-    if (v > (UINT64_MAX - 9) / 10) overflow = true;
-    if (!overflow) v = v * 10 + static_cast<uint64_t>(c.peek() - '0');
-    c.advance();
-  }
-  *day = overflow ? UINT64_MAX : (negative ? 0 - v : v);
-  return true;
-}
+// if no digits.
+bool ScanDayNumber(Cursor& c, uint64_t* day) { return ScanUnsignedLong(c, day); }
 
 // "M%hu.%hu.%hu" with the cursor on the 'M'.
 bool ScanMonthRule(Cursor& c, TransitionRule& r) {

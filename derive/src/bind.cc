@@ -11,20 +11,8 @@
 namespace pmapi::derive {
 namespace {
 
-bool IsArithmetic(int type) { return type >= kType32 && type <= kTypeDouble; }
-
 bool IsRelational(int t) { return t >= kNLt && t <= kNNeq; }
 bool IsBoolean(int t) { return t == kNAnd || t == kNOr; }
-
-// The result type of arithmetic on two numeric types (as in ANSI C).
-int Promote(int l, int r) {
-  if (l == kTypeDouble || r == kTypeDouble) return kTypeDouble;
-  if (l == kTypeFloat || r == kTypeFloat) return kTypeFloat;
-  if (l == kTypeU64 || r == kTypeU64) return kTypeU64;
-  if (l == kType64 || r == kType64) return kType64;
-  if (l == kTypeU32 || r == kTypeU32) return kTypeU32;
-  return kType32;
-}
 
 // Multiplies a scale factor as PCP's int arithmetic would, without
 // undefined behaviour on overflow.

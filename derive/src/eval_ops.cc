@@ -10,17 +10,6 @@
 namespace pmapi::derive {
 namespace {
 
-bool IsArithmetic(int type) { return type >= kType32 && type <= kTypeDouble; }
-
-int Promote(int l, int r) {
-  if (l == kTypeDouble || r == kTypeDouble) return kTypeDouble;
-  if (l == kTypeFloat || r == kTypeFloat) return kTypeFloat;
-  if (l == kTypeU64 || r == kTypeU64) return kTypeU64;
-  if (l == kType64 || r == kType64) return kType64;
-  if (l == kTypeU32 || r == kTypeU32) return kTypeU32;
-  return kType32;
-}
-
 // An operand converted to the result type, as PCP's bin_op converts it
 // (32-bit results use the operand's bits as they are).
 AtomValue Convert(const AtomValue& a, int from, int to) {

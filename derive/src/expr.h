@@ -17,6 +17,20 @@
 
 namespace pmapi::derive {
 
+// True for the numeric types (32- and 64-bit integers, float, double).
+inline bool IsArithmetic(int type) { return type >= kType32 && type <= kTypeDouble; }
+
+// The result type of arithmetic on two numeric types (as in ANSI C), the
+// type binding gives an operator's node and evaluation converts to.
+inline int Promote(int l, int r) {
+  if (l == kTypeDouble || r == kTypeDouble) return kTypeDouble;
+  if (l == kTypeFloat || r == kTypeFloat) return kTypeFloat;
+  if (l == kTypeU64 || r == kTypeU64) return kTypeU64;
+  if (l == kType64 || r == kType64) return kType64;
+  if (l == kTypeU32 || r == kTypeU32) return kTypeU32;
+  return kType32;
+}
+
 // Expression node kinds, numbered as PCP numbers them.
 enum NodeType : int {
   kNInteger = 1,

@@ -17,7 +17,7 @@
 #include "pmdas/common/metric_table.h"
 #include "pmdas/proc/cgroup.h"
 #include "pmdas/proc/proc_names.h"
-#include "pmdas/proc/pid_order.h"
+#include "pmapi/pcp_hash_order.h"
 #include "pmdas/proc/proc_pid.h"
 
 namespace pmapi {
@@ -33,7 +33,7 @@ struct ProcState {
   std::map<int32_t, Pid> pids;  // by process id, kept while the process lives
   // The processes in the order PCP's agent lists them (its hash table's),
   // and where in that list the last value came from.
-  PidOrder order;
+  PcpHashOrder order;
   std::vector<std::map<int32_t, Pid>::iterator> listing;
   size_t cursor = 0;
   // proc.runq: runnable blocked sleeping stopped swapped defunct unknown kernel

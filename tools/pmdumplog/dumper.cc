@@ -14,7 +14,7 @@
 #include "pmapi/events.h"
 #include "pmapi/strings.h"
 #include "desc_text.h"
-#include "pcp_hash_order.h"
+#include "pmapi/pcp_hash_order.h"
 
 namespace pmdumplog {
 namespace {
@@ -192,7 +192,7 @@ void Dumper::Label(bool verbose, const absl::StatusOr<ArchiveTime>& end) {
 void Dumper::Descs() {
   out_.Str("\nDescriptions for Metrics in the Log ...\n");
   // PCP 6.0.3 lists descriptors in its hash table's order.
-  PcpHashOrder order;
+  pmapi::PcpHashOrder order;
   for (const pmapi::MetricDesc& d : archive_.descs()) order.Add(d.desc.pmid);
   for (uint32_t pmid : order.Keys()) {
     const pmapi::MetricDesc* d = archive_.FindDesc(pmid);
@@ -289,7 +289,7 @@ void Dumper::DiskInDoms() {
 void Dumper::InDoms() {
   out_.Str("\nInstance Domains in the Log ...\n");
   // In the order PCP's hash table holds them: by first appearance.
-  PcpHashOrder order;
+  pmapi::PcpHashOrder order;
   std::map<pmapi::InDom, bool> seen;
   for (const pmapi::StoredInDomRecord& r : archive_.indom_records()) {
     if (seen.emplace(r.indom, true).second) order.Add(r.indom);
