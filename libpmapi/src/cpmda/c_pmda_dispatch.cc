@@ -12,6 +12,8 @@
 #include "absl/strings/str_format.h"
 #include "c_pmda_internal.h"
 #include "pcp_internal.h"
+#include "pmda_fetch_rules.h"
+#include "pmda_instance_pick.h"
 #include "pmapi/strings.h"
 
 namespace pmapi {
@@ -64,8 +66,8 @@ int StuffValue(const pmAtomValue& atom, pmValue* v, int type) {
 
 // Returns the instances of `desc`'s indom the profile admits (PM_IN_NULL
 // for a singular metric).
-std::vector<int> FetchInstances(pmdaExt* ext, const pmDesc& desc) {
-  std::vector<int> out;
+std::vector<int32_t> FetchInstances(pmdaExt* ext, const pmDesc& desc) {
+  std::vector<int32_t> out;
   if (desc.indom == PM_INDOM_NULL) {
     out.push_back(static_cast<int>(PM_IN_NULL));
     return out;
@@ -77,43 +79,17 @@ std::vector<int> FetchInstances(pmdaExt* ext, const pmDesc& desc) {
   return out;
 }
 
-// Fetches one instance into vs->vlist[j]; returns the callback's status
-// and sets *stored when a value was stored.
-int FetchInstance(pmdaExt* ext, pmdaMetric* metric, int inst, pmValueSet* vs, int j, bool* stored) {
-  CPmdaState* st = CPmdaStateOf(ext);
-  const int interface = static_cast<int>(st->dispatch->comm.pmda_interface);
-  const pmDesc& desc = metric->m_desc;
-  pmAtomValue atom;
-  std::memset(&atom, 0, sizeof(atom));
-  int sts = ext->e_fetchCallBack ? ext->e_fetchCallBack(metric, static_cast<unsigned>(inst), &atom)
-                                 : PM_ERR_PMID;
-  *stored = false;
-  if (sts < 0) {
-    if (sts == PM_ERR_PMID)
-      CPmdaNotify(ext, LOG_ERR, absl::StrFormat("pmdaFetch: PMID %s not handled by fetch callback", IDStr(desc.pmid)));
-    return sts;
+// Frees a value the callback allocated for this fetch (PMDA_FETCH_DYNAMIC,
+// interface 5 and later), once it is stored.
+void FreeDynamicValue(pmdaExt* ext, const pmDesc& desc, pmAtomValue* atom) {
+  if (desc.type == PM_TYPE_STRING) {
+    std::free(atom->cp);
+  } else if (desc.type == PM_TYPE_AGGREGATE) {
+    std::free(atom->vbp);
+  } else {
+    CPmdaNotify(ext, LOG_WARNING, absl::StrFormat("pmdaFetch: Attempt to free value for metric %s of wrong type %s",
+                                                  IDStr(desc.pmid), TypeStr(desc.type)));
   }
-  if (!(interface == PMDA_INTERFACE_2 || sts > 0)) return sts;
-  vs->vlist[j].inst = inst;
-  int fmt = StuffValue(atom, &vs->vlist[j], desc.type);
-  if (fmt == PM_ERR_TYPE)
-    CPmdaNotify(ext, LOG_ERR, absl::StrFormat("pmdaFetch: Descriptor type (%s) for metric %s is bad",
-                                     TypeStr(desc.type), IDStr(desc.pmid)));
-  if (fmt >= 0) {
-    vs->valfmt = fmt;
-    *stored = true;
-  }
-  if (interface >= PMDA_INTERFACE_5 && sts == PMDA_FETCH_DYNAMIC) {
-    if (desc.type == PM_TYPE_STRING) {
-      std::free(atom.cp);
-    } else if (desc.type == PM_TYPE_AGGREGATE) {
-      std::free(atom.vbp);
-    } else {
-      CPmdaNotify(ext, LOG_WARNING, absl::StrFormat("pmdaFetch: Attempt to free value for metric %s of wrong type %s",
-                                       IDStr(desc.pmid), TypeStr(desc.type)));
-    }
-  }
-  return fmt < 0 ? fmt : sts;
 }
 
 pmValueSet* FetchOne(pmdaExt* ext, pmID pmid) {
@@ -131,16 +107,30 @@ pmValueSet* FetchOne(pmdaExt* ext, pmID pmid) {
     if (vs) vs->numval = PM_ERR_PMID;
     return vs;
   }
-  std::vector<int> insts = FetchInstances(ext, metric->m_desc);
+  const pmDesc& desc = metric->m_desc;
+  std::vector<int32_t> insts = FetchInstances(ext, desc);
   pmValueSet* vs = NewCValueSet(pmid, static_cast<int>(insts.size()));
   if (vs == nullptr) return nullptr;
-  int j = 0, sts = 0;
-  for (int inst : insts) {
-    bool stored = false;
-    sts = FetchInstance(ext, metric, inst, vs, j, &stored);
-    if (stored) ++j;
-  }
-  vs->numval = j > 0 ? j : (insts.empty() ? 0 : sts);
+  const int interface = static_cast<int>(st->dispatch->comm.pmda_interface);
+  pmAtomValue atom;
+  int j = 0;
+  auto fetch = [&](int32_t inst) {
+    std::memset(&atom, 0, sizeof(atom));
+    return ext->e_fetchCallBack ? ext->e_fetchCallBack(metric, static_cast<unsigned>(inst), &atom) : PM_ERR_PMID;
+  };
+  auto store = [&](int32_t inst) {
+    vs->vlist[j].inst = inst;
+    const int fmt = StuffValue(atom, &vs->vlist[j], desc.type);
+    if (fmt < 0) return fmt;
+    vs->valfmt = fmt;
+    ++j;
+    return 0;
+  };
+  auto release = [&](int sts) {
+    if (interface >= PMDA_INTERFACE_5 && sts == PMDA_FETCH_DYNAMIC) FreeDynamicValue(ext, desc, &atom);
+  };
+  auto notify = [&](const std::string& text) { CPmdaNotify(ext, LOG_ERR, text); };
+  vs->numval = FetchByRules(insts, {interface, desc.pmid, desc.type}, fetch, store, release, notify);
   return vs;
 }
 
@@ -247,19 +237,6 @@ int pmdaDesc(pmID pmid, pmDesc* desc, pmdaExt* ext) {
 namespace pmapi {
 namespace {
 
-// Returns the instance `name` picks: an exact match, or, when `name` has
-// no space, an instance whose name up to its first space is `name`.
-const CInstance* MatchInstanceName(const std::vector<CInstance>& set, const std::string& name) {
-  const bool name_has_space = name.find(' ') != std::string::npos;
-  for (const CInstance& i : set) {
-    if (i.name == name) return &i;
-    if (name_has_space) continue;
-    size_t space = i.name.find(' ');
-    if (space != std::string::npos && space == name.size() && i.name.compare(0, space, name) == 0) return &i;
-  }
-  return nullptr;
-}
-
 // Fills *r with every instance of `set`.
 bool AllInstances(const std::vector<CInstance>& set, pmInResult* r) {
   r->numinst = static_cast<int>(set.size());
@@ -299,38 +276,28 @@ int pmdaInstance(pmInDom indom, int inst, char* name, pmInResult** result, pmdaE
   auto* r = static_cast<pmInResult*>(std::calloc(1, sizeof(pmInResult)));
   if (r == nullptr) return -ENOMEM;
   r->indom = indom;
-  int sts = 0;
-  if (name == nullptr && inst == static_cast<int>(PM_IN_NULL)) {
-    if (!pmapi::AllInstances(set, r)) sts = -ENOMEM;
-  } else if (name == nullptr) {
-    sts = PM_ERR_INST;
-    for (const pmapi::CInstance& i : set) {
-      if (i.inst != inst) continue;
+  int sts = PM_ERR_INST;
+  const pmapi::CInstance* hit = nullptr;
+  switch (pmapi::InstanceAskOf(inst, name != nullptr, name != nullptr && *name == '\0')) {
+    case pmapi::InstanceAsk::kAll:
+      sts = pmapi::AllInstances(set, r) ? 0 : -ENOMEM;
+      break;
+    case pmapi::InstanceAsk::kNameOfId:
+      if ((hit = pmapi::InstanceById(set, inst)) == nullptr) break;
       r->numinst = 1;
       r->namelist = static_cast<char**>(std::calloc(1, sizeof(char*)));
-      if (r->namelist != nullptr) r->namelist[0] = strdup(i.name.c_str());
+      if (r->namelist != nullptr) r->namelist[0] = strdup(hit->name.c_str());
       sts = r->namelist != nullptr && r->namelist[0] != nullptr ? 0 : -ENOMEM;
       break;
-    }
-  } else {
-    const pmapi::CInstance* hit = nullptr;
-    const std::string want(name);
-    if (inst != static_cast<int>(PM_IN_NULL) || want.empty()) {
-      hit = nullptr;
-    } else if (cached) {
-      for (const pmapi::CInstance& i : set) {
-        if (i.name == want) hit = &i;
-      }
-    } else {
-      hit = pmapi::MatchInstanceName(set, want);
-    }
-    sts = PM_ERR_INST;
-    if (hit != nullptr) {
+    case pmapi::InstanceAsk::kIdOfName:
+      if ((hit = pmapi::InstanceByName(set, std::string(name), cached)) == nullptr) break;
       r->numinst = 1;
       r->instlist = static_cast<int*>(std::calloc(1, sizeof(int)));
       if (r->instlist != nullptr) r->instlist[0] = hit->inst;
       sts = r->instlist != nullptr ? 0 : -ENOMEM;
-    }
+      break;
+    case pmapi::InstanceAsk::kNothing:
+      break;
   }
   if (sts < 0) {
     pmapi::FreeInResult(r);

@@ -9,7 +9,9 @@
 #include "pmapi/labels.h"
 #include "pmapi/strings.h"
 #include "context_labels.h"
+#include "pmda_fetch_rules.h"
 #include "pmda_help.h"
+#include "pmda_instance_pick.h"
 
 namespace pmapi {
 namespace {
@@ -320,37 +322,31 @@ void Pmda::FetchOne(PmID id, Result* result) {
     // an unknown indom has no instances, as in PCP
     (void)AdmittedInstances(desc.indom, &insts);
   }
-  int sts = 0;
-  for (int32_t inst : insts) {
-    AtomValue atom;
-    sts = fetch_callback_ ? fetch_callback_(*metric, static_cast<unsigned>(inst), &atom) : kErrPmid;
-    if (sts < 0) {
-      if (sts == kErrPmid)
-        Notify(absl::StrFormat("pmdaFetch: PMID %s not handled by fetch callback", IDStr(desc.pmid)));
-      continue;
-    }
-    if (!(interface_ == kPmdaInterface2 || sts > 0)) continue;
+  AtomValue atom;
+  auto fetch = [&](int32_t inst) {
+    atom = AtomValue{};
+    return fetch_callback_ ? fetch_callback_(*metric, static_cast<unsigned>(inst), &atom) : kErrPmid;
+  };
+  auto store = [&](int32_t inst) {
     StagedValue v;
     v.inst = inst;
     if (desc.type == kType32 || desc.type == kTypeU32) {
       v.lval = atom.l;
     } else {
       absl::StatusOr<std::string> payload = PmdaValuePayload(atom, desc.type);
-      if (!payload.ok()) {
-        sts = PcpCode(payload.status());
-        if (sts == kErrType)
-          Notify(absl::StrFormat("pmdaFetch: Descriptor type (%s) for metric %s is bad",
-                                 TypeStr(desc.type), IDStr(desc.pmid)));
-        continue;
-      }
+      if (!payload.ok()) return PcpCode(payload.status());
       v.insitu = false;
       v.vtype = desc.type == kTypeAggregateStatic ? kTypeAggregate : desc.type;
       v.payload = *std::move(payload);
     }
     values.push_back(std::move(v));
-  }
-  if (values.empty()) {
-    result->AddSet(id, insts.empty() ? 0 : sts, kValInsitu);
+    return 0;
+  };
+  auto no_release = [](int) {};
+  auto notify = [&](const std::string& text) { Notify(text); };
+  const int numval = FetchByRules(insts, {interface_, desc.pmid, desc.type}, fetch, store, no_release, notify);
+  if (numval <= 0) {
+    result->AddSet(id, numval, kValInsitu);
     return;
   }
   result->AddSet(id, static_cast<int>(values.size()), values[0].insitu ? kValInsitu : kValDptr);
@@ -376,25 +372,6 @@ absl::StatusOr<Desc> Pmda::DefaultDesc(PmID id) {
   return PcpError(kErrPmid);
 }
 
-namespace {
-
-// Returns the instance `name` picks in `set`: an exact match, or, when
-// `name` has no space, an instance whose name up to its first space is
-// `name` (so "1" finds "1 minute").
-const PmdaInstid* MatchInstanceName(const std::vector<PmdaInstid>& set, const std::string& name) {
-  const bool name_has_space = name.find(' ') != std::string::npos;
-  for (const PmdaInstid& i : set) {
-    if (i.name == name) return &i;
-    if (name_has_space) continue;
-    size_t space = i.name.find(' ');
-    if (space != std::string::npos && space == name.size() && i.name.compare(0, space, name) == 0)
-      return &i;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
 absl::StatusOr<PmdaInResult> Pmda::DefaultInstance(InDom indom, int32_t inst, const std::string* name) {
   const bool cached = indom_source_ != nullptr && indom_source_->Handles(indom);
   const PmdaIndom* table = cached ? nullptr : FindIndom(indom);
@@ -402,34 +379,26 @@ absl::StatusOr<PmdaInResult> Pmda::DefaultInstance(InDom indom, int32_t inst, co
   std::vector<PmdaInstid> set = InstancesOf(table, indom);
   PmdaInResult res;
   res.indom = indom;
-  if (name == nullptr && inst == kInNull) {
-    for (const PmdaInstid& i : set) {
-      res.insts.push_back(i.inst);
-      res.names.push_back(i.name);
-    }
-    return res;
-  }
-  if (name == nullptr) {
-    for (const PmdaInstid& i : set) {
-      if (i.inst == inst) {
-        res.names.push_back(i.name);
-        return res;
-      }
-    }
-    return PcpError(kErrInst);
-  }
-  if (inst != kInNull || name->empty()) return PcpError(kErrInst);
   const PmdaInstid* hit = nullptr;
-  if (cached) {
-    for (const PmdaInstid& i : set) {
-      if (i.name == *name) hit = &i;
-    }
-  } else {
-    hit = MatchInstanceName(set, *name);
+  switch (InstanceAskOf(inst, name != nullptr, name != nullptr && name->empty())) {
+    case InstanceAsk::kAll:
+      for (const PmdaInstid& i : set) {
+        res.insts.push_back(i.inst);
+        res.names.push_back(i.name);
+      }
+      return res;
+    case InstanceAsk::kNameOfId:
+      if ((hit = InstanceById(set, inst)) == nullptr) return PcpError(kErrInst);
+      res.names.push_back(hit->name);
+      return res;
+    case InstanceAsk::kIdOfName:
+      if ((hit = InstanceByName(set, *name, cached)) == nullptr) return PcpError(kErrInst);
+      res.insts.push_back(hit->inst);
+      return res;
+    case InstanceAsk::kNothing:
+      break;
   }
-  if (hit == nullptr) return PcpError(kErrInst);
-  res.insts.push_back(hit->inst);
-  return res;
+  return PcpError(kErrInst);
 }
 
 absl::StatusOr<std::string> Pmda::DefaultText(uint32_t ident, int type) {
