@@ -600,4 +600,13 @@ absl::StatusOr<std::string> PcpTimezoneString(std::optional<std::string_view> tz
   return shortened;
 }
 
+std::string HostZoneNote(std::string_view host, bool from_archive) {
+  return absl::StrCat("Note: timezone set to local timezone of host \"", absl::string_view(host.data(), host.size()),
+                      "\"", from_archive ? " from archive" : "", "\n\n");
+}
+
+std::string UserZoneNote(std::string_view tz) {
+  return absl::StrCat("Note: timezone set to \"TZ=", absl::string_view(tz.data(), tz.size()), "\"\n\n");
+}
+
 }  // namespace pmapi

@@ -11,13 +11,17 @@ namespace pmtools {
 pmapi::TimeSpec ArchiveEndForWindow(pmapi::Context& ctx, const std::string& archive) {
   absl::StatusOr<absl::Time> last = ctx.GetArchiveEnd();
   if (last.ok()) return pmapi::TimeSpec::FromNanos(absl::ToUnixNanos(*last));
+  WarnArchiveEndUnknown(archive, last.status());
+  return {pmapi::kUnboundedEnd, 0};
+}
+
+void WarnArchiveEndUnknown(const std::string& archive, const absl::Status& why) {
   std::fflush(stdout);
   Complain(" Cannot locate end of archive %s: %s\n\n"
            "WARNING: This archive is sufficiently damaged that it may not be possible to\n"
            "         produce complete information.  Continuing and hoping for the best.\n\n",
-           archive.c_str(), pmapi::ErrStr(pmapi::PcpCode(last.status())).c_str());
+           archive.c_str(), pmapi::ErrStr(pmapi::PcpCode(why)).c_str());
   std::fflush(stderr);
-  return {pmapi::kUnboundedEnd, 0};
 }
 
 absl::StatusOr<absl::Time> ResolveOrigin(pmapi::Context& ctx, const std::string& archive,

@@ -21,6 +21,11 @@ namespace pmtools {
 absl::StatusOr<absl::Time> ResolveOrigin(pmapi::Context& ctx, const std::string& archive,
                                          const std::string& text, const pmapi::TimeZone& zone);
 
+// Writes PCP's warning that the end of `archive` cannot be found (stdout
+// flushed first): "PROGRAM: Cannot locate end of archive NAME: REASON" and
+// the note that the tool carries on.
+void WarnArchiveEndUnknown(const std::string& archive, const absl::Status& why);
+
 // Returns the end of the archive of `ctx` for a time window. When it
 // cannot be found (a damaged archive), writes PCP's warning to stderr
 // ("PROGRAM: Cannot locate end of archive NAME: REASON" and the note that

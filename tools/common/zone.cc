@@ -46,18 +46,13 @@ absl::StatusOr<ReportingZone> ChooseReportingZone(ZoneChoice choice, const ZoneS
     case ZoneChoice::kSource: {
       absl::StatusOr<pmapi::TimeZone> z = pmapi::TimeZone::ForPcpZone(source.timezone);
       if (!z.ok()) return z.status();
-      std::string note = absl::StrCat("Note: timezone set to local timezone of host \"",
-                                      source.hostname, "\"",
-                                      source.is_archive ? " from archive" : "", "\n\n");
-      return ReportingZone{*std::move(z), std::move(note)};
+      return ReportingZone{*std::move(z), pmapi::HostZoneNote(source.hostname, source.is_archive)};
     }
     case ZoneChoice::kUser: {
       std::string_view tz = user_tz.value_or("");
       absl::StatusOr<pmapi::TimeZone> z = pmapi::TimeZone::ForPcpZone(tz);
       if (!z.ok()) return z.status();
-      std::string note = absl::StrCat("Note: timezone set to \"TZ=",
-                                      absl::string_view(tz.data(), tz.size()), "\"\n\n");
-      return ReportingZone{*std::move(z), std::move(note)};
+      return ReportingZone{*std::move(z), pmapi::UserZoneNote(tz)};
     }
   }
   return pmapi::PcpError(pmapi::kErrGeneric, "unknown zone choice");
@@ -73,8 +68,7 @@ absl::StatusOr<ReportingZone> ToolZone(pmapi::Context* ctx, bool hostzone,
   }
   absl::StatusOr<ReportingZone> zone = ChooseReportingZone(ZoneChoice::kLocal, {}, std::nullopt);
   if (zone.ok()) {
-    zone->note = absl::StrCat("Note: timezone set to local timezone of host \"", zs.hostname,
-                              "\"\n\n");
+    zone->note = pmapi::HostZoneNote(zs.hostname, false);
   }
   return zone;
 }

@@ -16,9 +16,11 @@
 #include "dumper.h"
 #include "names.h"
 #include "options.h"
+#include "origin.h"
 #include "pmapi/errors.h"
 #include "pmapi/events.h"
 #include "pmapi/timewindow.h"
+#include "pmapi/timezone.h"
 #include "raw_dump.h"
 
 namespace pmdumplog {
@@ -209,21 +211,16 @@ int Run(int argc, char** argv) {
   const pmapi::ArchiveLabel& label = archive.label();
   if (f.z) {
     tf.SetZone(!label.zoneinfo.empty() ? label.zoneinfo : label.timezone);
-    out.Str("Note: timezone set to local timezone of host \"" + label.hostname +
-            "\" from archive\n\n");
+    out.Str(pmapi::HostZoneNote(label.hostname, true));
   } else if (f.zone_set) {
     tf.SetZone(f.zone);
-    out.Str("Note: timezone set to \"TZ=" + f.zone + "\"\n\n");
+    out.Str(pmapi::UserZoneNote(f.zone));
   }
   // PCP sets the zone (and prints its note) before it looks for the end,
   // and writes what stdout holds before its warning.
   if (!end.ok()) {
     out.Flush();
-    fprintf(stderr,
-            "pmdumplog: Cannot locate end of archive %s: %s\n\n"
-            "WARNING: This archive is sufficiently damaged that it may not be possible to\n"
-            "         produce complete information.  Continuing and hoping for the best.\n\n",
-            name, pmapi::ErrStr(pmapi::PcpCode(end.status())).c_str());
+    pmtools::WarnArchiveEndUnknown(name, end.status());
   }
   if (!ResolveWindow(f, label, end, tf, &f.dump)) {
     out.Flush();

@@ -103,6 +103,14 @@ class TimeZone {
   std::shared_ptr<const Rules> rules_;
 };
 
+// The notes PCP's tools (and pmGetContextOptions with
+// PM_OPTFLAG_STDOUT_TZ) print before their output when they report times
+// in a zone other than their own. -z: "Note: timezone set to local
+// timezone of host \"HOST\"" with " from archive" for an archive; -Z:
+// "Note: timezone set to \"TZ=tz\"". Each ends with a blank line.
+std::string HostZoneNote(std::string_view host, bool from_archive);
+std::string UserZoneNote(std::string_view tz);
+
 // The longest zone string PCP keeps (PM_TZ_MAXLEN).
 inline constexpr size_t kPcpTzMaxLen = 40;
 

@@ -476,8 +476,7 @@ static void ContextZone(int ctx, bool archive, pmOptions* opts) {
       pmprintf("%s: Cannot set context timezone: %s\n", pmGetProgname(), pmErrStr(sts));
       opts->errors++;
     } else if (stdout_tz) {
-      std::printf("Note: timezone set to local timezone of host \"%s\"%s\n\n",
-                  pmGetContextHostName(ctx), archive ? " from archive" : "");
+      std::fputs(pmapi::HostZoneNote(pmGetContextHostName(ctx), archive).c_str(), stdout);
     }
   } else if (opts->timezone != nullptr) {
     int sts = pmNewZone(opts->timezone);
@@ -486,7 +485,7 @@ static void ContextZone(int ctx, bool archive, pmOptions* opts) {
                pmErrStr(sts));
       opts->errors++;
     } else if (stdout_tz) {
-      std::printf("Note: timezone set to \"TZ=%s\"\n\n", opts->timezone);
+      std::fputs(pmapi::UserZoneNote(opts->timezone).c_str(), stdout);
     }
   }
 }
