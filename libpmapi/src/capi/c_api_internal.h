@@ -114,6 +114,9 @@ char** PackNames(const std::vector<std::string>& names);
 // Copies `s` into buf[buflen] (truncating, always NUL terminated when
 // buflen > 0) and returns buf.
 char* CopyOut(std::string_view s, char* buf, int buflen);
+// A malloc'd value block of `vtype` holding `payload`; null when out of
+// memory.
+pmValueBlock* MakeBlock(int vtype, std::span<const uint8_t> payload);
 
 // Results in C form (malloc'd as pmFreeResult / pmFreeHighResResult expect).
 // Null when out of memory.

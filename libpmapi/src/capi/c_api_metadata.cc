@@ -13,7 +13,6 @@ using namespace pmapi::capi;
 
 namespace {
 
-// Opens the archives of an archive context for the *Archive functions.
 // Hands out instance lists as pmGetInDom does: two malloc'd arrays.
 int HandOutInstances(const std::vector<Instance>& insts, int** instlist, char*** namelist) {
   *instlist = nullptr;
