@@ -9,14 +9,17 @@ namespace pmdumplog {
 namespace {
 
 std::string LabelFlagsText(uint8_t flags) {
-  static const struct {
-    uint8_t bit;
-    const char* name;
-  } kFlags[] = {{1u << 0, "context"}, {1u << 1, "domain"},    {1u << 2, "indom"},
-                {1u << 3, "cluster"}, {1u << 4, "pmid"},      {1u << 5, "instances"},
-                {1u << 6, "compound"}, {1u << 7, "optional"}};
+  static constexpr FlagName kFlags[] = {{1u << 0, "context"}, {1u << 1, "domain"},   {1u << 2, "indom"},
+                                        {1u << 3, "cluster"}, {1u << 4, "pmid"},     {1u << 5, "instances"},
+                                        {1u << 6, "compound"}, {1u << 7, "optional"}};
+  return FlagNames(flags, kFlags);
+}
+
+}  // namespace
+
+std::string FlagNames(uint32_t flags, std::span<const FlagName> names) {
   std::string s;
-  for (const auto& f : kFlags) {
+  for (const FlagName& f : names) {
     if (flags & f.bit) {
       if (!s.empty()) s.push_back(',');
       s.append(f.name);
@@ -24,6 +27,8 @@ std::string LabelFlagsText(uint8_t flags) {
   }
   return s;
 }
+
+namespace {
 
 std::string LabelSetHeader(const pmapi::LabelRecord& r, const pmapi::LabelSet& set) {
   switch (r.type) {

@@ -23,19 +23,9 @@ using pmapi::ArchiveTime;
 
 // Returns pmEventFlagsStr's text for an event record's flags.
 std::string EventFlagsText(uint32_t flags) {
-  static const struct {
-    uint32_t bit;
-    const char* name;
-  } kFlags[] = {{1u << 0, "point"}, {1u << 1, "start"},  {1u << 2, "end"},
-                {1u << 3, "id"},    {1u << 4, "parent"}, {1u << 31, "missed"}};
-  std::string s;
-  for (const auto& f : kFlags) {
-    if (flags & f.bit) {
-      if (!s.empty()) s.push_back(',');
-      s.append(f.name);
-    }
-  }
-  return s;
+  static constexpr FlagName kFlags[] = {{1u << 0, "point"}, {1u << 1, "start"},  {1u << 2, "end"},
+                                        {1u << 3, "id"},    {1u << 4, "parent"}, {1u << 31, "missed"}};
+  return FlagNames(flags, kFlags);
 }
 
 // Returns a - b in seconds, as PCP's timestamp subtraction does.

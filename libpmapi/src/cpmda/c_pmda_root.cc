@@ -114,29 +114,9 @@ int Stop(int fd, int pid, int force, int* pidout, int* code) {
 // Receives the start reply with its two descriptors (or -1s).
 int RecvStart(int fd, std::vector<uint8_t>* got, int fds[2]) {
   got->assign(rp::kStartBytes + rp::kMaxPath, 0);
-  iovec iov{got->data(), got->size()};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  ssize_t n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
-  if (n < 0) return -errno;
+  ssize_t n = rp::RecvWithDescriptors(fd, got->data(), got->size(), fds);
+  if (n < 0) return static_cast<int>(n);
   got->resize(static_cast<size_t>(n));
-  fds[0] = fds[1] = -1;
-  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
-    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-    size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-    std::vector<int> passed(count);
-    std::memcpy(passed.data(), CMSG_DATA(c), count * sizeof(int));
-    if (count == 2) {
-      fds[0] = passed[0];
-      fds[1] = passed[1];
-    } else {
-      for (int d : passed) close(d);  // not the pair PCP's protocol passes
-    }
-  }
   return 0;
 }
 

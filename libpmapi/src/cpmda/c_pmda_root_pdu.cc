@@ -74,17 +74,6 @@ void CopyText(const void* buf, size_t at, int length, char* name) {
   name[length] = '\0';
 }
 
-// The two descriptors a start reply passes, or -1s.
-void PassedDescriptors(msghdr* msg, int fds[2]) {
-  fds[0] = fds[1] = -1;
-  cmsghdr* c = CMSG_FIRSTHDR(msg);
-  if (c == nullptr || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-      c->cmsg_len != CMSG_LEN(2 * sizeof(int))) {
-    return;
-  }
-  std::memcpy(fds, CMSG_DATA(c), 2 * sizeof(int));
-}
-
 }  // namespace
 
 extern "C" {
@@ -176,41 +165,16 @@ int __pmdaSendRootPDUStart(int fd, int pid, int infd, int outfd, const char* nam
   PutWord(pdu, 4, pid);
   PutWord(pdu, 8, namelen);
   PutText(pdu, kLabelAt, name, namelen);
-  iovec iov{pdu, sizeof pdu};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  cmsghdr* c = CMSG_FIRSTHDR(&msg);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  if (infd < 0 || outfd < 0) {
-    c->cmsg_len = CMSG_LEN(0);
-  } else {
-    const int fds[2] = {infd, outfd};
-    c->cmsg_len = CMSG_LEN(sizeof fds);
-    std::memcpy(CMSG_DATA(c), fds, sizeof fds);
-  }
-  return static_cast<int>(sendmsg(fd, &msg, MSG_NOSIGNAL));
+  return static_cast<int>(rp::SendWithDescriptors(fd, pdu, sizeof pdu, infd, outfd));
 }
 
 // Receives a start reply into buffer, its descriptors put in the
 // message's infd and outfd words (-1 when none came).
 int __pmdaRecvRootPDUStart(int fd, void* buffer, int buflen) {
   if (buflen < rp::kStartBytes) return -EINVAL;
-  iovec iov{buffer, static_cast<size_t>(rp::kStartBytes)};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  ssize_t n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
-  if (n < 0) return -errno;
   int fds[2];
-  PassedDescriptors(&msg, fds);
+  const ssize_t n = rp::RecvWithDescriptors(fd, buffer, static_cast<size_t>(rp::kStartBytes), fds);
+  if (n < 0) return static_cast<int>(n);
   auto close_passed = [&fds] {
     for (int d : fds)
       if (d >= 0) close(d);

@@ -2,8 +2,13 @@
 // pmda_root_pdu.h for the layouts).
 #include "pmda_root_pdu.h"
 
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 namespace pmapi::rootpdu {
 namespace {
@@ -142,6 +147,62 @@ int CheckStop(Bytes got) {
 void DecodeStop(Bytes got, int* pid, int* code) {
   if (pid != nullptr) *pid = Word(got, 4);
   if (code != nullptr) *code = Word(got, 5);
+}
+
+namespace {
+
+// A message of one buffer with room for the two descriptors a start
+// message passes.
+struct FdMessage {
+  FdMessage(void* data, size_t len) : iov{data, len} {
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+  }
+  FdMessage(const FdMessage&) = delete;
+  FdMessage& operator=(const FdMessage&) = delete;
+
+  iovec iov;
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+  msghdr msg{};
+};
+
+}  // namespace
+
+ssize_t RecvWithDescriptors(int fd, void* data, size_t len, int fds[2]) {
+  FdMessage m(data, len);
+  ssize_t n = recvmsg(fd, &m.msg, MSG_CMSG_CLOEXEC);
+  if (n < 0) return -errno;
+  fds[0] = fds[1] = -1;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&m.msg); c != nullptr; c = CMSG_NXTHDR(&m.msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    std::vector<int> passed(count);
+    std::memcpy(passed.data(), CMSG_DATA(c), count * sizeof(int));
+    if (count == 2 && fds[0] < 0) {
+      fds[0] = passed[0];
+      fds[1] = passed[1];
+    } else {
+      for (int d : passed) close(d);  // not the pair PCP's protocol passes
+    }
+  }
+  return n;
+}
+
+ssize_t SendWithDescriptors(int fd, const void* data, size_t len, int infd, int outfd) {
+  FdMessage m(const_cast<void*>(data), len);
+  cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  if (infd < 0 || outfd < 0) {
+    c->cmsg_len = CMSG_LEN(0);
+  } else {
+    const int fds[2] = {infd, outfd};
+    c->cmsg_len = CMSG_LEN(sizeof fds);
+    std::memcpy(CMSG_DATA(c), fds, sizeof fds);
+  }
+  return sendmsg(fd, &m.msg, MSG_NOSIGNAL);
 }
 
 }  // namespace pmapi::rootpdu

@@ -16,6 +16,8 @@
 #ifndef PMAPI_PMDA_ROOT_PDU_H_
 #define PMAPI_PMDA_ROOT_PDU_H_
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -65,6 +67,16 @@ int CheckStop(Bytes got);
 int DecodeContainer(Bytes got, int* pid, char* buf, int buflen);
 int StartPid(Bytes got);
 void DecodeStop(Bytes got, int* pid, int* code);
+
+// Receives one message of at most `len` bytes with the pair of descriptors
+// a start message passes: fds[0] and fds[1], or -1 each when none came
+// (any other number passed is closed). Returns the bytes received or
+// -errno.
+ssize_t RecvWithDescriptors(int fd, void* data, size_t len, int fds[2]);
+
+// Sends `len` bytes passing infd and outfd (none when either is negative).
+// Returns what sendmsg returns.
+ssize_t SendWithDescriptors(int fd, const void* data, size_t len, int infd, int outfd);
 
 }  // namespace pmapi::rootpdu
 
