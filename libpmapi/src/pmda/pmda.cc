@@ -324,7 +324,8 @@ void Pmda::FetchOne(PmID id, Result* result) {
   }
   AtomValue atom;
   auto fetch = [&](int32_t inst) {
-    atom = AtomValue{};
+    atom.ull = 0;  // each instance starts from an empty value
+    atom.bytes.clear();
     return fetch_callback_ ? fetch_callback_(*metric, static_cast<unsigned>(inst), &atom) : kErrPmid;
   };
   auto store = [&](int32_t inst) {

@@ -23,6 +23,7 @@
 
 #include "absl/strings/str_format.h"
 #include "pmapi/errors.h"
+#include "pmapi/pmda.h"
 #include "pmapi/strings.h"
 #include "pmapi/types.h"
 
@@ -50,7 +51,7 @@ int FetchByRules(const std::vector<int32_t>& insts, const FetchRules& rules, Fet
         notify(absl::StrFormat("pmdaFetch: PMID %s not handled by fetch callback", IDStr(rules.pmid)));
       continue;
     }
-    if (!(rules.interface == 2 || sts > 0)) continue;
+    if (!(rules.interface == kPmdaInterface2 || sts > 0)) continue;
     const int kept = store(inst);
     if (kept == kErrType)
       notify(absl::StrFormat("pmdaFetch: Descriptor type (%s) for metric %s is bad", TypeStr(rules.type),
