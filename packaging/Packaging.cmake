@@ -35,6 +35,7 @@ get_target_property(PMAPI_PRIVATE_DEPS pmapi PMAPI_INSTALLED_PRIVATE_DEPS)
 get_target_property(PMAPI_INCLUDE_DIRS pmapi INTERFACE_INCLUDE_DIRECTORIES)
 target_link_libraries(pmapi_static PUBLIC ${PMAPI_PUBLIC_DEPS} PRIVATE ${PMAPI_PRIVATE_DEPS})
 target_include_directories(pmapi_static INTERFACE ${PMAPI_INCLUDE_DIRS})
+target_compile_features(pmapi_static PUBLIC cxx_std_20)
 set_target_properties(pmapi_static PROPERTIES OUTPUT_NAME pmapi EXPORT_NAME pmapi_static)
 add_library(pmapi::pmapi_static ALIAS pmapi_static)
 install(TARGETS pmapi_static EXPORT pmapiStaticTargets
@@ -103,6 +104,9 @@ endfunction()
 
 pmapi_pkgconfig_flags(PMAPI_PC_REQUIRES PMAPI_PC_LIBS ${PMAPI_PUBLIC_DEPS})
 pmapi_pkgconfig_flags(PMAPI_PC_REQUIRES_PRIVATE PMAPI_PC_LIBS_PRIVATE ${PMAPI_PRIVATE_DEPS})
+# A static link also needs the C++ runtime and libm, which a C program's
+# link (cc) does not add by itself.
+string(APPEND PMAPI_PC_LIBS_PRIVATE " -lstdc++ -lm")
 pmapi_pkgconfig_dir(PMAPI_PC_LIBDIR ${CMAKE_INSTALL_LIBDIR})
 pmapi_pkgconfig_dir(PMAPI_PC_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR})
 pmapi_pkgconfig_dir(PMAPI_PC_DATADIR ${CMAKE_INSTALL_DATADIR})
@@ -136,6 +140,22 @@ foreach(tool pminfo pmdumplog pmval pmstore)
     pmapi_install_man(${PROJECT_SOURCE_DIR}/man/${tool}.1 ${PMAPI_TOOL_MANDIR}/man1 tools)
   endif()
 endforeach()
+# Pages named after PCP's own functions (pmParseInterval(3), ...) would
+# take the place of PCP's pages of the same name (libpcp3-dev), so they go
+# where the tools' pages go; a page that documents several functions is
+# installed once and linked under the other names.
+pmapi_install_man(${PROJECT_SOURCE_DIR}/man/pmParseInterval.3 ${PMAPI_TOOL_MANDIR}/man3 development)
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/packaging/links)
+file(CREATE_LINK pmParseInterval.3.gz ${PROJECT_BINARY_DIR}/packaging/links/pmParseHighResInterval.3.gz SYMBOLIC)
+install(FILES ${PROJECT_BINARY_DIR}/packaging/links/pmParseHighResInterval.3.gz
+        DESTINATION ${PMAPI_TOOL_MANDIR}/man3 COMPONENT development)
+# pmevent's page is pmval's (one page names both), as a link.
+if(TARGET pmval)
+  file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/packaging/links)
+  file(CREATE_LINK pmval.1.gz ${PROJECT_BINARY_DIR}/packaging/links/pmevent.1.gz SYMBOLIC)
+  install(FILES ${PROJECT_BINARY_DIR}/packaging/links/pmevent.1.gz DESTINATION ${PMAPI_TOOL_MANDIR}/man1
+          COMPONENT tools)
+endif()
 
 include(${CMAKE_CURRENT_LIST_DIR}/CPack.cmake)
 

@@ -97,6 +97,11 @@ check_tools() {
     bare sh -c "cd '$(dirname "$archive")' && '$dir/pmdumplog' -z -l small-v3"
   expect_output "$dir/pmstore -L (refused by the agent)" "$pmstore_refused_expected" \
     bare sh -c "'$dir/pmstore' -L hinv.ncpu 1 2>&1; echo \"exit \$?\""
+  # pmevent is pmval under its other name, installed beside it
+  [ "$(readlink "$dir/pmevent")" = pmval ] || fail "$dir/pmevent is not a link to pmval"
+  version=$(bare "$dir/pmevent" --version 2>&1) || fail "pmevent --version failed"
+  [[ $version =~ ^pmevent\ version\  ]] || fail "pmevent --version printed: $version"
+  echo "ok: $dir/pmevent --version: $version"
 }
 
 # check_consumers PREFIX LIBDIR TAG: builds the consumers against the
@@ -157,4 +162,16 @@ check_consumers() {
     -o "$out-c" $cflags $libs -Wl,-rpath,"$libdir"
   expect_output "$tag C consumer" "Unknown metric name
 $conf" bare "$out-c"
+
+  # pkg-config --static: the C program linked with libpmapi.a and nothing
+  # more than the flags pkg-config gives (libpmapi.a named by path, so the
+  # shared library beside it is not picked).
+  local static_libs
+  static_libs=$(bare pkg-config --static --libs "$pc" | sed "s|-lpmapi\b|$libdir/libpmapi.a|")
+  # shellcheck disable=SC2086
+  run_logged "$out-c-static-build.log" bare "$cc" $cxxflags "$src/tests/package/consumer/c_consumer.c" \
+    -o "$out-c-static" $cflags $static_libs
+  grep -q 'libpmapi\.so' <<< "$(readelf -d "$out-c-static")" && fail "the static C consumer needs libpmapi.so"
+  [ "$(bare "$out-c-static" | head -1)" = "Unknown metric name" ] || fail "the static C consumer does not run"
+  echo "ok: $tag C consumer linked statically with pkg-config --static"
 }

@@ -154,6 +154,14 @@ if command -v man > /dev/null; then
   [ "$(realpath "$page")" = /usr/share/pmapi/man/man1/pminfo.1.gz ] ||
     fail "with /usr/lib/pmapi/bin in PATH, man -w pminfo gives $page"
   echo "ok: man finds the tools' pages through PATH"
+  page=$(bare env PATH=/usr/lib/pmapi/bin:/usr/bin:/bin man -w pmevent)
+  [ "$(realpath "$page")" = /usr/share/pmapi/man/man1/pmval.1.gz ] ||
+    fail "with /usr/lib/pmapi/bin in PATH, man -w pmevent gives $page"
+  echo "ok: man pmevent finds pmval's page, which names both"
+  page=$(bare env PATH=/usr/lib/pmapi/bin:/usr/bin:/bin man -w 3 pmParseHighResInterval)
+  [ "$(realpath "$page")" = /usr/share/pmapi/man/man3/pmParseInterval.3.gz ] ||
+    fail "with /usr/lib/pmapi/bin in PATH, man -w 3 pmParseHighResInterval gives $page"
+  echo "ok: man finds our pmParseHighResInterval(3), which pmval's message cites"
 fi
 check_consumers /usr "$(dirname "$(find /usr/lib -name libpmapi.so.0 | head -1)" | sed 's|^/usr/||')" installed
 expect_output "pkg-config pmapi (by name)" "$(realpath /usr/lib/*/pkgconfig/pmapi.pc | xargs pkg-config --cflags)" \
