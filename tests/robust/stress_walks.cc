@@ -300,7 +300,11 @@ CStress RunCStress(const std::vector<CSource>& sources, int threads, int rounds)
   auto walk = [&](const CSource& s, int h) {
     Check(pmWhichContext() == h, &breaches);
     Walk got = WalkCurrent(s.spec);
-    if (!(got == s.expected)) { ++mismatches; fprintf(stderr, "DBG %s %d/%d %d/%d %d/%d\n", s.name.c_str(), got.names, s.expected.names, got.fetched, s.expected.fetched, got.errors, s.expected.errors); }
+    if (!(got == s.expected)) {
+      ++mismatches;
+      std::fprintf(stderr, "%s: names %d/%d, values %d/%d, errors %d/%d (got/expected)\n", s.name.c_str(),
+                   got.names, s.expected.names, got.fetched, s.expected.fetched, got.errors, s.expected.errors);
+    }
     Check(pmWhichContext() == h, &breaches);
     ++walks;
   };

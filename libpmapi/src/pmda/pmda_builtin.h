@@ -1,5 +1,6 @@
 // pmda_builtin.h: the agents compiled into the library, found by the init
-// function name a local context's configuration gives.
+// function name a local context's configuration gives. The list itself is
+// the agents' own (pmdas/builtin.cc), so the library never names them.
 #ifndef PMAPI_SRC_PMDA_BUILTIN_H_
 #define PMAPI_SRC_PMDA_BUILTIN_H_
 
