@@ -35,6 +35,7 @@ int main(int argc, char **argv) {
   pmids = calloc((size_t)n, sizeof *pmids);
   descs = calloc((size_t)n, sizeof *descs);
   /* One lookup for all the names; an unknown one gets PM_ID_NULL. */
+  for (int i = 0; i < n; i++) pmids[i] = PM_ID_NULL;
   if ((sts = pmLookupName(n, names, pmids)) < 0 && sts != PM_ERR_NAME) {
     fprintf(stderr, "%s: %s\n", argv[0], pmErrStr(sts));
     return 1;

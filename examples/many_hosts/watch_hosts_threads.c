@@ -9,7 +9,7 @@
  * Prints, after every host has answered a round, one line per host in the
  * order given: the host, then each metric's first value, or the error.
  * Builds with  cc watch_hosts_threads.c -lpcp -lpthread  over PCP's
- * libpcp or this library (pkg-config --cflags --libs libpmapi-c).
+ * libpcp or this library (pkg-config --cflags --libs pmapi).
  */
 #include <pcp/pmapi.h>
 #include <pthread.h>
