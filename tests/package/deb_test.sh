@@ -162,6 +162,14 @@ if command -v man > /dev/null; then
   [ "$(realpath "$page")" = /usr/share/pmapi/man/man3/pmParseInterval.3.gz ] ||
     fail "with /usr/lib/pmapi/bin in PATH, man -w 3 pmParseHighResInterval gives $page"
   echo "ok: man finds our pmParseHighResInterval(3), which pmval's message cites"
+  page=$(bare env PATH=/usr/lib/pmapi/bin:/usr/bin:/bin man -w 3 pmdaCacheLookupName)
+  [ "$(realpath "$page")" = /usr/share/pmapi/man/man3/pmdaCacheStore.3.gz ] ||
+    fail "with /usr/lib/pmapi/bin in PATH, man -w 3 pmdaCacheLookupName gives $page"
+  echo "ok: man finds an agent function's page through its group's link"
+  page=$(bare env PATH=/usr/bin:/bin man -w 3 pmapi-context)
+  [ "$(realpath "$page")" = /usr/share/man/man3/pmapi-context.3.gz ] ||
+    fail "man -w 3 pmapi-context gives $page"
+  echo "ok: man finds the C++ interface's pages"
 fi
 check_consumers /usr "$(dirname "$(find /usr/lib -name libpmapi.so.0 | head -1)" | sed 's|^/usr/||')" installed
 expect_output "pkg-config pmapi (by name)" "$(realpath /usr/lib/*/pkgconfig/pmapi.pc | xargs pkg-config --cflags)" \
