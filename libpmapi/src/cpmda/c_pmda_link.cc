@@ -19,8 +19,10 @@ absl::StatusOr<bool> AgentLink::Fill(size_t want) {
     start_ = 0;
   }
   if (buf_.size() < want) buf_.resize(want < 16384 ? 16384 : want);
+  // No further than this PDU: what pmcd sent after it stays in the
+  // descriptor, where an agent's own select() on __pmdaInFd() sees it.
   while (end_ < want) {
-    ssize_t n = ::read(infd_, buf_.data() + end_, buf_.size() - end_);
+    ssize_t n = ::read(infd_, buf_.data() + end_, want - end_);
     if (n == 0) return false;
     if (n < 0) {
       if (errno == EINTR) continue;

@@ -58,7 +58,8 @@ class AgentLink {
   std::unique_ptr<HeldProfile> profile;
 
  private:
-  // Reads until at least `want` bytes are buffered; false at end of file.
+  // Reads until `want` bytes are buffered, and no more; false at end of
+  // file.
   absl::StatusOr<bool> Fill(size_t want);
 
   int infd_;
