@@ -55,7 +55,10 @@ int main(int argc, char** argv) {
   }
   const std::string metric = argv[3];
   absl::StatusOr<absl::Duration> step = pmapi::ParseInterval(argv[2]);
-  if (!step.ok()) return Fail("bad step", step.status());  // PCP's diagnostic, caret and all
+  if (!step.ok()) {  // PCP's diagnostic: the text, a caret under the fault, the reason
+    absl::FPrintF(stderr, "archive_interp: STEP is not an interval:\n%s", step.status().message());
+    return 2;
+  }
 
   absl::StatusOr<pmapi::Context> ctx = pmapi::Context::OpenArchive(argv[1]);
   if (!ctx.ok()) return Fail(argv[1], ctx.status());

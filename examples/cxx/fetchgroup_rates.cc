@@ -54,7 +54,10 @@ int main(int argc, char** argv) {
       samples = std::atoi(optarg);
     } else if (c == 't') {
       absl::StatusOr<absl::Duration> d = pmapi::ParseInterval(optarg);
-      if (!d.ok()) return Fail("-t", d.status());
+      if (!d.ok()) {  // PCP's diagnostic: the text, a caret under the fault, the reason
+        absl::FPrintF(stderr, "fetchgroup_rates: -t: not an interval:\n%s", d.status().message());
+        return 1;
+      }
       interval = *d;
     } else {
       optind = argc;  // an unknown option: the usage message

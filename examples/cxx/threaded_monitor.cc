@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     } else if (c == 't') {
       absl::StatusOr<absl::Duration> d = pmapi::ParseInterval(optarg);
       if (!d.ok()) {
-        absl::FPrintF(stderr, "threaded_monitor: -t: %s\n", d.status().message());
+        absl::FPrintF(stderr, "threaded_monitor: -t: not an interval:\n%s", d.status().message());
         return 2;
       }
       w.interval = *d;

@@ -63,16 +63,22 @@ skip_first=1 compare "$proc" 0.5 sample.proc.ordinal "0010 /etc/koko"
 compare "$proc" 0.25 sample.proc.ordinal "0027 /usr/bin/waldo"
 compare "$proc" 0.1 sample.proc.ordinal "0029 /usr/opt/bin/jojo"
 
-# errors WHAT PATTERN ARGS...: status 1 and a stderr line matching PATTERN.
+# errors WHAT STATUS PATTERN ARGS...: the exit status and a stderr line
+# matching PATTERN.
 errors() {
-  case_name=$1 pattern=$2
-  shift 2
+  case_name=$1 want=$2 pattern=$3
+  shift 3
   "$bin/archive_interp" "$@" >/dev/null 2>"$work/err"
-  check "$case_name: status 1" test $? = 1
+  check "$case_name: status $want" test $? = "$want"
   check "$case_name: PCP's message" grep -Eq "$pattern" "$work/err"
 }
-errors "a missing archive" ': No such file or directory$' "$work/none" 1 kernel.all.load
-errors "an unknown metric" '^archive_interp: no\.such: Unknown metric name$' "$small_v3" 1 no.such
-errors "an unknown instance" '^archive_interp: no-such: ' "$small_v3" 1 kernel.all.load no-such
-errors "a bad step" '^archive_interp: bad step: 1 fortnight$' "$small_v3" "1 fortnight" kernel.all.load
+errors "a missing archive" 1 "^archive_interp: $work/none: No such file or directory\$" "$work/none" 1 kernel.all.load
+errors "an unknown metric" 1 '^archive_interp: no\.such: Unknown metric name$' "$small_v3" 1 no.such
+errors "an unknown instance" 1 '^archive_interp: no-such: Instance identifier not defined in the PCP archive log$' \
+  "$small_v3" 1 kernel.all.load no-such
+errors "a bad step" 2 '^archive_interp: STEP is not an interval:$' "$small_v3" "1 fortnight" kernel.all.load
+# The diagnostic after that line is PCP's own, as pmval prints it.
+"$PCP_BIN/pmval" -t '1 fortnight' -a "$small_v3" kernel.all.load 2>&1 | sed -n '2,3p' >"$work/want"
+sed -n '2,$p' "$work/err" >"$work/got"
+same "a bad step: PCP's diagnostic" "$work/want" "$work/got"
 exit $status

@@ -5,7 +5,7 @@
 # kind; the stamps must step by about the interval; the processor count
 # must be /proc/stat's and the context-switch counter must never go down.
 # A bad option must give the usage message and status 1, a bad interval
-# PCP's diagnostic, an unknown metric its name and PCP's message.
+# PCP's diagnostic (as pmval gives it), an unknown metric its name and PCP's message.
 #
 #   tests/examples/cxx/fetch_loop_test.sh BIN_DIR
 bin=$1
@@ -39,6 +39,10 @@ errors() {
   check "$case_name: message" grep -Eq "$pattern" "$work/err"
 }
 errors "an unknown option" 1 '^Usage: fetch_loop ' -x hinv.ncpu
-errors "a bad interval" 1 '^fetch_loop: -t: 2 parsecs$' -L -t '2 parsecs' hinv.ncpu
+errors "a bad interval" 1 '^fetch_loop: -t: not an interval:$' -L -t '2 parsecs' hinv.ncpu
+# The diagnostic after that line is PCP's own, as pmval prints it.
+"$PCP_BIN/pmval" -t '2 parsecs' -a "$small_v3" hinv.ncpu 2>&1 | sed -n '2,3p' >"$work/want"
+sed -n '2,$p' "$work/err" >"$work/got"
+same "a bad interval: PCP's diagnostic" "$work/want" "$work/got"
 errors "an unknown metric" 1 '^fetch_loop: no\.such\.metric: Unknown metric name$' -L hinv.ncpu no.such.metric
 exit $status
