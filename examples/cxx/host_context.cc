@@ -8,8 +8,8 @@
 // port), "unix:" for the local pmcd's unix socket ($PMCD_SOCKET names
 // another) or "unix:/path/to/socket". The first line is the host name
 // pmcd reports. The names are looked up in one request, the descriptors
-// in one more, and all the metrics are fetched together, in one round
-// trip to pmcd.
+// in one more (when pmcd offers that), and all the metrics are fetched
+// together, in one round trip to pmcd.
 #include <string>
 #include <vector>
 
