@@ -14,7 +14,7 @@
 //   if (!a.ok()) return a.status();
 //   pmapi::Result r;
 //   (*a)->SeekStart();
-//   while ((*a)->ReadNext(&r).ok()) { /* r.timestamp_ns(), r.sets() */ }
+//   while ((*a)->ReadNext(&r).ok()) { /* r.timestamp(), r.sets() */ }
 #ifndef PMAPI_ARCHIVE_H_
 #define PMAPI_ARCHIVE_H_
 

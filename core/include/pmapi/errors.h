@@ -8,8 +8,8 @@
 //
 // Example:
 //   absl::Status s = pmapi::PcpError(pmapi::kErrName);
-//   pmapi::PcpCode(s);          // -12357
-//   pmapi::ErrStr(-12357);      // "Unknown metric name"
+//   int code = pmapi::PcpCode(s);              // -12357
+//   std::string text = pmapi::ErrStr(code);    // "Unknown metric name"
 #ifndef PMAPI_ERRORS_H_
 #define PMAPI_ERRORS_H_
 

@@ -10,12 +10,15 @@
 // picture).
 //
 // Example:
+//   #include "pmapi/strings.h"           // the flags: kEventFlagPoint ...
 //   pmapi::EventArrays arrays;
 //   int a = arrays.NewArray();
-//   arrays.AddRecord(a, 1700000000, 0, pmapi::kEventFlagPoint);
+//   absl::Status s = arrays.AddRecord(a, 1700000000, 0, pmapi::kEventFlagPoint);
 //   pmapi::AtomValue v; v.l = 42;
-//   arrays.AddParam(a, pmapi::MakePmID(245, 0, 1), pmapi::kType32, v);
+//   if (s.ok()) s = arrays.AddParam(a, pmapi::MakePmID(245, 0, 1), pmapi::kType32, v);
+//   if (!s.ok()) return s;
 //   absl::StatusOr<std::span<const uint8_t>> block = arrays.GetAddr(a);
+//   if (!block.ok()) return block.status();
 //
 //   pmapi::ValueView view;              // a client's view of that value
 //   view.vtype = pmapi::kTypeEvent;

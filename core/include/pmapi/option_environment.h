@@ -4,6 +4,7 @@
 // and the tools' command-line layer both read them here.
 //
 // Example:
+//   std::vector<std::string> hosts;
 //   for (const pmapi::EnvironmentOption& e : pmapi::EnvironmentOptions()) {
 //     if (e.letter == 'h') hosts.push_back(e.value);
 //   }

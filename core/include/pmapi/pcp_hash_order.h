@@ -11,10 +11,12 @@
 // the last bucket to the first, each from its head, every key onto the
 // head of its new chain. Removals do not count against the additions.
 //
+// Given: const std::vector<uint32_t>& pmids_in_meta_order
 // Example:
 //   pmapi::PcpHashOrder order;
-//   for (pmapi::PmID id : ids_in_meta_order) order.Add(id);
-//   order.Walk([](uint32_t key) { ... });   // or order.Keys()
+//   for (uint32_t id : pmids_in_meta_order) order.Add(id);
+//   order.Walk([](uint32_t key) { std::cout << key << "\n"; });
+//   std::vector<uint32_t> keys = order.Keys();     // the same order
 #ifndef PMAPI_PCP_HASH_ORDER_H_
 #define PMAPI_PCP_HASH_ORDER_H_
 

@@ -6,12 +6,13 @@
 // to it, as PCP keeps it. Adding and deleting follow pmAddProfile(3) and
 // pmDelProfile(3).
 //
+// Given: pmapi::InDom indom
 // Example:
 //   pmapi::Profile p;                        // everything included
 //   p.Delete(indom, {});                     // no instance of indom
 //   int32_t red = 0;
 //   p.Add(indom, {&red, 1});                 // just instance 0
-//   p.Admits(indom, 0);                      // true
+//   bool admitted = p.Admits(indom, 0);      // true
 #ifndef PMAPI_PROFILE_H_
 #define PMAPI_PROFILE_H_
 

@@ -8,12 +8,13 @@
 // writes). All of them are pure and thread-safe.
 //
 // Example:
-//   pmapi::IDStr(pmapi::MakePmID(60, 0, 4));        // "60.0.4"
-//   pmapi::TypeStr(pmapi::kTypeU64);                 // "U64"
-//   pmapi::NumberStr(1234567.0);                     // "  1.23M"
+//   std::string id = pmapi::IDStr(pmapi::MakePmID(60, 0, 4));   // "60.0.4"
+//   std::string type = pmapi::TypeStr(pmapi::kTypeU64);        // "U64"
+//   std::string n = pmapi::NumberStr(1234567.0);               // "  1.23M"
 //   pmapi::ValueView v;
 //   v.lval = 42;
-//   pmapi::FormatValue(pmapi::kValInsitu, pmapi::kType32, v, 6);  // "    42"
+//   std::string text = pmapi::FormatValue(pmapi::kValInsitu, pmapi::kType32, v, 6);
+//       // "    42"
 #ifndef PMAPI_STRINGS_H_
 #define PMAPI_STRINGS_H_
 

@@ -9,9 +9,12 @@
 //
 // Example:
 //   pmapi::TimeZone utc = pmapi::TimeZone::Utc();
-//   *pmapi::Ctime(utc, 1795311800);              // "Sun Nov 22 01:43:20 2026\n"
-//   *pmapi::HighResStamp(utc, 1795311800, 186708937);   // "01:43:20.186708937"
-//   *pmapi::DateStamp(utc, 1795311800, 186708, 6);   // "Sun Nov 22 01:43:20.186708 2026"
+//   absl::StatusOr<std::string> date = pmapi::Ctime(utc, 1795311800);
+//       // "Sun Nov 22 01:43:20 2026\n"
+//   absl::StatusOr<std::string> stamp = pmapi::HighResStamp(utc, 1795311800, 186708937);
+//       // "01:43:20.186708937"
+//   absl::StatusOr<std::string> full = pmapi::DateStamp(utc, 1795311800, 186708, 6);
+//       // "Sun Nov 22 01:43:20.186708 2026"
 #ifndef PMAPI_TIMEFMT_H_
 #define PMAPI_TIMEFMT_H_
 

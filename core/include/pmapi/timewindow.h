@@ -8,6 +8,7 @@
 // absolute date for PCP's getdate fallback ("2026-11-22 01:43:20",
 // "11/22/2026 1:43 pm", "2026-11-22 01:43:20 +0530", "... EST").
 //
+// Given: pmapi::TimeSpec label_start, pmapi::TimeSpec log_end
 // Example:
 //   pmapi::TimeParser parser(*pmapi::TimeZone::ForPcpZone("UTC"));
 //   pmapi::TimeWindowArgs args;

@@ -16,6 +16,7 @@
 //
 // Example:
 //   absl::StatusOr<pmapi::TimeZone> z = pmapi::TimeZone::ForPcpZone("AEDT-11");
+//   if (!z.ok()) return z.status();
 //   absl::StatusOr<pmapi::BrokenDownTime> tm = z->Localtime(1795311772);
 //   // tm->hour == 12, tm->zone == "AEDT", tm->gmtoff == 39600
 #ifndef PMAPI_TIMEZONE_H_

@@ -7,7 +7,8 @@
 // multiplier a value must be scaled by to be in those units.
 //
 // Example:
-//   pmapi::UnitsStr(pmapi::Units{1, -1, 0, pmapi::kSpaceKByte, pmapi::kTimeSec, 0});
+//   std::string text =
+//       pmapi::UnitsStr(pmapi::Units{1, -1, 0, pmapi::kSpaceKByte, pmapi::kTimeSec, 0});
 //       // "Kbyte / sec"
 //   absl::StatusOr<pmapi::ParsedUnits> p = pmapi::ParseUnitsStr("2 bytes");
 //       // p->units == {1, 0, 0, 0, 0, 0}, p->multiplier == 0.5

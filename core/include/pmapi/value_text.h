@@ -12,7 +12,8 @@
 //
 // Example:
 //   pmapi::ValueText v = pmapi::ParseValueText("0x10", pmapi::kType32);  // v.atom.l == 16
-//   pmapi::ParseValueText("abc", pmapi::kType32).error;  // ValueTextError::kIncompatible
+//   pmapi::ValueTextError e = pmapi::ParseValueText("abc", pmapi::kType32).error;
+//       // ValueTextError::kIncompatible
 #ifndef PMAPI_VALUE_TEXT_H_
 #define PMAPI_VALUE_TEXT_H_
 

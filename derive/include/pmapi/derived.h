@@ -11,10 +11,12 @@
 // ':'-separated files and directories to load instead. See docs/derived.md.
 //
 // Example:
+//   #include "pmapi/context.h"
 //   absl::Status s = pmapi::RegisterDerived("my.ratio", "disk.all.read / disk.all.total");
 //   if (!s.ok()) std::cerr << s.message();      // PCP's text, with a caret line
-//   auto ctx = pmapi::Context::OpenArchive("archives/small-v3");
-//   auto id = ctx->LookupName("my.ratio");      // 511.0.N
+//   absl::StatusOr<pmapi::Context> ctx = pmapi::Context::OpenArchive("archives/small-v3");
+//   if (!ctx.ok()) return ctx.status();
+//   absl::StatusOr<pmapi::PmID> id = ctx->LookupName("my.ratio");   // 511.0.N
 #ifndef PMAPI_DERIVED_H_
 #define PMAPI_DERIVED_H_
 

@@ -19,6 +19,7 @@
 //   absl::StatusOr<pmapi::Context> ctx = pmapi::OpenHostContext("local:");
 //   if (!ctx.ok()) return ctx.status();      // e.g. -ECONNREFUSED, PM_ERR_PERMISSION
 //   absl::StatusOr<pmapi::PmID> id = ctx->LookupName("sample.long.one");
+//   if (!id.ok()) return id.status();
 //   absl::StatusOr<pmapi::Result> r = ctx->Fetch({*id});
 #ifndef PMAPI_HOST_H_
 #define PMAPI_HOST_H_

@@ -13,6 +13,7 @@
 //   absl::StatusOr<pmapi::Context> ctx = pmapi::OpenLocalContext();
 //   if (!ctx.ok()) return ctx.status();
 //   absl::StatusOr<pmapi::PmID> id = ctx->LookupName("kernel.all.load");
+//   if (!id.ok()) return id.status();
 //   absl::StatusOr<pmapi::Result> r = ctx->Fetch({*id});
 #ifndef PMAPI_LOCAL_H_
 #define PMAPI_LOCAL_H_

@@ -11,6 +11,7 @@
 // refusing with PM_ERR_PERMISSION.
 //
 // Example (PCP's "trivial" agent):
+//   #include "pmapi/errors.h"       // kErrPmid, kErrInst
 //   void TrivialInit(pmapi::Pmda& dp) {
 //     dp.Dso(pmapi::kPmdaInterface2, "trivial DSO", "");
 //     if (dp.status() != 0) return;

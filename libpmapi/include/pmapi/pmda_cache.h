@@ -16,11 +16,15 @@
 // Example:
 //   pmapi::InDomCaches caches;                       // files under $PCP_VAR_DIR
 //   pmapi::InDom net = pmapi::MakeInDom(60, 3);
-//   caches.Op(net, pmapi::kCacheLoad);               // identifiers of last run
+//   absl::StatusOr<int> loaded = caches.Op(net, pmapi::kCacheLoad);
+//       // identifiers of the last run; -ENOENT on the first
 //   absl::StatusOr<int> inst = caches.Store(net, pmapi::kCacheAdd, "eth0", nullptr);
-//   caches.Op(net, pmapi::kCacheWalkRewind);
-//   for (int i; (i = *caches.Op(net, pmapi::kCacheWalkNext)) != -1;) { /* active */ }
-//   caches.Op(net, pmapi::kCacheSave);
+//   if (!inst.ok()) return inst.status();
+//   absl::StatusOr<int> walk = caches.Op(net, pmapi::kCacheWalkRewind);
+//   while (walk.ok() && (walk = caches.Op(net, pmapi::kCacheWalkNext)).ok() && *walk != -1) {
+//     /* *walk is an active instance */
+//   }
+//   absl::StatusOr<int> saved = caches.Op(net, pmapi::kCacheSave);   // entries written
 #ifndef PMAPI_PMDA_CACHE_H_
 #define PMAPI_PMDA_CACHE_H_
 
