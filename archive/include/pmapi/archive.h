@@ -87,9 +87,9 @@ class InstanceTable {
   // added) and trims the buffers to their contents.
   void Freeze();
 
-  size_t size() const { return insts_.size(); }
-  int32_t inst(uint32_t entry) const { return insts_[entry]; }
-  std::string_view name(uint32_t entry) const {
+  [[nodiscard]] size_t size() const { return insts_.size(); }
+  [[nodiscard]] int32_t inst(uint32_t entry) const { return insts_[entry]; }
+  [[nodiscard]] std::string_view name(uint32_t entry) const {
     const size_t begin = entry == 0 ? 0 : ends_[entry - 1];
     return std::string_view(chars_).substr(begin, ends_[entry] - begin);
   }
@@ -118,13 +118,13 @@ struct StoredInDomRecord {
   // An entry of `table`, or kDeleted | instance number.
   std::vector<uint32_t> refs;
 
-  size_t size() const { return refs.size(); }
-  bool deleted(size_t i) const { return (refs[i] & kDeleted) != 0; }
-  int32_t inst(size_t i) const {
+  [[nodiscard]] size_t size() const { return refs.size(); }
+  [[nodiscard]] bool deleted(size_t i) const { return (refs[i] & kDeleted) != 0; }
+  [[nodiscard]] int32_t inst(size_t i) const {
     return deleted(i) ? static_cast<int32_t>(refs[i] & ~kDeleted) : table->inst(refs[i]);
   }
   // The name of instance i ("" for a deleted one).
-  std::string_view name(size_t i) const {
+  [[nodiscard]] std::string_view name(size_t i) const {
     return deleted(i) ? std::string_view() : table->name(refs[i]);
   }
 };
@@ -137,12 +137,12 @@ struct InDomSnapshot {
   const InstanceTable* table = nullptr;
   std::vector<uint32_t> entries;
 
-  size_t size() const { return entries.size(); }
-  int32_t inst(size_t i) const { return table->inst(entries[i]); }
-  std::string_view name(size_t i) const { return table->name(entries[i]); }
+  [[nodiscard]] size_t size() const { return entries.size(); }
+  [[nodiscard]] int32_t inst(size_t i) const { return table->inst(entries[i]); }
+  [[nodiscard]] std::string_view name(size_t i) const { return table->name(entries[i]); }
   // Returns the position of the first instance numbered `inst`, or size()
   // if there is none.
-  size_t Find(int32_t inst) const;
+  [[nodiscard]] size_t Find(int32_t inst) const;
 };
 
 // One label record from .meta: the label sets of one identifier.
@@ -179,9 +179,9 @@ class RecordFilter {
   RecordFilter() = default;
   // Only the value sets of `pmids` (all of them when it is empty).
   explicit RecordFilter(std::span<const PmID> pmids);
-  static const RecordFilter& FramingOnly();
+  [[nodiscard]] static const RecordFilter& FramingOnly();
   // The PMIDs kept, sorted; empty for all.
-  std::span<const PmID> pmids() const { return pmids_; }
+  [[nodiscard]] std::span<const PmID> pmids() const { return pmids_; }
 
  private:
   std::vector<PmID> pmids_;
@@ -200,34 +200,35 @@ class Archive {
   Archive& operator=(const Archive&) = delete;
 
   // Returns the path prefix of the archive's files ("dir/20261121").
-  const std::string& base_name() const;
-  const ArchiveLabel& label() const;
+  [[nodiscard]] const std::string& base_name() const;
+  [[nodiscard]] const ArchiveLabel& label() const;
 
   // Metadata, in .meta file order.
-  const std::vector<MetricDesc>& descs() const;
-  const std::vector<StoredInDomRecord>& indom_records() const;
-  const std::vector<LabelRecord>& label_records() const;
-  const std::vector<HelpText>& help_texts() const;
-  const std::vector<IndexEntry>& index() const;
+  [[nodiscard]] const std::vector<MetricDesc>& descs() const;
+  [[nodiscard]] const std::vector<StoredInDomRecord>& indom_records() const;
+  [[nodiscard]] const std::vector<LabelRecord>& label_records() const;
+  [[nodiscard]] const std::vector<HelpText>& help_texts() const;
+  [[nodiscard]] const std::vector<IndexEntry>& index() const;
   // Returns true if the archive has a .index file.
-  bool has_index() const;
+  [[nodiscard]] bool has_index() const;
 
   // Returns the descriptor of pmid, or nullptr if the archive has none.
-  const MetricDesc* FindDesc(PmID pmid) const;
+  [[nodiscard]] const MetricDesc* FindDesc(PmID pmid) const;
   // The name space of the archive's metric names, as PCP builds it from
   // the descriptors in .meta order; shared_pmns() lets a reader keep it.
-  const Pmns& pmns() const;
-  std::shared_ptr<const Pmns> shared_pmns() const;
+  [[nodiscard]] const Pmns& pmns() const;
+  [[nodiscard]] std::shared_ptr<const Pmns> shared_pmns() const;
 
   // Returns the indoms that have instance records, ascending.
-  std::vector<InDom> indoms() const;
+  [[nodiscard]] std::vector<InDom> indoms() const;
   // Returns the history of an indom, oldest first (deltas applied), or
   // nullptr if the archive has no records for it.
-  const std::vector<InDomSnapshot>* InDomHistory(InDom indom) const;
+  [[nodiscard]] const std::vector<InDomSnapshot>* InDomHistory(InDom indom) const;
   // Returns the name of instance `inst` in the membership of `indom` in
   // force at time `t` (the latest record at or before t), or nullptr if
   // there is none or the instance is not in it.
-  std::optional<std::string_view> InstanceName(InDom indom, int32_t inst, ArchiveTime t) const;
+  [[nodiscard]] std::optional<std::string_view> InstanceName(InDom indom, int32_t inst,
+                                                             ArchiveTime t) const;
 
   // Data records. SeekStart/SeekEnd position before the first / after the
   // last record; ReadNext/ReadPrev then return records one by one, with
@@ -238,7 +239,7 @@ class Archive {
   void SeekEnd();
   absl::Status ReadNext(Result* out, const RecordFilter& filter = RecordFilter());
   absl::Status ReadPrev(Result* out, const RecordFilter& filter = RecordFilter());
-  uint32_t record_bytes() const;
+  [[nodiscard]] uint32_t record_bytes() const;
 
   // Where the reader is: the volume and byte offset of the record ReadNext
   // reads next. Seek(Tell()) returns to the same place.
@@ -246,7 +247,7 @@ class Archive {
     int vol = 0;
     uint64_t offset = 0;
   };
-  Position Tell() const;
+  [[nodiscard]] Position Tell() const;
   void Seek(Position p);
   // Gives back the memory held for reading volume `vol` (after a pass
   // over it); reading it again still works.
@@ -273,7 +274,7 @@ class Archive {
 // The size of one physical archive file as libpcp's stat reports it: the
 // file's own size, or for a missing file that exists xz-compressed
 // (`path`.xz) its uncompressed size; -1 when neither can be read.
-int64_t ArchiveFileSize(const std::string& path);
+[[nodiscard]] int64_t ArchiveFileSize(const std::string& path);
 
 }  // namespace pmapi
 

@@ -95,11 +95,11 @@ inline constexpr int kMaxErrMsgLen = 128;
 
 // Returns the text PCP's pmErrStr gives for `code`: the PM_ERR_* message,
 // strerror() for a negated errno, and PCP's fallback wording otherwise.
-std::string ErrStr(int code);
+[[nodiscard]] std::string ErrStr(int code);
 
 // Returns the symbolic name ("PM_ERR_NAME") of a PM_ERR_* code, or "" if
 // `code` is not one.
-std::string_view ErrName(int code);
+[[nodiscard]] std::string_view ErrName(int code);
 
 // One PM_ERR_* code with its symbolic name and message.
 struct ErrorEntry {
@@ -109,7 +109,7 @@ struct ErrorEntry {
 };
 
 // Returns every PM_ERR_* code, in the order PCP lists them (pmerr -l).
-std::span<const ErrorEntry> ErrorTable();
+[[nodiscard]] std::span<const ErrorEntry> ErrorTable();
 
 // Returns a non-OK status that carries `code` (a negative PCP code) and whose
 // message is ErrStr(code). REQUIRES: code < 0.
@@ -124,7 +124,7 @@ absl::Status PcpErrorWithMessage(int code, std::string message);
 
 // Returns the PCP code a status carries: 0 for OK, the code given to
 // PcpError, or kErrGeneric for a status that was not made by PcpError.
-int PcpCode(const absl::Status& status);
+[[nodiscard]] int PcpCode(const absl::Status& status);
 
 }  // namespace pmapi
 

@@ -58,8 +58,8 @@ class EventArrays {
 
   // pmdaEventNewArray / pmdaEventNewHighResArray: returns the index of a
   // new, empty array (the lowest released index is reused).
-  int NewArray();
-  int NewHighResArray() { return NewArray(); }
+  [[nodiscard]] int NewArray();
+  [[nodiscard]] int NewHighResArray() { return NewArray(); }
 
   // pmdaEventResetArray: empties the array for a new fill cycle.
   // pmdaEventReleaseArray: frees it; the index is then unknown.

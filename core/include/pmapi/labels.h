@@ -35,11 +35,11 @@ absl::StatusOr<LabelSet> ParseLabelSet(std::string_view json, int flags = 0);
 // Returns the compact JSON object holding every pair of `sets`, a later set
 // replacing an earlier set's value for the same name; names are sorted.
 // Null entries are skipped.
-std::string MergeLabelSets(const std::vector<const LabelSet*>& sets);
+[[nodiscard]] std::string MergeLabelSets(const std::vector<const LabelSet*>& sets);
 
 // Returns the name or value text of pair `l` of `set`.
-std::string_view LabelName(const LabelSet& set, const LabelEntry& l);
-std::string_view LabelValue(const LabelSet& set, const LabelEntry& l);
+[[nodiscard]] std::string_view LabelName(const LabelSet& set, const LabelEntry& l);
+[[nodiscard]] std::string_view LabelValue(const LabelSet& set, const LabelEntry& l);
 
 }  // namespace pmapi
 

@@ -31,7 +31,7 @@ struct EnvironmentOption {
 // Returns every such variable set, in the environment's order, PCP_DEBUG
 // (as 'D') among them; a reader applies PCP_DEBUG first, so that its
 // flags govern the traces of the others.
-std::vector<EnvironmentOption> EnvironmentOptions();
+[[nodiscard]] std::vector<EnvironmentOption> EnvironmentOptions();
 
 }  // namespace pmapi
 

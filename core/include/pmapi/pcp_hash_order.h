@@ -57,7 +57,7 @@ class PcpHashOrder {
   }
 
   // The keys in the table's walk order.
-  std::vector<uint32_t> Keys() const {
+  [[nodiscard]] std::vector<uint32_t> Keys() const {
     std::vector<uint32_t> out;
     Walk([&out](uint32_t key) { out.push_back(key); });
     return out;

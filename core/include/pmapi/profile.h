@@ -41,13 +41,13 @@ class Profile {
   void Delete(InDom indom, std::span<const int32_t> insts);
   // Returns true if a fetch returns instance `inst` of `indom`. Singular
   // metrics (kInDomNull) are always admitted.
-  bool Admits(InDom indom, int32_t inst) const;
+  [[nodiscard]] bool Admits(InDom indom, int32_t inst) const;
   // Returns true if every instance of every indom is admitted.
-  bool AdmitsAll() const { return include_all_ && entries_.empty(); }
+  [[nodiscard]] bool AdmitsAll() const { return include_all_ && entries_.empty(); }
   // Bumped on every change, so a host source knows to resend it.
-  uint64_t generation() const { return generation_; }
-  bool include_all() const { return include_all_; }
-  const std::vector<Entry>& entries() const { return entries_; }
+  [[nodiscard]] uint64_t generation() const { return generation_; }
+  [[nodiscard]] bool include_all() const { return include_all_; }
+  [[nodiscard]] const std::vector<Entry>& entries() const { return entries_; }
 
  private:
   Entry& EntryFor(InDom indom);

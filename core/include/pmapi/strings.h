@@ -36,30 +36,30 @@ inline constexpr uint32_t kEventFlagMissed = 1u << 31;
 
 // Returns "domain.cluster.item" for `id`, "PM_ID_NULL" for kPmIDNull, and
 // "cluster.*.*" for the root of a dynamic subtree (domain 511, item 0).
-std::string IDStr(PmID id);
+[[nodiscard]] std::string IDStr(PmID id);
 
 // Returns "domain.serial" for `indom`, or "PM_INDOM_NULL" for kInDomNull.
-std::string InDomStr(InDom indom);
+[[nodiscard]] std::string InDomStr(InDom indom);
 
 // Returns the short name of a metric type ("32", "U32", ..., "HIGHRES_EVENT"),
 // "NO_SUPPORT" for kTypeNoSupport, "UNKNOWN" for kTypeUnknown, and "???" for
 // any other number.
-std::string TypeStr(int type);
+[[nodiscard]] std::string TypeStr(int type);
 
 // Returns "counter", "instant" or "discrete", or "???" for any other value.
-std::string SemStr(int sem);
+[[nodiscard]] std::string SemStr(int sem);
 
 // Returns the long name pmPrintDesc gives a metric type ("32-bit unsigned
 // int", "highres event record array", "Not Supported"), or "" for a number
 // that is no type.
-std::string TypeLongStr(int type);
+[[nodiscard]] std::string TypeLongStr(int type);
 
 // Returns the text pmPrintDesc writes for `desc`: the type and instance
 // domain line, then the semantics and units line; a single line when the
 // type is kTypeNoSupport. Unknown types and semantics read "??? (N)".
 //   "    Data Type: 32-bit int  InDom: PM_INDOM_NULL 0xffffffff\n"
 //   "    Semantics: instant  Units: none\n"
-std::string DescStr(const Desc& desc);
+[[nodiscard]] std::string DescStr(const Desc& desc);
 
 // Returns pmAtomStr's text for a value of `type` held in `a`:
 //  - numbers in C printf style (floats and doubles as "%e");
@@ -73,19 +73,19 @@ std::string DescStr(const Desc& desc);
 //    is too short to hold the record count;
 //  - for any other type, "Error: unexpected type: " and PCP's older type
 //    wording ("Not Supported", "Unknown", "Illegal type=N").
-std::string AtomStr(const AtomValue& a, int type, int block_vtype);
+[[nodiscard]] std::string AtomStr(const AtomValue& a, int type, int block_vtype);
 // As above, taking the block's vtype to be `type` (what pmExtractValue makes).
-std::string AtomStr(const AtomValue& a, int type);
+[[nodiscard]] std::string AtomStr(const AtomValue& a, int type);
 
 // Returns pmNumberStr's 7-character form of `v`: "%6.2f" of v scaled by
 // powers of 1000 with a suffix (' ', K, M, G, T), " inf?  " / "-inf?  " past
 // the largest scale, and "  0.00 " for tiny values and NaN.
-std::string NumberStr(double v);
+[[nodiscard]] std::string NumberStr(double v);
 
 // Returns the names of the set PM_EVENT_FLAG_* bits, comma separated, in the
 // order point,start,end,id,parent; just "missed" when the missed bit is set;
 // "" when none is set. Unknown bits are ignored.
-std::string EventFlagsStr(int flags);
+[[nodiscard]] std::string EventFlagsStr(int flags);
 
 // Returns what pmPrintValue(f, valfmt, type, value, minwidth) writes for the
 // value `v`. The value is first taken as `type` (as pmExtractValue would);
@@ -96,11 +96,11 @@ std::string EventFlagsStr(int flags);
 // timestamps, shown in `tz`; an in-situ event value is shown as a pmlogger
 // control word. An event array too short for the records it claims gives
 // "[bad event record array]". `minwidth` is limited to +-1048576.
-std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth,
+[[nodiscard]] std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth,
                         const TimeZone& tz);
 // As above, with event timestamps in the local time zone (as PCP does when no
 // other zone was chosen).
-std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth);
+[[nodiscard]] std::string FormatValue(int valfmt, int type, const ValueView& v, int minwidth);
 
 // Appends FormatValue's text to *out. Numbers and strings with no padding
 // are written straight into *out, which makes this the way to format many

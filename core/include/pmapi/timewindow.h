@@ -78,7 +78,7 @@ class TimeParser {
 
   // glibc's process-wide memory of the last mktime offset, for callers that
   // replay a process making several parses (or several parsers).
-  int64_t mktime_hint() const { return mktime_hint_; }
+  [[nodiscard]] int64_t mktime_hint() const { return mktime_hint_; }
   void set_mktime_hint(int64_t hint) { mktime_hint_ = hint; }
 
  private:
@@ -94,8 +94,8 @@ struct WindowBounds {
   TimeSpec start;
   TimeSpec end;
 };
-WindowBounds ArchiveWindowBounds(std::span<const WindowBounds> archives);
-WindowBounds LiveWindowBounds(TimeSpec now);
+[[nodiscard]] WindowBounds ArchiveWindowBounds(std::span<const WindowBounds> archives);
+[[nodiscard]] WindowBounds LiveWindowBounds(TimeSpec now);
 
 // Returns pmParseHighResInterval's value for `spec` ("1.5 min", "2h 30m",
 // "0.25"): seconds summed as a double, then split with nanoseconds rounded

@@ -71,7 +71,7 @@ class TimeZone {
   static absl::StatusOr<TimeZone> FromEnvironment();
 
   // Returns UTC, named "UTC".
-  static TimeZone Utc();
+  [[nodiscard]] static TimeZone Utc();
 
   // Returns localtime_r's answer for `seconds` since the epoch in this zone.
   // Error PM_ERR_TOOBIG when the year does not fit a struct tm.
@@ -92,7 +92,7 @@ class TimeZone {
   absl::StatusOr<int64_t> Mktime(BrokenDownTime& tm, int64_t* offset_hint = nullptr) const;
 
   // Returns the $TZ value this zone was made from ("" for /etc/localtime).
-  const std::string& tz_value() const { return tz_value_; }
+  [[nodiscard]] const std::string& tz_value() const { return tz_value_; }
 
   struct Rules;  // the zone's rules; defined in timezone.cc
 
@@ -109,8 +109,8 @@ class TimeZone {
 // in a zone other than their own. -z: "Note: timezone set to local
 // timezone of host \"HOST\"" with " from archive" for an archive; -Z:
 // "Note: timezone set to \"TZ=tz\"". Each ends with a blank line.
-std::string HostZoneNote(std::string_view host, bool from_archive);
-std::string UserZoneNote(std::string_view tz);
+[[nodiscard]] std::string HostZoneNote(std::string_view host, bool from_archive);
+[[nodiscard]] std::string UserZoneNote(std::string_view tz);
 
 // The longest zone string PCP keeps (PM_TZ_MAXLEN).
 inline constexpr size_t kPcpTzMaxLen = 40;

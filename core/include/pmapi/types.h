@@ -29,18 +29,18 @@ inline constexpr InDom kInDomNull = 0xffffffffu;
 // The instance identifier of the single value of a singular metric.
 inline constexpr int32_t kInNull = -1;
 
-inline constexpr PmID MakePmID(unsigned domain, unsigned cluster, unsigned item) {
+[[nodiscard]] inline constexpr PmID MakePmID(unsigned domain, unsigned cluster, unsigned item) {
   return ((domain & 0x1ffu) << 22) | ((cluster & 0xfffu) << 10) | (item & 0x3ffu);
 }
-inline constexpr unsigned PmIDDomain(PmID id) { return (id >> 22) & 0x1ffu; }
-inline constexpr unsigned PmIDCluster(PmID id) { return (id >> 10) & 0xfffu; }
-inline constexpr unsigned PmIDItem(PmID id) { return id & 0x3ffu; }
+[[nodiscard]] inline constexpr unsigned PmIDDomain(PmID id) { return (id >> 22) & 0x1ffu; }
+[[nodiscard]] inline constexpr unsigned PmIDCluster(PmID id) { return (id >> 10) & 0xfffu; }
+[[nodiscard]] inline constexpr unsigned PmIDItem(PmID id) { return id & 0x3ffu; }
 
-inline constexpr InDom MakeInDom(unsigned domain, unsigned serial) {
+[[nodiscard]] inline constexpr InDom MakeInDom(unsigned domain, unsigned serial) {
   return ((domain & 0x1ffu) << 22) | (serial & 0x3fffffu);
 }
-inline constexpr unsigned InDomDomain(InDom indom) { return (indom >> 22) & 0x1ffu; }
-inline constexpr unsigned InDomSerial(InDom indom) { return indom & 0x3fffffu; }
+[[nodiscard]] inline constexpr unsigned InDomDomain(InDom indom) { return (indom >> 22) & 0x1ffu; }
+[[nodiscard]] inline constexpr unsigned InDomSerial(InDom indom) { return indom & 0x3fffffu; }
 
 // pmDesc.type
 inline constexpr int kTypeNoSupport = -1;
@@ -107,9 +107,9 @@ struct Units {
 };
 
 // Packs units into PCP's 32-bit wire and disk word (the low byte is zero).
-uint32_t PackUnits(const Units& u);
+[[nodiscard]] uint32_t PackUnits(const Units& u);
 // Unpacks PCP's 32-bit units word; the low byte is ignored.
-Units UnpackUnits(uint32_t word);
+[[nodiscard]] Units UnpackUnits(uint32_t word);
 
 // A metric descriptor (pmDesc).
 struct Desc {

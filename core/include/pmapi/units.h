@@ -28,7 +28,7 @@ namespace pmapi {
 // the positive powers, then "/ " and the negative ones. Scales with no name
 // print as "space-N" / "time-N". Each field is read as PCP's 4-bit field:
 // only its low 4 bits count (dimensions and scale_count signed).
-std::string UnitsStr(const Units& u);
+[[nodiscard]] std::string UnitsStr(const Units& u);
 
 // What ParseUnitsStr found: the units, and the factor that converts a value
 // in those units into a value in the unit the text describes (so a number in

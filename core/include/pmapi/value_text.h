@@ -34,7 +34,7 @@ struct ValueText {
 // Text left over outranks a range error. Types other than 32, U32, 64, U64,
 // FLOAT, DOUBLE and STRING accept only the empty text (PCP converts nothing
 // for them and then checks that the whole text was used).
-ValueText ParseValueText(const std::string& text, int type);
+[[nodiscard]] ValueText ParseValueText(const std::string& text, int type);
 
 }  // namespace pmapi
 

@@ -40,11 +40,11 @@ absl::StatusOr<int> LoadDerivedConfig(std::string_view path);
 
 // The reason for the calling thread's last failed registration or bind
 // (pmDerivedErrStr), if any.
-std::optional<std::string> DerivedErrStr();
+[[nodiscard]] std::optional<std::string> DerivedErrStr();
 
 // The most global derived metrics allowed (-1: no limit), as
 // pmGetDerivedControl/pmSetDerivedControl(PCP_DERIVED_GLOBAL_LIMIT).
-int DerivedGlobalLimit();
+[[nodiscard]] int DerivedGlobalLimit();
 void SetDerivedGlobalLimit(int limit);
 
 }  // namespace pmapi

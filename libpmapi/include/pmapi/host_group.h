@@ -121,15 +121,15 @@ class HostGroup {
   HostGroup(const HostGroup&) = delete;
   HostGroup& operator=(const HostGroup&) = delete;
 
-  size_t size() const;
-  const std::string& host(size_t i) const;
-  const std::vector<std::string>& metrics() const;
+  [[nodiscard]] size_t size() const;
+  [[nodiscard]] const std::string& host(size_t i) const;
+  [[nodiscard]] const std::vector<std::string>& metrics() const;
   // Whether host i has a connection now (as of the last round).
-  bool connected(size_t i) const;
+  [[nodiscard]] bool connected(size_t i) const;
   // The last error of host i: of its last connection attempt, or what
   // ended its last connection; ok if there was none.
   absl::Status last_error(size_t i) const;
-  HostGroupStats stats() const;
+  [[nodiscard]] HostGroupStats stats() const;
 
   // One round: fetches the metrics from every host. `each` runs in this
   // thread once per host, as its answer arrives (hosts without a

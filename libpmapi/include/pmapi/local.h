@@ -36,7 +36,7 @@ struct LocalOptions {
 };
 
 // Returns the path of the configuration file installed with the library.
-std::string DefaultLocalConfigPath();
+[[nodiscard]] std::string DefaultLocalConfigPath();
 
 // Opens a local context. Agents that fail to load are left out (with a
 // warning), as PCP does; a configuration file that cannot be read is an
@@ -49,7 +49,7 @@ absl::StatusOr<Context> OpenLocalContext(const LocalOptions& options = {});
 // "del,DOMAIN" (or "del,,PATH") removes agents, "clear" removes every
 // agent. The first call starts from the configuration file. Returns "" or
 // PCP's message for a spec it refuses.
-std::string SpecLocalPmda(std::string_view spec);
+[[nodiscard]] std::string SpecLocalPmda(std::string_view spec);
 
 }  // namespace pmapi
 

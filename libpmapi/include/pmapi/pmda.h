@@ -94,7 +94,9 @@ inline constexpr int kPmdaAbiVersion = 1;
 
 // Returns a PMID with domain 0: pmdaInit writes the agent's domain in
 // (PMDA_PMID).
-inline constexpr PmID PmdaPmid(unsigned cluster, unsigned item) { return MakePmID(0, cluster, item); }
+[[nodiscard]] inline constexpr PmID PmdaPmid(unsigned cluster, unsigned item) {
+  return MakePmID(0, cluster, item);
+}
 
 // One instance of a static instance domain (pmdaInstid).
 struct PmdaInstid {
@@ -133,9 +135,9 @@ class PmdaIndomSource {
  public:
   virtual ~PmdaIndomSource() = default;
   // Returns true if `indom` is kept here.
-  virtual bool Handles(InDom indom) const = 0;
+  [[nodiscard]] virtual bool Handles(InDom indom) const = 0;
   // Returns the active instances of `indom`, in walk order.
-  virtual std::vector<PmdaInstid> Active(InDom indom) const = 0;
+  [[nodiscard]] virtual std::vector<PmdaInstid> Active(InDom indom) const = 0;
 };
 
 class Pmda;
@@ -211,7 +213,7 @@ class Pmda {
   void SetFlags(unsigned flags);      // pmdaSetFlags / pmdaExtSetFlags
   void SetCommFlags(unsigned flags);  // pmdaSetCommFlags
   void SetData(void* data) { data_ = data; }  // pmdaSetData
-  void* data() const { return data_; }        // pmdaExtGetData
+  [[nodiscard]] void* data() const { return data_; }        // pmdaExtGetData
   void SetFetchCallback(PmdaFetchCallback cb) { fetch_callback_ = std::move(cb); }
   void SetLabelCallback(PmdaLabelCallback cb) { label_callback_ = std::move(cb); }
   // Plugs in an out-of-table instance domain keeper (not owned).
@@ -224,34 +226,34 @@ class Pmda {
   // configuration line, or the directory of a shared object), for its
   // help and data files.
   void set_home(std::string dir) { home_ = std::move(dir); }
-  const std::string& home() const { return home_; }
+  [[nodiscard]] const std::string& home() const { return home_; }
   // Called on every pmdaInit-time diagnostic (pmNotifyErr); default: kept
   // in diagnostics().
-  const std::vector<std::string>& diagnostics() const { return diagnostics_; }
+  [[nodiscard]] const std::vector<std::string>& diagnostics() const { return diagnostics_; }
   void Notify(std::string message) { diagnostics_.push_back(std::move(message)); }
 
-  int domain() const { return domain_; }
-  int interface() const { return interface_; }
-  int status() const { return status_; }
+  [[nodiscard]] int domain() const { return domain_; }
+  [[nodiscard]] int interface() const { return interface_; }
+  [[nodiscard]] int status() const { return status_; }
   void set_status(int status) { status_ = status; }
-  unsigned flags() const { return flags_; }
-  unsigned comm_flags() const { return comm_flags_; }
-  const std::string& name() const { return name_; }
-  PmdaMetricLookup metric_lookup() const { return lookup_; }
-  PmdaDispatch& dispatch() { return dispatch_; }
-  std::vector<PmdaIndom>& indoms() { return indoms_; }
-  const std::vector<PmdaMetric>& metrics() const { return metrics_; }
+  [[nodiscard]] unsigned flags() const { return flags_; }
+  [[nodiscard]] unsigned comm_flags() const { return comm_flags_; }
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] PmdaMetricLookup metric_lookup() const { return lookup_; }
+  [[nodiscard]] PmdaDispatch& dispatch() { return dispatch_; }
+  [[nodiscard]] std::vector<PmdaIndom>& indoms() { return indoms_; }
+  [[nodiscard]] const std::vector<PmdaMetric>& metrics() const { return metrics_; }
   // Returns and clears the PMCD_*_CHANGE bits raised by SetFlags.
-  int TakeStateChanges();
+  [[nodiscard]] int TakeStateChanges();
 
   // Returns the table entry of `indom`, or null.
-  PmdaIndom* FindIndom(InDom indom);
+  [[nodiscard]] PmdaIndom* FindIndom(InDom indom);
   // Returns the table entry of `id` by the chosen lookup, or null.
-  const PmdaMetric* FindMetric(PmID id) const;
+  [[nodiscard]] const PmdaMetric* FindMetric(PmID id) const;
   // Returns the instances of `indom` the current profile admits, in table
   // (or source walk) order; PM_ERR_INDOM if the indom is unknown.
   absl::StatusOr<std::vector<int32_t>> ProfileInstances(InDom indom) const;
-  const Profile* profile() const { return profile_; }
+  [[nodiscard]] const Profile* profile() const { return profile_; }
 
   // The library's handlers (pmdaProfile, pmdaFetch, pmdaDesc,
   // pmdaInstance, pmdaText, pmdaStore, pmdaPMID, pmdaName, pmdaChildren,

@@ -146,10 +146,10 @@ class InDomCaches {
 
   // Returns the text of PMDA_CACHE_DUMP (with_hash false) or
   // PMDA_CACHE_DUMP_ALL (true) for `indom`, or "" when it has no cache.
-  std::string DumpText(InDom indom, bool with_hash) const;
+  [[nodiscard]] std::string DumpText(InDom indom, bool with_hash) const;
 
   // The DumpText of every cache, the newest first (__pmdaCacheDumpAll).
-  std::string DumpAllText(bool with_hash) const;
+  [[nodiscard]] std::string DumpAllText(bool with_hash) const;
 
   // Those of the log_sink messages PCP logs as warnings rather than errors
   // (a load skipping an entry already in the cache) go to `sink` instead.
@@ -162,7 +162,7 @@ class InDomCaches {
 
   // Returns the persistence file path for `indom` ("" when no PCP_VAR_DIR
   // can be found; load and save then fail with PM_ERR_GENERIC).
-  std::string FilePath(InDom indom) const;
+  [[nodiscard]] std::string FilePath(InDom indom) const;
 
  private:
   struct Env;

@@ -42,19 +42,19 @@ inline constexpr int kPmnsNonLeafStatus = 1;
 inline constexpr unsigned kDynamicPmidDomain = 511;
 
 // Returns true if `id` names the root of a dynamic subtree.
-inline constexpr bool IsDynamicRoot(PmID id) {
+[[nodiscard]] inline constexpr bool IsDynamicRoot(PmID id) {
   return PmIDDomain(id) == kDynamicPmidDomain && PmIDItem(id) == 0;
 }
 
 // Returns the PMID PCP gives a dynamic subtree root served by `domain`.
 // REQUIRES: domain < 4096.
-inline constexpr PmID MakeDynamicRoot(unsigned domain) {
+[[nodiscard]] inline constexpr PmID MakeDynamicRoot(unsigned domain) {
   return MakePmID(kDynamicPmidDomain, domain, 0);
 }
 
 // Returns the domain of the agent that serves the dynamic subtree whose
 // root has PMID `id`. REQUIRES: IsDynamicRoot(id).
-inline constexpr unsigned DynamicRootDomain(PmID id) { return PmIDCluster(id); }
+[[nodiscard]] inline constexpr unsigned DynamicRootDomain(PmID id) { return PmIDCluster(id); }
 
 // One immediate descendant of a PMNS node.
 struct PmnsChild {
@@ -92,7 +92,7 @@ class Pmns {
   // An empty name space for the agents of a local context: a non-leaf node
   // without any name below it stays visible (an agent's file may declare
   // one), where PCP's loaded name spaces hide it.
-  static Pmns ForAgents();
+  [[nodiscard]] static Pmns ForAgents();
 
   // Loads an ASCII PMNS file as pmLoadASCIINameSpace(path, dupok) does.
   // Returns PM_ERR_PMNS for bad syntax, preprocessor errors and structural
@@ -124,7 +124,7 @@ class Pmns {
   // Returns where `name` leads, walking it from the top: a leaf, a non-leaf
   // node ("" is the root), the first dynamic subtree root on the way, or
   // nothing (also for a name that goes on below a leaf).
-  PmnsMatch Resolve(std::string_view name) const;
+  [[nodiscard]] PmnsMatch Resolve(std::string_view name) const;
 
   // Returns the PMID of a leaf (pmLookupName of one name). A name below the
   // root of a dynamic subtree gives that root's PMID. Errors: PM_ERR_NONLEAF
@@ -156,12 +156,12 @@ class Pmns {
                     const std::function<absl::Status(const std::string&, PmID)>& visit) const;
 
   // Returns the number of names with a PMID (leaves, dynamic roots).
-  size_t NumNames() const { return nodes_[0].named_below; }
+  [[nodiscard]] size_t NumNames() const { return nodes_[0].named_below; }
 
   // Returns a copy in which every name whose PMID `keep` refuses is hidden,
   // with the non-leaf nodes left without names (pmTrimNameSpace on an
   // archive: only the metrics the archive holds stay visible).
-  Pmns Trimmed(const std::function<bool(PmID)>& keep) const;
+  [[nodiscard]] Pmns Trimmed(const std::function<bool(PmID)>& keep) const;
 
  private:
   friend class PmnsBuilder;
