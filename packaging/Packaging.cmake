@@ -140,15 +140,21 @@ foreach(tool pminfo pmdumplog pmval pmstore)
     pmapi_install_man(${PROJECT_SOURCE_DIR}/man/${tool}.1 ${PMAPI_TOOL_MANDIR}/man1 tools)
   endif()
 endforeach()
-# Pages named after PCP's own functions (pmParseInterval(3), ...) would
-# take the place of PCP's pages of the same name (libpcp3-dev), so they go
-# where the tools' pages go; a page that documents several functions is
-# installed once and linked under the other names.
-pmapi_install_man(${PROJECT_SOURCE_DIR}/man/pmParseInterval.3 ${PMAPI_TOOL_MANDIR}/man3 development)
-file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/packaging/links)
-file(CREATE_LINK pmParseInterval.3.gz ${PROJECT_BINARY_DIR}/packaging/links/pmParseHighResInterval.3.gz SYMBOLIC)
-install(FILES ${PROJECT_BINARY_DIR}/packaging/links/pmParseHighResInterval.3.gz
-        DESTINATION ${PMAPI_TOOL_MANDIR}/man3 COMPONENT development)
+# Pages named after PCP's own functions (pmFetch(3), pmdaInit(3), ...)
+# would take the place of PCP's pages of the same name (libpcp3-dev), so
+# they go where the tools' pages go; a page that documents several
+# functions is installed once and linked under the other names. The pages
+# of the C++ headers (pmapi-*.3) have names of their own and go with
+# libpmapi(3).
+file(GLOB PMAPI_MAN3_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/man/man3/*.3)
+foreach(page IN LISTS PMAPI_MAN3_PAGES)
+  get_filename_component(name ${page} NAME)
+  if(name MATCHES "^pmapi-")
+    pmapi_install_man_group(${page} ${CMAKE_INSTALL_MANDIR}/man3 development)
+  else()
+    pmapi_install_man_group(${page} ${PMAPI_TOOL_MANDIR}/man3 development)
+  endif()
+endforeach()
 # pmevent's page is pmval's (one page names both), as a link.
 if(TARGET pmval)
   file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/packaging/links)

@@ -1,4 +1,5 @@
 #include "record_selection.h"
+#include "result_builder.h"
 
 #include <algorithm>
 
@@ -79,16 +80,16 @@ Result RecordSelection::Take(Result& rec, std::span<const PmID> ids, size_t valu
   if (all) {
     // Every value is kept: the result takes the record's values and
     // payloads as they are, and its sets point at them.
-    out.Reserve(ids.size(), 0, 0);
-    out.SwapStorage(rec);
+    ResultBuilder::Reserve(out, ids.size(), 0, 0);
+    ResultBuilder::SwapStorage(out, rec);
   } else {
-    out.Reserve(ids.size(), values, 0);
+    ResultBuilder::Reserve(out, ids.size(), values, 0);
   }
   for (size_t i = 0; i < ids.size(); ++i) {
     if (selected_[i] < 0) {
       out.AddSet(ids[i], 0, kValInsitu);
     } else if (all) {
-      out.AddSetAt(sets[selected_[i]]);
+      ResultBuilder::AddSetAt(out, sets[selected_[i]]);
     } else {
       CopySet(rec, sets[selected_[i]], metadata->FindDesc(ids[i]), profile, &out);
     }

@@ -3,9 +3,6 @@
 #include <cstring>
 #include <string>
 
-#include "absl/strings/cord.h"
-#include "absl/types/optional.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace pmapi {
@@ -125,7 +122,6 @@ constexpr SaslEntry kSaslTable[] = {
 
 constexpr int kSaslFirst = kErrNyi - 1;     // SASL code -1
 constexpr int kSaslLast = kErrNyi - 1000;   // SASL code -1000
-constexpr char kCodePayload[] = "pmapi/pcp-code";
 
 const ErrEntry* FindErr(int code) {
   for (const ErrEntry& e : kErrTable) {
@@ -176,19 +172,19 @@ absl::Status PcpError(int code, std::string_view detail) {
   return PcpErrorWithMessage(code, absl::StrCat(std::string(detail), ": ", text));
 }
 
+// PCP's code travels as the status's raw code: every PCP code is negative
+// and every canonical absl code is not, so the two never meet, and the
+// status prints as its message alone after absl's "UNKNOWN: " (code()
+// reads any code it does not know as kUnknown).
 absl::Status PcpErrorWithMessage(int code, std::string message) {
-  absl::Status s(absl::StatusCode::kUnknown, message);
-  s.SetPayload(kCodePayload, absl::Cord(std::to_string(code)));
-  return s;
+  if (code >= 0) code = kErrGeneric;
+  return absl::Status(static_cast<absl::StatusCode>(code), message);
 }
 
 int PcpCode(const absl::Status& status) {
   if (status.ok()) return 0;
-  absl::optional<absl::Cord> p = status.GetPayload(kCodePayload);
-  if (!p) return kErrGeneric;
-  int code = 0;
-  std::string s(*p);
-  return absl::SimpleAtoi(s, &code) ? code : kErrGeneric;
+  const int raw = status.raw_code();
+  return raw < 0 ? raw : kErrGeneric;
 }
 
 }  // namespace pmapi

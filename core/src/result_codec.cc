@@ -8,6 +8,7 @@
 #include "events_format.h"
 #include "pmapi/errors.h"
 #include "pmapi/strings.h"
+#include "result_builder.h"
 
 namespace pmapi {
 namespace {
@@ -155,7 +156,7 @@ void PayloadToHost(uint8_t* dst, int vtype, const uint8_t* payload, size_t n) {
 // Resolves one DPTR value into *v, its payload copied into out's arena:
 // `offset` is in words from the (virtual) PDU start.
 bool DecodeBlock(std::span<const uint8_t> body, uint32_t offset, Result* out,
-                 Result::StoredValue* v) {
+                 ResultBuilder::StoredValue* v) {
   const uint64_t byte_offset = uint64_t{offset} * 4;
   if (byte_offset < kResultHeaderBytes) return false;
   const uint64_t at = byte_offset - kResultHeaderBytes;
@@ -165,7 +166,7 @@ bool DecodeBlock(std::span<const uint8_t> body, uint32_t offset, Result* out,
   if (vlen < static_cast<uint32_t>(kValHdrSize) || vlen > body.size() - at) return false;
   v->vtype = static_cast<int>(header >> 24);
   v->length = vlen - kValHdrSize;
-  uint8_t* dst = out->AppendPayload(v->length, &v->offset);
+  uint8_t* dst = ResultBuilder::AppendPayload(*out, v->length, &v->offset);
   PayloadToHost(dst, v->vtype, body.data() + at + kValHdrSize, v->length);
   return true;
 }
@@ -191,7 +192,7 @@ bool DecodeSet(ByteReader& r, std::span<const uint8_t> body, Result* out) {
   r.Skip(bytes);
   const int stored_fmt = valfmt == kValInsitu ? kValInsitu : kValDptr;
   out->AddSet(pmid, numval, stored_fmt);
-  Result::StoredValue* v = out->AppendValues(static_cast<size_t>(numval));
+  ResultBuilder::StoredValue* v = ResultBuilder::AppendValues(*out, static_cast<size_t>(numval));
   if (stored_fmt == kValInsitu) {
     for (int32_t j = 0; j < numval; ++j, p += 8) {
       v[j].inst = static_cast<int32_t>(LoadBigEndian32(p));
@@ -298,9 +299,9 @@ absl::Status DecodeResultOnly(std::span<const uint8_t> body, ResultLayout layout
   // Every value takes at least 8 bytes of the body and a payload no more
   // than the body holds: one allocation each instead of repeated growth.
   if (keep.empty()) {
-    out->Reserve(numpmid, body.size() / 8, body.size());
+    ResultBuilder::Reserve(*out, numpmid, body.size() / 8, body.size());
   } else {
-    out->Reserve(numpmid, keep.size(), 0);
+    ResultBuilder::Reserve(*out, numpmid, keep.size(), 0);
   }
   for (int32_t i = 0; i < numpmid; ++i) {
     if (keep.empty()) {

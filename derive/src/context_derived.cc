@@ -7,6 +7,7 @@
 
 #include "pmapi/errors.h"
 #include "trace.h"
+#include "result_builder.h"
 
 namespace pmapi::derive {
 
@@ -278,8 +279,8 @@ Result ContextDerived::Postfetch(Result fetched, size_t numpmid, EvalEnv env) {
     if (trace::Appl2()) trace::PostValueSet(static_cast<int>(j), vs.pmid, numval, e->tree.get());
     AppendValues(*e->tree, vs.pmid, numval, &derived);
   }
-  fetched.TruncateSets(n);
-  for (auto [j, k] : places) fetched.ReplaceSet(j, derived, derived.sets()[k]);
+  ResultBuilder::TruncateSets(fetched, n);
+  for (auto [j, k] : places) ResultBuilder::ReplaceSet(fetched, j, derived, derived.sets()[k]);
   return fetched;
 }
 

@@ -7,6 +7,7 @@
 #include "pmapi/strings.h"
 #include "trace.h"
 #include "pmapi/errors.h"
+#include "result_builder.h"
 
 namespace pmapi::derive {
 namespace {
@@ -202,12 +203,12 @@ void AppendValues(const Bound& root, PmID pmid, int numval, Result* out) {
         out->AddInsitu(v.inst, v.v.l);
         break;
       case kTypeFloat: {
-        uint8_t* p = out->AddBlockForWrite(v.inst, type, sizeof(float));
+        uint8_t* p = ResultBuilder::AddBlockForWrite(*out, v.inst, type, sizeof(float));
         std::memcpy(p, &v.v.f, sizeof(float));
         break;
       }
       case kType64: case kTypeU64: case kTypeDouble: {
-        uint8_t* p = out->AddBlockForWrite(v.inst, type, 8);
+        uint8_t* p = ResultBuilder::AddBlockForWrite(*out, v.inst, type, 8);
         std::memcpy(p, &v.v.ll, 8);
         break;
       }

@@ -46,9 +46,9 @@ void WalkInDom(Context& ctx, pmapi::InDom indom, ArchiveWalk* w) {
     auto id = ctx.LookupInDom(indom, i.name);
     if (Note(id, w)) w->digest += static_cast<uint64_t>(*id);
   }
-  auto text = ctx.LookupInDomText(indom, pmapi::kTextOneline);
+  auto text = ctx.LookupInDomText(indom, pmapi::TextKind::kOneline);
   if (Note(text, w)) w->digest += Digest(*text);
-  auto labels = ctx.LookupLabels(pmapi::kLabelInstances, indom);
+  auto labels = ctx.LookupLabels(pmapi::LabelLevel::kInstances, indom);
   if (Note(labels, w)) for (const pmapi::LabelSet& s : *labels) w->digest += Digest(s.json);
 }
 
@@ -58,11 +58,11 @@ pmapi::PmID WalkMetric(Context& ctx, const std::string& name, ArchiveWalk* w) {
   if (!Note(id, w)) return pmapi::kPmIDNull;
   auto all = ctx.NameAll(*id);
   if (Note(all, w)) for (const std::string& n : *all) w->digest += Digest(n);
-  for (int kind : {pmapi::kTextOneline, pmapi::kTextHelp}) {
+  for (pmapi::TextKind kind : {pmapi::TextKind::kOneline, pmapi::TextKind::kHelp}) {
     auto text = ctx.LookupText(*id, kind);
     if (Note(text, w)) w->digest += Digest(*text);
   }
-  for (int level : {pmapi::kLabelDomain, pmapi::kLabelCluster, pmapi::kLabelItem}) {
+  for (pmapi::LabelLevel level : {pmapi::LabelLevel::kDomain, pmapi::LabelLevel::kCluster, pmapi::LabelLevel::kItem}) {
     auto labels = ctx.LookupLabels(level, *id);
     if (Note(labels, w)) for (const pmapi::LabelSet& s : *labels) w->digest += Digest(s.json);
   }
@@ -116,7 +116,7 @@ ArchiveWalk WalkArchive(const std::string& spec, const WalkLimits& limits) {
              &w);
   auto kids = ctx.Children("");
   Note(kids, &w);
-  auto context_labels = ctx.LookupLabels(pmapi::kLabelContext, 0);
+  auto context_labels = ctx.LookupLabels(pmapi::LabelLevel::kContext, 0);
   Note(context_labels, &w);
 
   std::vector<pmapi::PmID> ids;
@@ -127,13 +127,13 @@ ArchiveWalk WalkArchive(const std::string& spec, const WalkLimits& limits) {
   }
   if (ids.empty()) ids.push_back(pmapi::MakePmID(1, 2, 3));  // fetch something regardless
 
-  if (NoteStatus(ctx.SetMode(pmapi::kModeForw, start, absl::ZeroDuration()), &w)) {
+  if (NoteStatus(ctx.SetMode(pmapi::Mode::kForw, start, absl::ZeroDuration()), &w)) {
     FetchRun(ctx, ids, limits.max_records, &w);
   }
-  if (NoteStatus(ctx.SetMode(pmapi::kModeForw, start, absl::ZeroDuration()), &w)) {
+  if (NoteStatus(ctx.SetMode(pmapi::Mode::kForw, start, absl::ZeroDuration()), &w)) {
     FetchArchiveRun(ctx, limits.max_records, &w);
   }
-  if (NoteStatus(ctx.SetMode(pmapi::kModeBack, last, absl::ZeroDuration()), &w)) {
+  if (NoteStatus(ctx.SetMode(pmapi::Mode::kBack, last, absl::ZeroDuration()), &w)) {
     FetchRun(ctx, ids, limits.max_records / 4, &w);
     FetchArchiveRun(ctx, limits.max_records / 4, &w);
   }
@@ -142,13 +142,13 @@ ArchiveWalk WalkArchive(const std::string& spec, const WalkLimits& limits) {
   const absl::Duration span = last > start ? last - start : absl::Seconds(1);
   const absl::Duration step = std::max(span / limits.interp_steps, absl::Milliseconds(1));
   for (absl::Time at : {start - absl::Seconds(1), start, start + span / 2, last}) {
-    if (NoteStatus(ctx.SetMode(pmapi::kModeInterp, at, step), &w)) {
+    if (NoteStatus(ctx.SetMode(pmapi::Mode::kInterp, at, step), &w)) {
       FetchRun(ctx, ids, limits.interp_steps, &w);
     }
   }
   // A profile that excludes everything, then a single instance.
   NoteStatus(ctx.DelProfile(pmapi::kInDomNull, {}), &w);
-  if (NoteStatus(ctx.SetMode(pmapi::kModeInterp, start, step), &w)) FetchRun(ctx, ids, 2, &w);
+  if (NoteStatus(ctx.SetMode(pmapi::Mode::kInterp, start, step), &w)) FetchRun(ctx, ids, 2, &w);
   return w;
 }
 

@@ -44,10 +44,10 @@ void MixExtras(uint64_t* d, pmapi::Context& ctx, pmapi::PmID id) {
   if (all.ok()) {
     for (const std::string& n : *all) MixString(d, n);
   }
-  absl::StatusOr<std::string> text = ctx.LookupText(id, pmapi::kTextOneline);
+  absl::StatusOr<std::string> text = ctx.LookupText(id, pmapi::TextKind::kOneline);
   Mix(d, static_cast<uint64_t>(pmapi::PcpCode(text.status())));
   if (text.ok()) MixString(d, *text);
-  absl::StatusOr<std::vector<pmapi::LabelSet>> labels = ctx.LookupLabels(pmapi::kLabelItem, id);
+  absl::StatusOr<std::vector<pmapi::LabelSet>> labels = ctx.LookupLabels(pmapi::LabelLevel::kItem, id);
   Mix(d, static_cast<uint64_t>(pmapi::PcpCode(labels.status())));
   if (labels.ok()) {
     for (const pmapi::LabelSet& l : *labels) MixString(d, l.json);
@@ -178,7 +178,7 @@ Walk WalkContext(pmapi::Context& ctx, const WalkSpec& spec) {
   if (spec.archive) {
     auto label = ctx.GetArchiveLabel();
     if (!label.ok() ||
-        !ctx.SetMode(pmapi::kModeForw, absl::FromUnixNanos(label->start.nanos()), absl::ZeroDuration())
+        !ctx.SetMode(pmapi::Mode::kForw, absl::FromUnixNanos(label->start.nanos()), absl::ZeroDuration())
              .ok()) {
       ++w.errors;
       return w;

@@ -119,7 +119,7 @@ TEST_F(ArchiveCorpusTest, LoggedDerivedDomainMetricIsFetched) {
   EXPECT_EQ(*id, MakePmID(511, 2048, 1));
   std::unique_ptr<Archive> a = OpenSuiteArchive("log-derived");
   ASSERT_NE(a, nullptr);
-  ASSERT_TRUE(ctx->SetMode(kModeForw, absl::FromUnixNanos(a->label().start.nanos()),
+  ASSERT_TRUE(ctx->SetMode(Mode::kForw, absl::FromUnixNanos(a->label().start.nanos()),
                            absl::ZeroDuration())
                   .ok());
   PmID ids[] = {*id};
@@ -152,7 +152,7 @@ TEST_F(ArchiveCorpusTest, InterpolatedUnsignedCounterIsLibpcps) {
       {826658411170775000, MakePmID(1, 82, 10), 0xa0b0be13e03d7800u},
   };
   for (const Case& c : cases) {
-    ASSERT_TRUE(ctx->SetMode(kModeInterp, absl::FromUnixNanos(c.t_ns), absl::Seconds(1)).ok());
+    ASSERT_TRUE(ctx->SetMode(Mode::kInterp, absl::FromUnixNanos(c.t_ns), absl::Seconds(1)).ok());
     PmID ids[] = {c.pmid};
     absl::StatusOr<Result> r = ctx->Fetch(ids);
     ASSERT_TRUE(r.ok()) << r.status();
@@ -182,7 +182,7 @@ TEST_F(ArchiveCorpusTest, IndexEntryInsideARecordIsLogrec) {
   EXPECT_TRUE(a->CheckIndexedPosition(a->label().start).ok());
   absl::StatusOr<Context> ctx = Context::OpenArchive(kSuite + "binning");
   ASSERT_TRUE(ctx.ok());
-  ASSERT_TRUE(ctx->SetMode(kModeBack, absl::FromUnixNanos(end->nanos()), absl::ZeroDuration()).ok());
+  ASSERT_TRUE(ctx->SetMode(Mode::kBack, absl::FromUnixNanos(end->nanos()), absl::ZeroDuration()).ok());
   EXPECT_EQ(PcpCode(ctx->FetchArchive().status()), kErrLogrec);
 }
 
@@ -200,7 +200,7 @@ TEST_F(ArchiveCorpusTest, InterpolationMeetsDamageWhenANextObservationIsWanted) 
     absl::StatusOr<ArchiveLabel> label = ctx->GetArchiveLabel();
     EXPECT_TRUE(label.ok());
     const absl::Time start = absl::FromUnixNanos(label->start.nanos());
-    EXPECT_TRUE(ctx->SetMode(kModeInterp, start, absl::Seconds(60)).ok());
+    EXPECT_TRUE(ctx->SetMode(Mode::kInterp, start, absl::Seconds(60)).ok());
     PmID ids[] = {*id};
     int good = 0;
     for (; good < 16; ++good) {

@@ -87,7 +87,7 @@ std::vector<Step> Expected(Archive& a, const Listing& l, int64_t origin_ns) {
 
 std::vector<Step> Streamed(Context& ctx, int64_t origin_ns) {
   std::vector<Step> out;
-  if (!ctx.SetMode(kModeForw, absl::FromUnixNanos(origin_ns), absl::ZeroDuration()).ok()) {
+  if (!ctx.SetMode(Mode::kForw, absl::FromUnixNanos(origin_ns), absl::ZeroDuration()).ok()) {
     return {Step{-1, 0, false}};
   }
   while (out.size() < kMaxReads) {

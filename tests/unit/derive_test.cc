@@ -77,9 +77,9 @@ TEST(DeriveTest, HelpTextComesFromTheConfiguration) {
   Context c = Open();
   absl::StatusOr<PmID> flags = c.LookupName("event.flags");
   ASSERT_TRUE(flags.ok());
-  EXPECT_EQ(*c.LookupText(*flags, kTextOneline), "Flags for event records");
+  EXPECT_EQ(*c.LookupText(*flags, TextKind::kOneline), "Flags for event records");
   ASSERT_TRUE(c.AddDerived("derive_test.nohelp", "sample.drift").ok());
-  absl::StatusOr<std::string> none = c.LookupText(*c.LookupName("derive_test.nohelp"), kTextHelp);
+  absl::StatusOr<std::string> none = c.LookupText(*c.LookupName("derive_test.nohelp"), TextKind::kHelp);
   EXPECT_EQ(PcpCode(none.status()), kErrPmid);
 }
 

@@ -111,7 +111,7 @@ TEST(ElfNeededTest, LocalContextHostsAnAgentBuiltByPcp) {
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->numpmid(), 2);
   ASSERT_EQ(r->sets()[0].numval, 1);
-  EXPECT_EQ(r->stored(r->sets()[0], 0).lval, 10);
+  EXPECT_EQ(r->value(r->sets()[0], 0).lval, 10);
   ASSERT_EQ(r->sets()[1].numval, 1);
   const std::string maps = Slurp("/proc/self/maps");
   EXPECT_EQ(maps.find("/usr/lib/libpcp"), std::string::npos);

@@ -88,7 +88,7 @@ std::string RunCase(int n, const Case& c) {
   const std::vector<std::string>& f = c.f;
   std::string out;
   absl::StatusOr<std::unique_ptr<FetchGroup>> fg =
-      FetchGroup::Create(kContextArchive, kData + "/archives/" + f[0]);
+      FetchGroup::Create(ContextKind::kArchive, kData + "/archives/" + f[0]);
   if (!fg.ok()) return absl::StrCat(n, "\treg\t", PcpCode(fg.status()), "\n");
   int type = TypeOf(f[5]);
   if (f[6].rfind("interp:", 0) == 0) {
@@ -97,7 +97,7 @@ std::string RunCase(int n, const Case& c) {
     int64_t usec = static_cast<int64_t>(std::llround(d * 1e6));
     // pmSetMode of PCP 6 takes the start as a timeval.
     int64_t start_ns = label->start.sec * 1000000000 + label->start.nsec / 1000 * 1000;
-    EXPECT_TRUE((*fg)->SetMode(kModeInterp, absl::FromUnixNanos(start_ns), absl::Microseconds(usec)).ok());
+    EXPECT_TRUE((*fg)->SetMode(Mode::kInterp, absl::FromUnixNanos(start_ns), absl::Microseconds(usec)).ok());
   }
   const FetchGroupTimestamp* stamp = (*fg)->AddTimestamp();
   int fetches = std::atoi(f[7].c_str());

@@ -26,7 +26,7 @@ class ScriptedSource : public Source {
  public:
   ScriptedSource(std::vector<Metric> metrics, std::vector<Result> script)
       : metrics_(std::move(metrics)), script_(std::move(script)) {}
-  int kind() const override { return kContextLocal; }
+  ContextKind kind() const override { return ContextKind::kLocal; }
   std::string HostName() override { return "script"; }
   absl::StatusOr<PmID> LookupName(std::string_view name) override {
     for (const Metric& m : metrics_) {

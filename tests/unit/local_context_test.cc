@@ -38,7 +38,7 @@ class LocalContextTest : public LocalFixture {
 };
 
 TEST_F(LocalContextTest, IsLocalAndLoadsBothAgents) {
-  EXPECT_EQ(ctx_->kind(), kContextLocal);
+  EXPECT_EQ(ctx_->kind(), ContextKind::kLocal);
   EXPECT_EQ(Id("test.long.minus_one"), MakePmID(250, 0, 0));
   EXPECT_EQ(Id("kernel.all.load"), MakePmID(60, 2, 0));
 }
@@ -237,35 +237,35 @@ TEST_F(LocalContextTest, Instances) {
 }
 
 TEST_F(LocalContextTest, HelpText) {
-  EXPECT_EQ(*ctx_->LookupText(Id("test.write_me"), kTextOneline), "A storable value, 0 to 255");
-  EXPECT_EQ(*ctx_->LookupText(Id("test.long.minus_one"), kTextHelp),
+  EXPECT_EQ(*ctx_->LookupText(Id("test.write_me"), TextKind::kOneline), "A storable value, 0 to 255");
+  EXPECT_EQ(*ctx_->LookupText(Id("test.long.minus_one"), TextKind::kHelp),
             "Always -1, to check sign handling of 32-bit values.\n");
-  EXPECT_EQ(*ctx_->LookupInDomText(MakeInDom(250, 0), kTextOneline), "Three colours");
+  EXPECT_EQ(*ctx_->LookupInDomText(MakeInDom(250, 0), TextKind::kOneline), "Three colours");
   // No help text: its one-line text stands in, as in PCP's pmLookupText.
-  absl::StatusOr<std::string> oneline = ctx_->LookupText(Id("test.ulong.big"), kTextOneline);
+  absl::StatusOr<std::string> oneline = ctx_->LookupText(Id("test.ulong.big"), TextKind::kOneline);
   ASSERT_TRUE(oneline.ok());
-  EXPECT_EQ(*ctx_->LookupText(Id("test.ulong.big"), kTextHelp), *oneline);
-  EXPECT_EQ(PcpCode(ctx_->LookupText(MakePmID(29, 0, 0), kTextOneline).status()), kErrNoagent);
+  EXPECT_EQ(*ctx_->LookupText(Id("test.ulong.big"), TextKind::kHelp), *oneline);
+  EXPECT_EQ(PcpCode(ctx_->LookupText(MakePmID(29, 0, 0), TextKind::kOneline).status()), kErrNoagent);
 }
 
 TEST_F(LocalContextTest, Labels) {
-  absl::StatusOr<std::vector<LabelSet>> dom = ctx_->LookupLabels(kLabelDomain, 250);
+  absl::StatusOr<std::vector<LabelSet>> dom = ctx_->LookupLabels(LabelLevel::kDomain, 250);
   ASSERT_TRUE(dom.ok());
   EXPECT_EQ((*dom)[0].json, "{\"agent\":\"test\"}");
   EXPECT_EQ((*dom)[0].labels[0].flags, kLabelDomain);
-  EXPECT_EQ((*ctx_->LookupLabels(kLabelDomain, 60))[0].json, "{\"agent\":\"linux\"}");
-  absl::StatusOr<std::vector<LabelSet>> indom = ctx_->LookupLabels(kLabelInDom, MakeInDom(250, 0));
+  EXPECT_EQ((*ctx_->LookupLabels(LabelLevel::kDomain, 60))[0].json, "{\"agent\":\"linux\"}");
+  absl::StatusOr<std::vector<LabelSet>> indom = ctx_->LookupLabels(LabelLevel::kInDom, MakeInDom(250, 0));
   EXPECT_EQ((*indom)[0].json, "{\"indom_name\":\"colour\",\"model\":\"RGB\"}");
-  EXPECT_EQ((*ctx_->LookupLabels(kLabelCluster, Id("test.dial")))[0].json, "{\"storable\":true}");
-  EXPECT_EQ((*ctx_->LookupLabels(kLabelItem, Id("test.long.minus_one")))[0].json, "{\"sign\":\"negative\"}");
-  absl::StatusOr<std::vector<LabelSet>> inst = ctx_->LookupLabels(kLabelInstances, MakeInDom(250, 0));
+  EXPECT_EQ((*ctx_->LookupLabels(LabelLevel::kCluster, Id("test.dial")))[0].json, "{\"storable\":true}");
+  EXPECT_EQ((*ctx_->LookupLabels(LabelLevel::kItem, Id("test.long.minus_one")))[0].json, "{\"sign\":\"negative\"}");
+  absl::StatusOr<std::vector<LabelSet>> inst = ctx_->LookupLabels(LabelLevel::kInstances, MakeInDom(250, 0));
   ASSERT_EQ(inst->size(), 3u);
   EXPECT_EQ((*inst)[2].json, "{\"colour\":\"blue\"}");
   EXPECT_EQ((*inst)[2].inst, 2);
-  absl::StatusOr<std::vector<LabelSet>> context = ctx_->LookupLabels(kLabelContext, 0);
+  absl::StatusOr<std::vector<LabelSet>> context = ctx_->LookupLabels(LabelLevel::kContext, 0);
   ASSERT_TRUE(context.ok());
   EXPECT_NE((*context)[0].json.find("\"hostname\":"), std::string::npos);
-  EXPECT_EQ(PcpCode(ctx_->LookupLabels(kLabelDomain, 29).status()), kErrNoagent);
+  EXPECT_EQ(PcpCode(ctx_->LookupLabels(LabelLevel::kDomain, 29).status()), kErrNoagent);
 }
 
 // The context labels take the administrator's files from
@@ -286,7 +286,7 @@ TEST_F(LocalContextTest, ContextLabelsFromTheLabelsDirectory) {
   put(".hidden", R"({"hidden":true})");
   put("optional/x.json", R"({"tier":"gold"})");
   setenv("PCP_SYSCONF_DIR", dir.c_str(), 1);
-  absl::StatusOr<std::vector<LabelSet>> context = ctx_->LookupLabels(kLabelContext, 0);
+  absl::StatusOr<std::vector<LabelSet>> context = ctx_->LookupLabels(LabelLevel::kContext, 0);
   unsetenv("PCP_SYSCONF_DIR");
   ASSERT_TRUE(context.ok());
   const LabelSet& set = (*context)[0];

@@ -59,8 +59,8 @@ TEST(LocalDsoTest, LoadsByPathAndAnswersFetches) {
   EXPECT_EQ(calls, 2u);
   EXPECT_EQ(ctx->LookupDesc(ids[2])->indom, MakeInDom(251, 0));
   EXPECT_EQ(*ctx->NameInDom(MakeInDom(251, 0), 1), "top");
-  EXPECT_EQ(*ctx->LookupText(*answer, kTextOneline), "The answer");
-  EXPECT_EQ(*ctx->LookupInDomText(MakeInDom(251, 0), kTextOneline), "Two shelves");
+  EXPECT_EQ(*ctx->LookupText(*answer, TextKind::kOneline), "The answer");
+  EXPECT_EQ(*ctx->LookupInDomText(MakeInDom(251, 0), TextKind::kOneline), "Two shelves");
   EXPECT_EQ(PcpCode(ctx->Fetch({&ids[0], 1}).status()), 0);
 }
 

@@ -150,7 +150,7 @@ TEST(LocalLinuxTest, ValuesAreSane) {
     }
   }
   EXPECT_FALSE(ctx.GetInDom(MakeInDom(60, 3))->empty());  // at least lo
-  EXPECT_EQ(*ctx.LookupText(*ctx.LookupName("kernel.all.load"), kTextOneline), "1, 5 and 15 minute load average");
+  EXPECT_EQ(*ctx.LookupText(*ctx.LookupName("kernel.all.load"), TextKind::kOneline), "1, 5 and 15 minute load average");
 }
 
 void WriteFile(const std::string& path, const std::string& text) {

@@ -10,14 +10,14 @@
 
 namespace pmtools {
 
-absl::StatusOr<pmapi::Context> OpenToolContext(int kind, const std::string& name,
+absl::StatusOr<pmapi::Context> OpenToolContext(pmapi::ContextKind kind, const std::string& name,
                                                const char* local_failure) {
   absl::StatusOr<pmapi::Context> ctx = pmapi::Context::Open(kind, name);
   if (ctx.ok()) return ctx;
   const std::string reason = pmapi::ErrStr(pmapi::PcpCode(ctx.status()));
-  if (kind == pmapi::kContextArchive) {
+  if (kind == pmapi::ContextKind::kArchive) {
     Complain(" Cannot open archive \"%s\": %s\n", name.c_str(), reason.c_str());
-  } else if (kind == pmapi::kContextLocal) {
+  } else if (kind == pmapi::ContextKind::kLocal) {
     Complain(" %s: %s\n", local_failure, reason.c_str());
   } else {
     // PCP's library reports a host spec it cannot read, then fails.

@@ -2,7 +2,7 @@
 // the messages PCP's tools print when it cannot be opened.
 //
 // Example:
-//   auto ctx = pmtools::OpenToolContext(pmapi::kContextArchive, "big",
+//   auto ctx = pmtools::OpenToolContext(pmapi::ContextKind::kArchive, "big",
 //                                       "Cannot establish local context");
 //   // on failure stderr has "pmval: Cannot open archive \"big\": ..."
 #ifndef PMAPI_TOOLS_COMMON_SOURCE_H_
@@ -20,7 +20,7 @@ namespace pmtools {
 // "PROGRAM: Cannot connect to PMCD on host \"NAME\": REASON", or, for the
 // local context, "PROGRAM: LOCAL_FAILURE: REASON" (each of PCP's tools
 // words that one its own way) to stderr and returns the error.
-absl::StatusOr<pmapi::Context> OpenToolContext(int kind, const std::string& name,
+absl::StatusOr<pmapi::Context> OpenToolContext(pmapi::ContextKind kind, const std::string& name,
                                                const char* local_failure);
 
 }  // namespace pmtools

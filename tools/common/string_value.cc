@@ -1,9 +1,20 @@
 // pmstore's stored values; see string_value.h.
 #include "string_value.h"
 
-#include <cstring>
+#include <cstdint>
+#include <span>
+#include <vector>
 
 namespace pmstore {
+namespace {
+
+// The bytes of one number, as a DPTR value's payload holds them.
+template <typename T>
+std::span<const uint8_t> BytesOf(const T& number) {
+  return {reinterpret_cast<const uint8_t*>(&number), sizeof number};
+}
+
+}  // namespace
 
 int StoredFormat(int type) {
   return type == pmapi::kType32 || type == pmapi::kTypeU32 ? pmapi::kValInsitu : pmapi::kValDptr;
@@ -16,18 +27,18 @@ void AppendValue(const pmapi::AtomValue& atom, int type, int32_t inst, pmapi::Re
       out->AddInsitu(inst, atom.l);
       return;
     case pmapi::kTypeFloat:
-      std::memcpy(out->AddBlockForWrite(inst, type, sizeof atom.f), &atom.f, sizeof atom.f);
+      out->AddBlock(inst, type, BytesOf(atom.f));
       return;
     case pmapi::kType64:
     case pmapi::kTypeU64:
     case pmapi::kTypeDouble:
-      std::memcpy(out->AddBlockForWrite(inst, type, sizeof atom.ull), &atom.ull, sizeof atom.ull);
+      out->AddBlock(inst, type, BytesOf(atom.ull));
       return;
     default: {
       // A STRING: its bytes and the NUL that ends them.
-      uint8_t* p = out->AddBlockForWrite(inst, type, static_cast<uint32_t>(atom.bytes.size() + 1));
-      std::memcpy(p, atom.bytes.data(), atom.bytes.size());
-      p[atom.bytes.size()] = 0;
+      std::vector<uint8_t> bytes(atom.bytes.begin(), atom.bytes.end());
+      bytes.push_back(0);
+      out->AddBlock(inst, type, bytes);
       return;
     }
   }

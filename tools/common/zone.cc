@@ -21,7 +21,7 @@ std::string HostTimezone(pmapi::Context* ctx) {
 
 ZoneSource SourceZone(pmapi::Context* ctx) {
   ZoneSource zs;
-  if (ctx->kind() == pmapi::kContextArchive) {
+  if (ctx->kind() == pmapi::ContextKind::kArchive) {
     zs.is_archive = true;
     absl::StatusOr<pmapi::ArchiveLabel> label = ctx->GetArchiveLabel();
     if (label.ok()) {
@@ -31,7 +31,7 @@ ZoneSource SourceZone(pmapi::Context* ctx) {
     return zs;
   }
   zs.hostname = ctx->HostName();
-  if (ctx->kind() == pmapi::kContextHost) zs.timezone = HostTimezone(ctx);
+  if (ctx->kind() == pmapi::ContextKind::kHost) zs.timezone = HostTimezone(ctx);
   return zs;
 }
 

@@ -478,7 +478,7 @@ int Dumper::RecordSize(const pmapi::Result& r, const std::vector<const pmapi::Va
     n += 4 + 8 * vs.numval;
     if (vs.valfmt == pmapi::kValInsitu) continue;
     for (int j = 0; j < vs.numval; ++j) {
-      const uint32_t vlen = r.stored(vs, j).length + 4;
+      const uint32_t vlen = static_cast<uint32_t>(r.value(vs, j).payload.size()) + 4;
       n += static_cast<int>((vlen + 3) & ~3u);
     }
   }

@@ -104,7 +104,7 @@ class Reporter {
 
 std::optional<pmapi::Result> Reporter::FetchOne(const std::string& name, PmID id) {
   if (origin_.has_value()) {
-    absl::Status s = ctx_->SetMode(pmapi::kModeForw, *origin_, absl::ZeroDuration());
+    absl::Status s = ctx_->SetMode(pmapi::Mode::kForw, *origin_, absl::ZeroDuration());
     if (!s.ok()) {
       std::fprintf(stderr, "pminfo: pmSetMode failed: %s\n", pmapi::ErrStr(pmapi::PcpCode(s)).c_str());
       std::exit(1);
@@ -119,7 +119,7 @@ std::optional<pmapi::Result> Reporter::FetchOne(const std::string& name, PmID id
   return std::move(*r);
 }
 
-std::vector<pmapi::LabelSet> Level(Context* ctx, int level, uint32_t ident);
+std::vector<pmapi::LabelSet> Level(Context* ctx, pmapi::LabelLevel level, uint32_t ident);
 
 void Reporter::CacheInstances(pmapi::InDom indom) {
   if (indom == cached_indom_) return;
@@ -139,7 +139,7 @@ std::optional<std::string> Reporter::InstanceName(pmapi::InDom indom, int32_t in
 std::vector<Reporter::InstanceRow> Reporter::InstanceRows(pmapi::InDom indom) {
   CacheInstances(indom);
   if (indom != cached_label_indom_) {
-    cached_inst_sets_ = Level(ctx_, pmapi::kLabelInstances, indom);
+    cached_inst_sets_ = Level(ctx_, pmapi::LabelLevel::kInstances, indom);
     cached_label_indom_ = indom;
   }
   std::vector<InstanceRow> rows;
@@ -158,7 +158,7 @@ void Reporter::PrintHeader(const std::string& name, PmID id) {
   if (s_.pmid) std::printf(" PMID: %s", pmapi::IDStr(id).c_str());
   if (s_.full_pmid) std::printf(" = %d = 0x%x", static_cast<int>(id), id);
   if (s_.oneline) {
-    absl::StatusOr<std::string> text = ctx_->LookupText(id, pmapi::kTextOneline);
+    absl::StatusOr<std::string> text = ctx_->LookupText(id, pmapi::TextKind::kOneline);
     if (text.ok()) {
       std::printf(s_.full_pmid ? "\n    [%s]" : " [%s]", text->c_str());
     } else {
@@ -168,7 +168,7 @@ void Reporter::PrintHeader(const std::string& name, PmID id) {
   std::putchar('\n');
 }
 
-void Reporter::PrintHelp(PmID id) { PrintHelpText(ctx_->LookupText(id, pmapi::kTextHelp)); }
+void Reporter::PrintHelp(PmID id) { PrintHelpText(ctx_->LookupText(id, pmapi::TextKind::kHelp)); }
 
 void Reporter::PrintHelpText(const absl::StatusOr<std::string>& text) {
   if (!text.ok()) {
@@ -185,7 +185,7 @@ void Reporter::PrintHelpText(const absl::StatusOr<std::string>& text) {
 }
 
 // The label sets of one level, or an empty list.
-std::vector<pmapi::LabelSet> Level(Context* ctx, int level, uint32_t ident) {
+std::vector<pmapi::LabelSet> Level(Context* ctx, pmapi::LabelLevel level, uint32_t ident) {
   absl::StatusOr<std::vector<pmapi::LabelSet>> sets = ctx->LookupLabels(level, ident);
   return sets.ok() ? std::move(*sets) : std::vector<pmapi::LabelSet>{};
 }
@@ -195,7 +195,7 @@ std::vector<pmapi::LabelSet> Level(Context* ctx, int level, uint32_t ident) {
 // source (an archive before its first label record, an old pmcd), PCP's
 // pminfo shows the host name as the one context label.
 std::vector<pmapi::LabelSet> Reporter::ContextLevel() {
-  std::vector<pmapi::LabelSet> level = Level(ctx_, pmapi::kLabelContext, 0);
+  std::vector<pmapi::LabelSet> level = Level(ctx_, pmapi::LabelLevel::kContext, 0);
   if (level.empty()) {
     absl::StatusOr<pmapi::LabelSet> host =
         pmapi::ParseLabelSet(absl::StrFormat("{\"hostname\":\"%s\"}", ctx_->HostName()));
@@ -207,10 +207,10 @@ std::vector<pmapi::LabelSet> Reporter::ContextLevel() {
 std::vector<const pmapi::LabelSet*> Reporter::MetricLabelSets(const Desc& desc) {
   levels_.clear();
   levels_.push_back(ContextLevel());
-  levels_.push_back(Level(ctx_, pmapi::kLabelDomain, desc.pmid));
-  if (desc.indom != pmapi::kInDomNull) levels_.push_back(Level(ctx_, pmapi::kLabelInDom, desc.indom));
-  levels_.push_back(Level(ctx_, pmapi::kLabelCluster, desc.pmid));
-  levels_.push_back(Level(ctx_, pmapi::kLabelItem, desc.pmid));
+  levels_.push_back(Level(ctx_, pmapi::LabelLevel::kDomain, desc.pmid));
+  if (desc.indom != pmapi::kInDomNull) levels_.push_back(Level(ctx_, pmapi::LabelLevel::kInDom, desc.indom));
+  levels_.push_back(Level(ctx_, pmapi::LabelLevel::kCluster, desc.pmid));
+  levels_.push_back(Level(ctx_, pmapi::LabelLevel::kItem, desc.pmid));
   std::vector<const pmapi::LabelSet*> merged;
   for (const auto& level : levels_) {
     for (const pmapi::LabelSet& set : level) merged.push_back(&set);
@@ -392,7 +392,7 @@ void Reporter::PrintParameter(const pmapi::Result& record, int index, int* flags
 }
 
 void Reporter::Add(const std::string& name) {
-  if (ctx_->kind() == pmapi::kContextArchive) {
+  if (ctx_->kind() == pmapi::ContextKind::kArchive) {
     Metric(name, ctx_->LookupName(name), nullptr);
     return;
   }
@@ -406,7 +406,7 @@ void Reporter::InDomOperand(pmapi::InDom indom) {
   if (s_.full_indom) std::printf(" = %u =", indom);
   std::printf(" 0x%x", indom);
   if (s_.oneline) {
-    absl::StatusOr<std::string> text = ctx_->LookupInDomText(indom, pmapi::kTextOneline);
+    absl::StatusOr<std::string> text = ctx_->LookupInDomText(indom, pmapi::TextKind::kOneline);
     if (text.ok()) {
       std::printf(s_.full_indom ? "\n    [%s]" : " [%s]", text->c_str());
     } else {
@@ -417,8 +417,8 @@ void Reporter::InDomOperand(pmapi::InDom indom) {
   if (s_.labels) {
     levels_.clear();
     levels_.push_back(ContextLevel());
-    levels_.push_back(Level(ctx_, pmapi::kLabelDomain, pmapi::MakePmID(pmapi::InDomDomain(indom), 0, 0)));
-    levels_.push_back(Level(ctx_, pmapi::kLabelInDom, indom));
+    levels_.push_back(Level(ctx_, pmapi::LabelLevel::kDomain, pmapi::MakePmID(pmapi::InDomDomain(indom), 0, 0)));
+    levels_.push_back(Level(ctx_, pmapi::LabelLevel::kInDom, indom));
     std::vector<const pmapi::LabelSet*> sets;
     for (const auto& level : levels_) {
       for (const pmapi::LabelSet& set : level) sets.push_back(&set);
@@ -426,7 +426,7 @@ void Reporter::InDomOperand(pmapi::InDom indom) {
     std::printf("    labels %s\n", pmapi::MergeLabelSets(sets).c_str());
   }
   if (s_.help) {
-    absl::StatusOr<std::string> text = ctx_->LookupInDomText(indom, pmapi::kTextHelp);
+    absl::StatusOr<std::string> text = ctx_->LookupInDomText(indom, pmapi::TextKind::kHelp);
     PrintHelpText(text);
   }
 }
@@ -611,13 +611,13 @@ absl::StatusOr<std::string> NameOfPmid(Context* ctx, PmID id) {
 
 absl::StatusOr<Context> OpenContext(const Settings& s) {
   if (!s.archives.empty()) {
-    return pmtools::OpenToolContext(pmapi::kContextArchive, s.archives.front(), "");
+    return pmtools::OpenToolContext(pmapi::ContextKind::kArchive, s.archives.front(), "");
   }
   if (s.local) {
-    return pmtools::OpenToolContext(pmapi::kContextLocal, "",
+    return pmtools::OpenToolContext(pmapi::ContextKind::kLocal, "",
                                     "Cannot make standalone connection on localhost");
   }
-  return pmtools::OpenToolContext(pmapi::kContextHost, s.hosts.empty() ? "local:" : s.hosts.front(),
+  return pmtools::OpenToolContext(pmapi::ContextKind::kHost, s.hosts.empty() ? "local:" : s.hosts.front(),
                                   "");
 }
 
@@ -639,7 +639,7 @@ int Run(Settings s) {
     return 1;
   }
   std::optional<absl::Time> origin;
-  if (ctx->kind() == pmapi::kContextArchive) {
+  if (ctx->kind() == pmapi::ContextKind::kArchive) {
     // PCP announces the zone for archives only.
     std::fputs(zone->note.c_str(), stdout);
     absl::StatusOr<absl::Time> o = pmtools::ResolveOrigin(*ctx, s.archives.front(), s.origin, zone->zone);

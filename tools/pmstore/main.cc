@@ -77,10 +77,10 @@ std::string Err(const absl::Status& s) { return pmapi::ErrStr(pmapi::PcpCode(s))
 
 absl::StatusOr<pmapi::Context> Open(const Settings& s) {
   if (s.local) {
-    return pmtools::OpenToolContext(pmapi::kContextLocal, "",
+    return pmtools::OpenToolContext(pmapi::ContextKind::kLocal, "",
                                     "Cannot make standalone local connection");
   }
-  return pmtools::OpenToolContext(pmapi::kContextHost, s.hosts.empty() ? "local:" : s.hosts.front(),
+  return pmtools::OpenToolContext(pmapi::ContextKind::kHost, s.hosts.empty() ? "local:" : s.hosts.front(),
                                   "");
 }
 

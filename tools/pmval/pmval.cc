@@ -51,7 +51,7 @@ namespace {
 // else "local:" (pmcd on this machine); then the metric specification may
 // name its own source, which must not contradict -a or -h.
 struct Source {
-  int kind = pmapi::kContextHost;
+  pmapi::ContextKind kind = pmapi::ContextKind::kHost;
   std::string name;
 };
 
@@ -103,9 +103,9 @@ std::optional<Source> ChooseSource(Settings& s) {
     s.print_usage();
     return std::nullopt;
   }
-  if (s.local) return Source{pmapi::kContextLocal, ""};
-  if (!s.archives.empty()) return Source{pmapi::kContextArchive, source};
-  return Source{pmapi::kContextHost, source};
+  if (s.local) return Source{pmapi::ContextKind::kLocal, ""};
+  if (!s.archives.empty()) return Source{pmapi::ContextKind::kArchive, source};
+  return Source{pmapi::ContextKind::kHost, source};
 }
 
 absl::StatusOr<pmapi::Context> OpenSource(const Source& src) {
@@ -114,13 +114,13 @@ absl::StatusOr<pmapi::Context> OpenSource(const Source& src) {
 
 // -S -A -O, -U and -d need an archive, and -z a host or an archive; PCP
 // reports each, then the usage.
-bool LiveOptionsValid(const Settings& s, int kind) {
+bool LiveOptionsValid(const Settings& s, pmapi::ContextKind kind) {
   bool ok = true;
   if (s.window.start || s.window.align || s.window.origin) {
     pmtools::Complain(" time window options are supported for archives only\n");
     ok = false;
   }
-  if (s.hostzone && kind == pmapi::kContextLocal) {
+  if (s.hostzone && kind == pmapi::ContextKind::kLocal) {
     pmtools::Complain(" use of timezone from metric source requires a source\n");
     ok = false;
   }
@@ -147,7 +147,7 @@ int Run(const Settings& given) {
   const std::optional<Source> chosen = ChooseSource(settings);
   if (!chosen) return 1;
   const Source& src = *chosen;
-  if (src.kind != pmapi::kContextArchive) {
+  if (src.kind != pmapi::ContextKind::kArchive) {
     if (!LiveOptionsValid(settings, src.kind)) return 1;
     settings.hosts = {src.name};
   }

@@ -68,7 +68,7 @@ class Report {
   // made (PCP asks before it prints the time zone note).
   Report(const Settings& s, pmapi::Context ctx, pmapi::TimeZone zone, std::string hostname)
       : s_(s),
-        live_(ctx.kind() != pmapi::kContextArchive),
+        live_(ctx.kind() != pmapi::ContextKind::kArchive),
         raw_archive_(s.raw_archive),
         ctx_(std::move(ctx)),
         zone_(std::move(zone)),

@@ -162,10 +162,10 @@ void Report::Loop() {
 int Report::Execute() {
   int spec_kind = pmapi::kSpecArchive;
   std::string source = live_ ? "" : s_.archives.front();
-  if (ctx_.kind() == pmapi::kContextHost) {
+  if (ctx_.kind() == pmapi::ContextKind::kHost) {
     spec_kind = pmapi::kSpecHost;
     source = s_.hosts.front();
-  } else if (ctx_.kind() == pmapi::kContextLocal) {
+  } else if (ctx_.kind() == pmapi::ContextKind::kLocal) {
     spec_kind = pmapi::kSpecLocal;
   }
   absl::StatusOr<pmapi::MetricSpec> spec = pmapi::ParseMetricSpec(s_.metric, spec_kind, source);

@@ -221,7 +221,7 @@ bool Report::ResolveLiveWindow() {
 // first fetch (pmcd hosts only, as in PCP); event metrics take it as a
 // string.
 bool Report::StoreFilter() {
-  if (!s_.filter || ctx_.kind() != pmapi::kContextHost) return true;
+  if (!s_.filter || ctx_.kind() != pmapi::ContextKind::kHost) return true;
   const int type = events_ ? pmapi::kTypeString : desc_.type;
   pmapi::AtomValue atom;
   if (events_) {
@@ -288,7 +288,7 @@ bool Report::Setup() {
   position_ = origin_;
   const absl::Time when = absl::FromUnixNanos(origin_.nanos());
   const absl::Duration step = absl::Nanoseconds(interval_.nanos());
-  absl::Status st = ctx_.SetMode(raw_archive_ ? pmapi::kModeForw : pmapi::kModeInterp, when, step);
+  absl::Status st = ctx_.SetMode(raw_archive_ ? pmapi::Mode::kForw : pmapi::Mode::kInterp, when, step);
   if (!st.ok()) {
     pmtools::Complain(" pmSetMode: %s\n", pmapi::ErrStr(pmapi::PcpCode(st)).c_str());
     return false;

@@ -13,15 +13,19 @@
 //   absl::StatusOr<pmapi::Context> ctx = pmapi::Context::OpenArchive("archives/small-v3");
 //   if (!ctx.ok()) return ctx.status();                 // carries PM_ERR_* and PCP's text
 //   absl::StatusOr<pmapi::PmID> id = ctx->LookupName("kernel.all.load");
+//   if (!id.ok()) return id.status();
 //   absl::StatusOr<pmapi::Desc> desc = ctx->LookupDesc(*id);
 //   absl::StatusOr<pmapi::ArchiveLabel> label = ctx->GetArchiveLabel();
-//   ctx->SetMode(pmapi::kModeInterp, label->start, absl::Seconds(10));
+//   if (!label.ok()) return label.status();
+//   absl::Status s = ctx->SetMode(pmapi::Mode::kInterp, label->start, absl::Seconds(10));
+//   if (!s.ok()) return s;
 //   absl::StatusOr<pmapi::Result> r = ctx->Fetch({*id});
 #ifndef PMAPI_CONTEXT_H_
 #define PMAPI_CONTEXT_H_
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <span>
@@ -66,12 +70,12 @@ class Context {
   // of archives, as pmNewContext(PM_CONTEXT_ARCHIVE, spec) does.
   static absl::StatusOr<Context> OpenArchive(std::string_view spec);
 
-  // Opens a context of `kind` as pmNewContext does: kContextHost (a host
-  // spec as OpenHostContext takes; "" is local:), kContextArchive (as
-  // OpenArchive), kContextLocal (the local context's default agents;
+  // Opens a context of `kind` as pmNewContext does: ContextKind::kHost (a host
+  // spec as OpenHostContext takes; "" is local:), ContextKind::kArchive (as
+  // OpenArchive), ContextKind::kLocal (the local context's default agents;
   // `spec` is ignored). Errors: the source's own; PM_ERR_NOCONTEXT for
   // another kind.
-  static absl::StatusOr<Context> Open(int kind, std::string_view spec);
+  static absl::StatusOr<Context> Open(ContextKind kind, std::string_view spec);
 
   // Wraps a source made by one of the library's source factories.
   explicit Context(std::unique_ptr<Source> source);
@@ -79,8 +83,8 @@ class Context {
   Context& operator=(Context&&) noexcept;
   ~Context();
 
-  // Returns kContextHost, kContextArchive or kContextLocal.
-  int kind() const;
+  // Returns ContextKind::kHost, ContextKind::kArchive or ContextKind::kLocal.
+  [[nodiscard]] ContextKind kind() const;
 
   // --- The name space ---
   // Returns the PMID of a metric name; PM_ERR_NAME for an unknown name,
@@ -90,7 +94,11 @@ class Context {
   // name, in order, each what LookupName would return. A host context asks
   // pmcd for all of them in one PMNS_NAMES request, and asks again alone
   // for each name pmcd did not find, to learn why.
-  std::vector<absl::StatusOr<PmID>> LookupNames(std::span<const std::string> names);
+  [[nodiscard]] std::vector<absl::StatusOr<PmID>> LookupNames(std::span<const std::string> names);
+  [[nodiscard]] std::vector<absl::StatusOr<PmID>> LookupNames(
+      std::initializer_list<std::string> names) {
+    return LookupNames(std::span<const std::string>(names.begin(), names.size()));
+  }
   // Returns every name of `id` (pmNameAll); PM_ERR_PMID if it has none.
   absl::StatusOr<std::vector<std::string>> NameAll(PmID id);
   // Returns the children of a node ("" is the root) with their status, in
@@ -118,6 +126,9 @@ class Context {
   // offers the DESCS feature, else one DESC_REQ each. PM_ERR_TOOSMALL for
   // no ids; the first id that cannot be described fails the whole call.
   absl::StatusOr<std::vector<Desc>> LookupDescs(std::span<const PmID> ids);
+  absl::StatusOr<std::vector<Desc>> LookupDescs(std::initializer_list<PmID> ids) {
+    return LookupDescs(std::span<const PmID>(ids.begin(), ids.size()));
+  }
   // Returns the instances of `indom` (for an archive, as at the current
   // collection time).
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom);
@@ -132,33 +143,47 @@ class Context {
   absl::StatusOr<std::vector<LabelSet>> ArchiveClusterLabels(PmID pmid);
   absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst);
   absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name);
-  // Returns help text of `kind` (kTextOneline or kTextHelp) for a metric or
-  // an instance domain; PM_ERR_TEXT if there is none.
-  absl::StatusOr<std::string> LookupText(PmID id, int kind);
-  absl::StatusOr<std::string> LookupInDomText(InDom indom, int kind);
-  // Returns the label sets of one level (kLabelContext ... kLabelInstances)
-  // for `ident` (ignored for kLabelContext).
-  absl::StatusOr<std::vector<LabelSet>> LookupLabels(int level, uint32_t ident);
+  // Returns help text of `kind` for a metric or an instance domain; missing
+  // or empty TextKind::kHelp text gives way to the one-line text, as in PCP.
+  // PM_ERR_TEXT if there is none.
+  absl::StatusOr<std::string> LookupText(PmID id, TextKind kind);
+  absl::StatusOr<std::string> LookupInDomText(InDom indom, TextKind kind);
+  // Internal: pmLookupText's request for the C layer, PCP's PM_TEXT_* bits
+  // (a kind, a target kTextPmid or kTextInDom, maybe PM_TEXT_DIRECT).
+  absl::StatusOr<std::string> LookupTextRequest(uint32_t ident, int bits);
+  // Returns the label sets of one level for `ident` (a domain's PMID, an
+  // indom, a PMID; ignored for LabelLevel::kContext).
+  absl::StatusOr<std::vector<LabelSet>> LookupLabels(LabelLevel level, uint32_t ident);
 
   // --- The instance profile ---
   // Adds instances of `indom` to the profile (an empty list: all of them);
   // kInDomNull with an empty list re-includes everything.
   absl::Status AddProfile(InDom indom, std::span<const int32_t> insts);
+  absl::Status AddProfile(InDom indom, std::initializer_list<int32_t> insts) {
+    return AddProfile(indom, std::span<const int32_t>(insts.begin(), insts.size()));
+  }
   // Removes instances (an empty list: all instances of indom, or of every
   // indom for kInDomNull).
   absl::Status DelProfile(InDom indom, std::span<const int32_t> insts);
+  absl::Status DelProfile(InDom indom, std::initializer_list<int32_t> insts) {
+    return DelProfile(indom, std::span<const int32_t>(insts.begin(), insts.size()));
+  }
   // Returns true if the profile admits instance `inst` of `indom`.
-  bool ProfileAdmits(InDom indom, int32_t inst) const;
-  const Profile& profile() const { return *profile_; }
+  [[nodiscard]] bool ProfileAdmits(InDom indom, int32_t inst) const;
+  [[nodiscard]] const Profile& profile() const { return *profile_; }
 
   // --- Collection time and fetching ---
   // Sets the collection mode and time (archives: PM_MODE_INTERP, FORW,
   // BACK; hosts and local contexts: PM_MODE_LIVE only).
-  absl::Status SetMode(int mode, absl::Time when, absl::Duration delta);
+  absl::Status SetMode(Mode mode, absl::Time when, absl::Duration delta);
   // Fetches the values of `ids`, one value set per id in order. A positive
   // state-change mask from pmcd is returned through *state_change when not
   // null. PM_ERR_EOL at either end of an archive.
   absl::StatusOr<Result> Fetch(std::span<const PmID> ids, int* state_change = nullptr);
+  // As above, for a braced list: ctx.Fetch({load, ncpu}).
+  absl::StatusOr<Result> Fetch(std::initializer_list<PmID> ids, int* state_change = nullptr) {
+    return Fetch(std::span<const PmID>(ids.begin(), ids.size()), state_change);
+  }
   // Hands back a result of Fetch the caller has finished with, so that its
   // buffers can serve a later fetch (an archive replay fetches results of
   // much the same size again and again). Optional.
@@ -173,7 +198,7 @@ class Context {
   absl::StatusOr<ArchiveLabel> GetArchiveLabel();
   absl::StatusOr<absl::Time> GetArchiveEnd();
   // Returns the host name of the metrics source (pmGetContextHostName).
-  std::string HostName();
+  [[nodiscard]] std::string HostName();
   // pmReconnectContext: a host context closes its connection to pmcd and
   // opens a new one, keeping the instance profile (sent again before the
   // next fetch) and the descriptors already looked up. After a failed
@@ -188,12 +213,12 @@ class Context {
   // carries pmAddDerivedMetric's code and message.
   absl::Status AddDerived(std::string_view name, std::string_view expr);
   // The most derived metrics this context may add (-1: no limit).
-  int derived_limit() const;
+  [[nodiscard]] int derived_limit() const;
   void set_derived_limit(int limit);
   // Internal: this context's derived metrics, for the C interface.
-  derive::ContextDerived& derived() { return *derived_; }
+  [[nodiscard]] derive::ContextDerived& derived() { return *derived_; }
   // Internal: how derived metrics look names and descriptors up here.
-  derive::BindEnv BindEnvironment();
+  [[nodiscard]] derive::BindEnv BindEnvironment();
 
  private:
   absl::StatusOr<std::string> TextWithFallback(uint32_t ident, int kind, int target);

@@ -30,13 +30,18 @@
 //
 // Example:
 //   absl::StatusOr<std::unique_ptr<pmapi::FetchGroup>> fg =
-//       pmapi::FetchGroup::Create(pmapi::kContextArchive, "archives/small-v3");
+//       pmapi::FetchGroup::Create(pmapi::ContextKind::kArchive, "archives/small-v3");
 //   if (!fg.ok()) return fg.status();
-//   (*fg)->SetMode(pmapi::kModeInterp, start, absl::Seconds(1));
+//   absl::StatusOr<pmapi::ArchiveLabel> label = (*fg)->context().GetArchiveLabel();
+//   if (!label.ok()) return label.status();
+//   absl::Status s = (*fg)->SetMode(pmapi::Mode::kInterp, label->start, absl::Seconds(1));
+//   if (!s.ok()) return s;
 //   absl::StatusOr<const pmapi::FetchGroupIndom*> reads =
 //       (*fg)->AddIndom("disk.dev.read", std::nullopt, pmapi::kTypeDouble, 64);
-//   (*fg)->Fetch();           // a counter: every instance is PM_ERR_AGAIN
-//   (*fg)->Fetch();
+//   if (!reads.ok()) return reads.status();
+//   absl::StatusOr<int> n = (*fg)->Fetch();   // a counter: every instance is PM_ERR_AGAIN
+//   if (n.ok()) n = (*fg)->Fetch();           // now rates
+//   if (!n.ok()) return n.status();
 //   for (const pmapi::FetchGroupInstance& i : (*reads)->instances) {
 //     if (i.status == 0) { /* i.name, i.value.atom.d */ }
 //   }
@@ -119,30 +124,31 @@ struct FetchGroupOptions {
   bool counter_wrap = false;   // PCP_COUNTER_WRAP set
   bool discrete_once = false;  // PCP_DISCRETE_ONCE set
   // Returns the options the environment asks for.
-  static FetchGroupOptions FromEnvironment();
+  [[nodiscard]] static FetchGroupOptions FromEnvironment();
 };
 
 class FetchGroup {
  public:
   // Returns a group over a new context of `kind` for `source`, opened by
-  // Context::Open: kContextHost (a host spec), kContextArchive (an archive
-  // spec) or kContextLocal (`source` ignored). Errors: the context's own
+  // Context::Open: ContextKind::kHost (a host spec), ContextKind::kArchive (an archive
+  // spec) or ContextKind::kLocal (`source` ignored). Errors: the context's own
   // error; PM_ERR_NOCONTEXT for any other kind.
-  static absl::StatusOr<std::unique_ptr<FetchGroup>> Create(int kind, std::string_view source);
+  static absl::StatusOr<std::unique_ptr<FetchGroup>> Create(ContextKind kind, std::string_view source);
   // Returns a group that owns `ctx`. Options default to the environment's.
-  static std::unique_ptr<FetchGroup> FromContext(Context ctx);
-  static std::unique_ptr<FetchGroup> FromContext(Context ctx, const FetchGroupOptions& options);
+  [[nodiscard]] static std::unique_ptr<FetchGroup> FromContext(Context ctx);
+  [[nodiscard]] static std::unique_ptr<FetchGroup> FromContext(Context ctx,
+                                                               const FetchGroupOptions& options);
 
   FetchGroup(const FetchGroup&) = delete;
   FetchGroup& operator=(const FetchGroup&) = delete;
   ~FetchGroup();
 
   // The private context, for settings before registration begins.
-  Context& context() { return ctx_; }
+  [[nodiscard]] Context& context() { return ctx_; }
   // Sets the context's mode (as Context::SetMode), remembering it so that
   // a registration that retries its lookup at the archive's end can
   // return to it. Drops the rate reference, as the step is broken.
-  absl::Status SetMode(int mode, absl::Time when, absl::Duration delta);
+  absl::Status SetMode(Mode mode, absl::Time when, absl::Duration delta);
 
   // Registers one value: `instance` (a name) is required exactly when the
   // metric has an instance domain. Returns the output, valid until Clear().
@@ -166,7 +172,7 @@ class FetchGroup {
                                                   std::string_view field,
                                                   std::optional<std::string_view> scale,
                                                   int out_type, unsigned maxnum);
-  const FetchGroupTimestamp* AddTimestamp();
+  [[nodiscard]] const FetchGroupTimestamp* AddTimestamp();
 
   // Fetches every registered metric once and fills the outputs. Returns
   // what the fetch returned (>= 0) or the fetch's error; in both cases
@@ -201,7 +207,7 @@ class FetchGroup {
   std::optional<Result> previous_;
   // Registered instances per indom; an empty list means every instance.
   std::vector<std::pair<InDom, std::vector<int32_t>>> profile_;
-  int mode_ = kModeForw;
+  Mode mode_ = Mode::kForw;
   std::optional<absl::Time> origin_;
   absl::Duration delta_;
 };

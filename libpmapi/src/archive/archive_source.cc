@@ -6,6 +6,7 @@
 
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
+#include "result_builder.h"
 
 namespace pmapi {
 namespace {
@@ -31,7 +32,7 @@ ArchiveSource::ArchiveSource(std::unique_ptr<ArchiveSet> set)
       records_(set_.get()),
       interp_(&records_, &metadata_) {
   origin_ns_ = ToNs(set_->label().start);
-  mode_ = kModeForw;
+  mode_ = Mode::kForw;
   interp_.set_origin_ns(origin_ns_);
 }
 
@@ -85,8 +86,8 @@ absl::StatusOr<std::vector<LabelSet>> ArchiveSource::LookupLabels(int level, uin
   return metadata_.LookupLabels(level, ident, origin_ns_);
 }
 
-absl::Status ArchiveSource::SetMode(int mode, absl::Time when, absl::Duration delta) {
-  if (mode != kModeInterp && mode != kModeForw && mode != kModeBack) return PcpError(kErrMode);
+absl::Status ArchiveSource::SetMode(Mode mode, absl::Time when, absl::Duration delta) {
+  if (mode != Mode::kInterp && mode != Mode::kForw && mode != Mode::kBack) return PcpError(kErrMode);
   mode_ = mode;
   origin_ns_ = absl::ToUnixNanos(when);
   delta_ns_ = absl::ToInt64Nanoseconds(delta);
@@ -118,8 +119,8 @@ absl::Status ArchiveSource::CheckIndexedPosition(bool backward) const {
 
 absl::Status ArchiveSource::Position() {
   if (positioned_) return absl::OkStatus();
-  if (mode_ == kModeForw || mode_ == kModeBack) {
-    if (absl::Status s = CheckIndexedPosition(mode_ == kModeBack); !s.ok()) return s;
+  if (mode_ == Mode::kForw || mode_ == Mode::kBack) {
+    if (absl::Status s = CheckIndexedPosition(mode_ == Mode::kBack); !s.ok()) return s;
   }
   records_.Place(mode_, origin_ns_);
   positioned_ = true;
@@ -142,7 +143,7 @@ absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
   });
   // The record decodes into the buffers of a result the caller handed
   // back, when the last one gave its own away.
-  if (spare_.capacity_bytes() > record_.capacity_bytes()) std::swap(record_, spare_);
+  if (ResultBuilder::CapacityBytes(spare_) > ResultBuilder::CapacityBytes(record_)) std::swap(record_, spare_);
   // Only the value sets asked for are decoded (all of them when only
   // derived metrics are asked for: any record will do).
   if (!std::equal(ids.begin(), ids.end(), fetch_ids_.begin(), fetch_ids_.end())) {
@@ -161,14 +162,14 @@ absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
 
 void ArchiveSource::Recycle(Result&& spent) {
   // Only record-by-record fetches reuse buffers.
-  if (mode_ == kModeInterp) return;
-  if (spent.capacity_bytes() > spare_.capacity_bytes()) spare_ = std::move(spent);
+  if (mode_ == Mode::kInterp) return;
+  if (ResultBuilder::CapacityBytes(spent) > ResultBuilder::CapacityBytes(spare_)) spare_ = std::move(spent);
 }
 
 absl::StatusOr<Result> ArchiveSource::Fetch(std::span<const PmID> ids, const Profile& profile,
                                             int* state_change) {
   (void)state_change;
-  if (mode_ != kModeInterp) return FetchRecordwise(ids, profile);
+  if (mode_ != Mode::kInterp) return FetchRecordwise(ids, profile);
   return FetchInterpolated(ids, profile);
 }
 
@@ -194,7 +195,7 @@ absl::StatusOr<Result> ArchiveSource::FetchInterpolated(std::span<const PmID> id
 }
 
 absl::StatusOr<Result> ArchiveSource::FetchArchive() {
-  if (mode_ == kModeInterp) return PcpError(kErrMode);
+  if (mode_ == Mode::kInterp) return PcpError(kErrMode);
   Result rec;
   if (absl::Status s = ReadInDirection(&rec); !s.ok()) return s;
   origin_ns_ = rec.timestamp_ns();

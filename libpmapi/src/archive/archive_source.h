@@ -27,7 +27,7 @@ class ArchiveSource : public Source {
   // Opens the archive, list or directory `spec`.
   static absl::StatusOr<std::unique_ptr<ArchiveSource>> Open(std::string_view spec);
 
-  int kind() const override { return kContextArchive; }
+  ContextKind kind() const override { return ContextKind::kArchive; }
   std::string HostName() override { return set_->label().hostname; }
 
   absl::StatusOr<PmID> LookupName(std::string_view name) override;
@@ -45,7 +45,7 @@ class ArchiveSource : public Source {
   }
   absl::StatusOr<std::vector<LabelSet>> LookupLabels(int level, uint32_t ident) override;
 
-  absl::Status SetMode(int mode, absl::Time when, absl::Duration delta) override;
+  absl::Status SetMode(Mode mode, absl::Time when, absl::Duration delta) override;
   absl::StatusOr<Result> Fetch(std::span<const PmID> ids, const Profile& profile,
                                int* state_change) override;
   absl::StatusOr<Result> FetchArchive() override;
@@ -79,7 +79,7 @@ class ArchiveSource : public Source {
   ArchiveMetadata metadata_;
   RecordCatalog records_;
   InterpEngine interp_;
-  int mode_ = kModeInterp;
+  Mode mode_ = Mode::kInterp;
   int64_t origin_ns_ = 0;
   int64_t delta_ns_ = 0;
   bool positioned_ = false;

@@ -53,8 +53,8 @@ absl::Status RecordCatalog::Scan(std::span<const PmID> only,
   return absl::OkStatus();
 }
 
-void RecordCatalog::Place(int mode, int64_t origin_ns) {
-  backward_ = mode == kModeBack;
+void RecordCatalog::Place(Mode mode, int64_t origin_ns) {
+  backward_ = mode == Mode::kBack;
   stream_ = !backward_ && !listed_ && set_->size() == 1;
   if (stream_) {
     PlaceStream(origin_ns);

@@ -11,7 +11,7 @@
 //
 // Example:
 //   pmapi::RecordCatalog records(set.get());
-//   records.Place(pmapi::kModeBack, origin_ns);
+//   records.Place(pmapi::Mode::kBack, origin_ns);
 //   pmapi::Result r;
 //   while (records.Step(&r).ok()) { /* newest first */ }
 #ifndef PMAPI_ARCHIVE_SRC_RECORD_CATALOG_H_
@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "archive_set.h"
 #include "interp.h"
+#include "pmapi/vocabulary.h"
 
 namespace pmapi {
 
@@ -35,7 +36,7 @@ class RecordCatalog : public RecordSource {
   // Places the reading position for reads in `mode` (PM_MODE_FORW or
   // PM_MODE_BACK) from `origin_ns`: forwards at the first record at or
   // after it, backwards at the last record at or before it.
-  void Place(int mode, int64_t origin_ns);
+  void Place(Mode mode, int64_t origin_ns);
   // Reads the next record in the direction of the last Place, decoding
   // the value sets `filter` keeps; PM_ERR_EOL past the end, or the
   // corruption that ended the listing.

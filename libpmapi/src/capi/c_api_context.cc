@@ -59,7 +59,7 @@ absl::StatusOr<std::unique_ptr<Context>> OpenContext(int type, const char* name)
   if (kind == PM_CONTEXT_ARCHIVE && name == nullptr) return PcpError(kErrLogfile);
   std::string source = name == nullptr ? "" : name;
   if (kind == PM_CONTEXT_HOST && (type & PM_CTXFLAG_SECURE)) source = SecureSpec(source);
-  absl::StatusOr<Context> ctx = Context::Open(kind, source);
+  absl::StatusOr<Context> ctx = Context::Open(static_cast<ContextKind>(kind), source);
   if (!ctx.ok()) {
     // libpcp reports a host spec it cannot read before failing.
     if (absl::string_view m = ctx.status().message(); absl::StartsWith(m, "bad host specification\n")) {
@@ -111,8 +111,9 @@ std::shared_ptr<CContext> Current() {
 }
 
 absl::Status SetEntryMode(CContext& entry, int mode, absl::Time when, absl::Duration delta) {
-  absl::Status st = entry.fetchgroup != nullptr ? entry.fetchgroup->SetMode(mode, when, delta)
-                                                : entry.ctx->SetMode(mode, when, delta);
+  const Mode typed = static_cast<Mode>(mode);
+  absl::Status st = entry.fetchgroup != nullptr ? entry.fetchgroup->SetMode(typed, when, delta)
+                                                : entry.ctx->SetMode(typed, when, delta);
   if (st.ok()) {
     entry.mode_set = true;
     entry.mode = mode;
@@ -195,14 +196,13 @@ int pmDestroyContext(int handle) {
 int pmReconnectContext(int handle) {
   std::shared_ptr<CContext> entry = FindHandle(handle);
   if (entry == nullptr) return PM_ERR_NOCONTEXT;
-  if (entry->type != PM_CONTEXT_HOST || entry->owned == nullptr) return handle;
+  if (entry->type != PM_CONTEXT_HOST) return handle;
   std::lock_guard<std::recursive_mutex> lock(entry->mu);
-  absl::StatusOr<std::unique_ptr<Context>> ctx = OpenContext(entry->type, entry->name.c_str());
-  if (!ctx.ok()) return Code(ctx.status());
-  CopyProfile(entry->ctx->profile(), **ctx);
-  entry->ctx = ctx->get();
-  entry->owned = std::move(*ctx);
-  return handle;
+  // The same context, connected again: its derived metrics, name space,
+  // profile and descriptors stay, and a failed attempt backs off as PCP's
+  // does (-ETIMEDOUT until the delay has passed).
+  absl::Status st = entry->ctx->Reconnect();
+  return st.ok() ? handle : Code(st);
 }
 
 char* pmGetContextHostName_r(int handle, char* buf, int buflen) {

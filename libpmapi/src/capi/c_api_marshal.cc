@@ -18,6 +18,7 @@
 #include "pmapi/labels.h"
 #include "pmapi/strings.h"
 #include "pmapi/units.h"
+#include "result_builder.h"
 
 namespace pmapi::capi {
 
@@ -143,7 +144,7 @@ size_t ResultBytes(const Result& r, size_t header) {
   for (const ValueSet& vs : r.sets()) {
     bytes += SetBytes(vs.numval);
     if (!IsDptr(vs)) continue;
-    for (int j = 0; j < vs.numval; ++j) bytes += BlockBytes(r.stored(vs, j).length);
+    for (int j = 0; j < vs.numval; ++j) bytes += BlockBytes(ResultBuilder::Stored(r, vs, j).length);
   }
   return bytes;
 }
@@ -159,7 +160,7 @@ pmValueSet* FillSet(const Result& r, const ValueSet& vs, char* at, char** blocks
     std::memset(&out->vlist[0], 0, sizeof(pmValue));
     return out;
   }
-  const Result::StoredValue* sv = &r.stored(vs, 0);
+  const ResultBuilder::StoredValue* sv = &ResultBuilder::Stored(r, vs, 0);
   if (out->valfmt == PM_VAL_INSITU) {
     for (int j = 0; j < n; ++j) {
       pmValue& c = out->vlist[j];
@@ -182,7 +183,7 @@ pmValueSet* FillSet(const Result& r, const ValueSet& vs, char* at, char** blocks
     header.vtype = static_cast<unsigned>(sv[j].vtype);
     header.vlen = static_cast<unsigned>(PM_VAL_HDR_SIZE + len);
     std::memcpy(b, &header, PM_VAL_HDR_SIZE);
-    const uint8_t* payload = r.payload_data(sv[j]);
+    const uint8_t* payload = ResultBuilder::PayloadData(r, sv[j]);
     if (len == 8) {
       std::memcpy(b->vbuf, payload, 8);  // the common case, a 64-bit number, inline
     } else if (len > 0) {

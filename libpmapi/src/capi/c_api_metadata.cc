@@ -105,7 +105,7 @@ int Children(const char* name, char*** offspring, int** status) {
 int Labels(int level, uint32_t ident, pmLabelSet** sets) {
   *sets = nullptr;
   return WithContext([&](CContext& e) {
-    absl::StatusOr<std::vector<LabelSet>> got = e.ctx->LookupLabels(level, ident);
+    absl::StatusOr<std::vector<LabelSet>> got = e.ctx->LookupLabels(static_cast<LabelLevel>(level), ident);
     if (!got.ok()) return Code(got.status());
     return ToCLabelSets(*got, sets);
   });
@@ -116,7 +116,7 @@ int Text(uint32_t ident, int level, char** buffer, bool indom) {
   return WithContext([&](CContext& e) {
     int kind = level & (PM_TEXT_ONELINE | PM_TEXT_HELP);
     absl::StatusOr<std::string> text =
-        indom ? e.ctx->LookupInDomText(ident, kind) : e.ctx->LookupText(ident, kind);
+        e.ctx->LookupTextRequest(ident, kind | (indom ? PM_TEXT_INDOM : PM_TEXT_PMID));
     if (!text.ok()) return Code(text.status());
     *buffer = Dup(*text);
     return *buffer == nullptr ? -ENOMEM : 0;
@@ -337,7 +337,7 @@ int pmLookupLabels(pmID pmid, pmLabelSet** sets) {
     if (!d.ok()) return Code(d.status());
     std::vector<LabelSet> all;
     auto add = [&](int level, uint32_t ident) {
-      absl::StatusOr<std::vector<LabelSet>> got = e.ctx->LookupLabels(level, ident);
+      absl::StatusOr<std::vector<LabelSet>> got = e.ctx->LookupLabels(static_cast<LabelLevel>(level), ident);
       if (got.ok()) all.insert(all.end(), got->begin(), got->end());
     };
     add(PM_LABEL_CONTEXT, PM_ID_NULL);
@@ -348,7 +348,7 @@ int pmLookupLabels(pmID pmid, pmLabelSet** sets) {
       // PCP's pmGetClusterLabels does; pmLookupLabels finds them once they
       // are in force. pmlogger records a metric's domain and cluster labels
       // together, so they are in force when its domain labels are.
-      absl::StatusOr<std::vector<LabelSet>> domain = e.ctx->LookupLabels(PM_LABEL_DOMAIN, pmid);
+      absl::StatusOr<std::vector<LabelSet>> domain = e.ctx->LookupLabels(LabelLevel::kDomain, pmid);
       bool in_force = domain.ok() && !domain->empty();
       absl::StatusOr<std::vector<LabelSet>> cluster =
           in_force ? e.ctx->ArchiveClusterLabels(pmid) : std::vector<LabelSet>{};

@@ -71,12 +71,12 @@ Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 Context::~Context() = default;
 
-int Context::kind() const { return source_->kind(); }
+ContextKind Context::kind() const { return source_->kind(); }
 // A host's name is pmcd.hostname, fetched through the context as PCP's
 // pmGetContextHostName fetches it each time (so -Dfetch shows the fetch);
 // the source's own answer when that fails.
 std::string Context::HostName() {
-  if (kind() == kContextHost) {
+  if (kind() == ContextKind::kHost) {
     absl::StatusOr<PmID> id = LookupName("pmcd.hostname");
     if (id.ok()) {
       const PmID ids[1] = {*id};
@@ -97,7 +97,7 @@ std::string Context::HostName() {
 // In a local context, the names at and below a dynamic node of a loaded
 // name space are those the node's agent serves.
 std::optional<unsigned> Context::AgentDomainAt(std::string_view name) const {
-  if (kind() != kContextLocal || names_ == nullptr) return std::nullopt;
+  if (kind() != ContextKind::kLocal || names_ == nullptr) return std::nullopt;
   const PmnsMatch m = names_->Resolve(name);
   if (m.kind != PmnsMatch::Kind::kDynamic) return std::nullopt;
   return DynamicRootDomain(m.pmid);
@@ -175,7 +175,7 @@ absl::StatusOr<std::vector<std::string>> Context::NameAll(PmID id) {
   if (names_ == nullptr) return source_->NameAll(id);
   absl::StatusOr<std::vector<std::string>> all = names_->NameAll(id);
   // a metric below a dynamic node is named by its agent
-  if (!all.ok() && kind() == kContextLocal) return source_->NameAll(id);
+  if (!all.ok() && kind() == ContextKind::kLocal) return source_->NameAll(id);
   return all;
 }
 
@@ -221,7 +221,7 @@ absl::StatusOr<std::vector<PmnsChild>> Context::Children(std::string_view name) 
 // name space merged with the derived names, walked as one tree.
 absl::Status Context::Traverse(std::string_view name,
                                const std::function<void(const std::string&)>& visit) {
-  if (kind() == kContextHost && names_ == nullptr) {
+  if (kind() == ContextKind::kHost && names_ == nullptr) {
     absl::Status s = BaseTraverse(name, visit);
     if (!s.ok() && PcpCode(s) != kErrName) return s;
     derive::BindEnv env = BindEnvironment();
@@ -261,7 +261,7 @@ void Context::UseNameSpace(std::shared_ptr<const Pmns> names) {
 
 void Context::TrimNameSpace() {
   if (loaded_names_ == nullptr) return;
-  if (kind() != kContextArchive) {
+  if (kind() != ContextKind::kArchive) {
     names_ = loaded_names_;
     return;
   }
@@ -329,19 +329,27 @@ absl::StatusOr<int32_t> Context::LookupInDom(InDom indom, std::string_view name)
 }
 
 // A derived metric's help text comes from its definition, never the source.
-absl::StatusOr<std::string> Context::LookupText(PmID id, int kind) {
-  if (IsDerivedPmid(id)) {
+absl::StatusOr<std::string> Context::LookupText(PmID id, TextKind kind) {
+  return LookupTextRequest(id, ToPcp(kind) | kTextPmid);
+}
+
+absl::StatusOr<std::string> Context::LookupInDomText(InDom indom, TextKind kind) {
+  return LookupTextRequest(indom, ToPcp(kind) | kTextInDom);
+}
+
+absl::StatusOr<std::string> Context::LookupTextRequest(uint32_t ident, int bits) {
+  const int kind = bits & (kTextOneline | kTextHelp | kTextDirect);
+  if (bits & kTextInDom) {
+    if (ident == kInDomNull) return PcpError(kErrIndom);
+    return TextWithFallback(ident, kind, kTextInDom);
+  }
+  if (IsDerivedPmid(ident)) {
     std::string text;
-    int sts = derive::Registry::Get().Text(id, kind, &text);
+    int sts = derive::Registry::Get().Text(ident, kind, &text);
     if (sts < 0) return PcpError(sts);
     return text;
   }
-  return TextWithFallback(id, kind & (kTextOneline | kTextHelp | kTextDirect), kTextPmid);
-}
-
-absl::StatusOr<std::string> Context::LookupInDomText(InDom indom, int kind) {
-  if (indom == kInDomNull) return PcpError(kErrIndom);
-  return TextWithFallback(indom, kind & (kTextOneline | kTextHelp | kTextDirect), kTextInDom);
+  return TextWithFallback(ident, kind, kTextPmid);
 }
 
 // Help text that is missing or empty gives way to the one-line text, as in
@@ -357,8 +365,8 @@ absl::StatusOr<std::string> Context::TextWithFallback(uint32_t ident, int kind, 
   return text;
 }
 
-absl::StatusOr<std::vector<LabelSet>> Context::LookupLabels(int level, uint32_t ident) {
-  return source_->LookupLabels(level, ident);
+absl::StatusOr<std::vector<LabelSet>> Context::LookupLabels(LabelLevel level, uint32_t ident) {
+  return source_->LookupLabels(ToPcp(level), ident);
 }
 
 absl::Status Context::AddProfile(InDom indom, std::span<const int32_t> insts) {
@@ -377,7 +385,7 @@ bool Context::ProfileAdmits(InDom indom, int32_t inst) const {
   return profile_->Admits(indom, inst);
 }
 
-absl::Status Context::SetMode(int mode, absl::Time when, absl::Duration delta) {
+absl::Status Context::SetMode(Mode mode, absl::Time when, absl::Duration delta) {
   return source_->SetMode(mode, when, delta);
 }
 

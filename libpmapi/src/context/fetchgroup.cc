@@ -153,12 +153,12 @@ FetchGroupOptions FetchGroupOptions::FromEnvironment() {
 
 FetchGroup::FetchGroup(Context ctx, const FetchGroupOptions& options)
     : ctx_(std::move(ctx)), options_(options) {
-  if (ctx_.kind() != kContextArchive) mode_ = kModeLive;
+  if (ctx_.kind() != ContextKind::kArchive) mode_ = Mode::kLive;
 }
 
 FetchGroup::~FetchGroup() = default;
 
-absl::StatusOr<std::unique_ptr<FetchGroup>> FetchGroup::Create(int kind, std::string_view source) {
+absl::StatusOr<std::unique_ptr<FetchGroup>> FetchGroup::Create(ContextKind kind, std::string_view source) {
   absl::StatusOr<Context> ctx = Context::Open(kind, source);
   if (!ctx.ok()) return ctx.status();
   return FromContext(std::move(*ctx));
@@ -172,7 +172,7 @@ std::unique_ptr<FetchGroup> FetchGroup::FromContext(Context ctx, const FetchGrou
   return std::unique_ptr<FetchGroup>(new FetchGroup(std::move(ctx), options));
 }
 
-absl::Status FetchGroup::SetMode(int mode, absl::Time when, absl::Duration delta) {
+absl::Status FetchGroup::SetMode(Mode mode, absl::Time when, absl::Duration delta) {
   absl::Status st = ctx_.SetMode(mode, when, delta);
   if (!st.ok()) return st;
   mode_ = mode;
@@ -202,10 +202,10 @@ absl::StatusOr<int32_t> FetchGroup::LookupInstance(const Desc& desc,
 // PCP looks again at the archive's end, then returns to where it was.
 absl::Status FetchGroup::RetryAtEnd(const std::function<absl::Status()>& lookup) {
   absl::Status first = lookup();
-  if (first.ok() || ctx_.kind() != kContextArchive) return first;
+  if (first.ok() || ctx_.kind() != ContextKind::kArchive) return first;
   absl::StatusOr<absl::Time> end = ctx_.GetArchiveEnd();
   if (!end.ok()) return end.status();
-  absl::Status st = ctx_.SetMode(kModeBack, *end, absl::ZeroDuration());
+  absl::Status st = ctx_.SetMode(Mode::kBack, *end, absl::ZeroDuration());
   if (!st.ok()) return st;
   absl::Status again = lookup();
   absl::Time back = absl::UnixEpoch();
@@ -519,11 +519,11 @@ absl::StatusOr<int> FetchGroup::Fetch() {
     }
   }
   if (!fetched.ok()) return fetched.status();
-  if (mode_ != kModeLive) {
+  if (mode_ != Mode::kLive) {
     absl::Time t = absl::FromUnixNanos(fetched->timestamp_ns());
-    if (mode_ == kModeInterp) origin_ = t + delta_;
-    if (mode_ == kModeForw) origin_ = t + absl::Nanoseconds(1);
-    if (mode_ == kModeBack) origin_ = t - absl::Nanoseconds(1);
+    if (mode_ == Mode::kInterp) origin_ = t + delta_;
+    if (mode_ == Mode::kForw) origin_ = t + absl::Nanoseconds(1);
+    if (mode_ == Mode::kBack) origin_ = t - absl::Nanoseconds(1);
   }
   previous_ = std::move(*fetched);
   return state > 0 ? state : 0;

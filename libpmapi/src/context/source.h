@@ -24,7 +24,7 @@ class Source {
  public:
   virtual ~Source() = default;
 
-  virtual int kind() const = 0;
+  virtual ContextKind kind() const = 0;
   virtual std::string HostName() = 0;
 
   virtual absl::StatusOr<PmID> LookupName(std::string_view name) = 0;
@@ -78,10 +78,10 @@ class Source {
   virtual absl::StatusOr<std::string> LookupText(uint32_t ident, int kind) = 0;
   virtual absl::StatusOr<std::vector<LabelSet>> LookupLabels(int level, uint32_t ident) = 0;
 
-  virtual absl::Status SetMode(int mode, absl::Time when, absl::Duration delta) {
+  virtual absl::Status SetMode(Mode mode, absl::Time when, absl::Duration delta) {
     (void)when;
     (void)delta;
-    return mode == kModeLive ? absl::OkStatus() : PcpError(kErrMode);
+    return mode == Mode::kLive ? absl::OkStatus() : PcpError(kErrMode);
   }
   virtual absl::StatusOr<Result> Fetch(std::span<const PmID> ids, const Profile& profile,
                                        int* state_change) = 0;

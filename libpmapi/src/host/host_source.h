@@ -40,7 +40,7 @@ class HostSource : public Source {
   // Wraps a connected protocol.
   explicit HostSource(std::unique_ptr<HostProtocol> protocol);
 
-  int kind() const override { return kContextHost; }
+  ContextKind kind() const override { return ContextKind::kHost; }
   // Returns pmcd.hostname as pmcd reports it; if that cannot be fetched,
   // the host named in the spec, or this machine's name for a unix socket or
   // a name starting with "localhost" (pmGetContextHostName's rules).

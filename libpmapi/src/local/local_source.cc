@@ -29,6 +29,7 @@
 #include "pcp_agent_binding.h"
 #include "pmda_builtin.h"
 #include "read_file.h"
+#include "result_builder.h"
 
 namespace pmapi {
 
@@ -119,7 +120,7 @@ absl::StatusOr<std::shared_ptr<DsoLibrary>> OpenDso(const std::string& path) {
 void CopySet(const Result& from, const ValueSet& vs, Result* to) {
   to->AddSet(vs.pmid, vs.numval, vs.valfmt);
   for (int j = 0; j < vs.numval; ++j) {
-    const Result::StoredValue& s = from.stored(vs, j);
+    const ResultBuilder::StoredValue& s = ResultBuilder::Stored(from, vs, j);
     if (vs.valfmt == kValInsitu) {
       to->AddInsitu(s.inst, s.lval);
     } else {

@@ -40,7 +40,7 @@ class LocalSource : public Source {
                                              std::vector<std::string>* warnings);
   ~LocalSource() override;
 
-  int kind() const override { return kContextLocal; }
+  ContextKind kind() const override { return ContextKind::kLocal; }
   std::string HostName() override;
 
   absl::StatusOr<PmID> LookupName(std::string_view name) override;

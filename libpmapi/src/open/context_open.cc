@@ -9,13 +9,13 @@
 
 namespace pmapi {
 
-absl::StatusOr<Context> Context::Open(int kind, std::string_view spec) {
+absl::StatusOr<Context> Context::Open(ContextKind kind, std::string_view spec) {
   switch (kind) {
-    case kContextHost:
+    case ContextKind::kHost:
       return OpenHostContext(spec);
-    case kContextArchive:
+    case ContextKind::kArchive:
       return OpenArchive(spec);
-    case kContextLocal:
+    case ContextKind::kLocal:
       return OpenLocalContext();
     default:
       return PcpError(kErrNocontext);

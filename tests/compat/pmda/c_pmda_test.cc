@@ -146,39 +146,39 @@ TEST_F(SimpleAgentTest, InstancesComeFromTheTableAndTheCache) {
 }
 
 TEST_F(SimpleAgentTest, HelpTextFromTheHelpFile) {
-  EXPECT_EQ(*ctx_->LookupText(Id("simple.numfetch"), kTextOneline), "How many fetches the agent has answered");
-  EXPECT_EQ(*ctx_->LookupInDomText(MakeInDom(254, 0), kTextOneline), "The three colours");
-  absl::StatusOr<std::string> help = ctx_->LookupInDomText(MakeInDom(254, 1), kTextHelp);
+  EXPECT_EQ(*ctx_->LookupText(Id("simple.numfetch"), TextKind::kOneline), "How many fetches the agent has answered");
+  EXPECT_EQ(*ctx_->LookupInDomText(MakeInDom(254, 0), TextKind::kOneline), "The three colours");
+  absl::StatusOr<std::string> help = ctx_->LookupInDomText(MakeInDom(254, 1), TextKind::kHelp);
   ASSERT_TRUE(help.ok());
   EXPECT_NE(help->find("\"sec\", \"min\" and \"hour\""), std::string::npos);
-  EXPECT_EQ(PcpCode(ctx_->LookupText(MakePmID(254, 3, 3), kTextOneline).status()), kErrText);
-  EXPECT_EQ(*ctx_->LookupText(Id("trivial.time"), kTextOneline), "The time of day, in seconds");
+  EXPECT_EQ(PcpCode(ctx_->LookupText(MakePmID(254, 3, 3), TextKind::kOneline).status()), kErrText);
+  EXPECT_EQ(*ctx_->LookupText(Id("trivial.time"), TextKind::kOneline), "The time of day, in seconds");
 }
 
 TEST_F(SimpleAgentTest, LabelsAtEachLevel) {
-  absl::StatusOr<std::vector<LabelSet>> dom = ctx_->LookupLabels(kLabelDomain, 254);
+  absl::StatusOr<std::vector<LabelSet>> dom = ctx_->LookupLabels(LabelLevel::kDomain, 254);
   ASSERT_TRUE(dom.ok());
   ASSERT_EQ(dom->size(), 1u);
   // the agent's own domain label replaces the default "agent" label
   EXPECT_EQ((*dom)[0].json, R"({"role":"testing"})");
-  absl::StatusOr<std::vector<LabelSet>> trivial = ctx_->LookupLabels(kLabelDomain, 253);
+  absl::StatusOr<std::vector<LabelSet>> trivial = ctx_->LookupLabels(LabelLevel::kDomain, 253);
   ASSERT_TRUE(trivial.ok());
   ASSERT_EQ(trivial->size(), 1u);
   // an agent before interface 7: PCP's default label names the object
   EXPECT_EQ((*trivial)[0].json, absl::StrCat(R"({"agent":")", PMAPI_C_AGENT_DIR, R"(/pmda_trivial.so"})"));
-  absl::StatusOr<std::vector<LabelSet>> indom = ctx_->LookupLabels(kLabelInDom, MakeInDom(254, 0));
+  absl::StatusOr<std::vector<LabelSet>> indom = ctx_->LookupLabels(LabelLevel::kInDom, MakeInDom(254, 0));
   ASSERT_TRUE(indom.ok());
   ASSERT_EQ(indom->size(), 1u);
   EXPECT_EQ((*indom)[0].json, R"({"indom_name":"color","model":"RGB"})");
   ASSERT_EQ((*indom)[0].labels.size(), 2u);
   EXPECT_EQ((*indom)[0].labels[0].flags & kLabelInDom, kLabelInDom);
-  absl::StatusOr<std::vector<LabelSet>> insts = ctx_->LookupLabels(kLabelInstances, MakeInDom(254, 1));
+  absl::StatusOr<std::vector<LabelSet>> insts = ctx_->LookupLabels(LabelLevel::kInstances, MakeInDom(254, 1));
   ASSERT_TRUE(insts.ok());
   ASSERT_EQ(insts->size(), 3u);
   EXPECT_EQ((*insts)[0].inst, 0);
   EXPECT_EQ((*insts)[0].json, R"({"units":"sec"})");
   EXPECT_EQ((*insts)[2].json, R"({"units":"hour"})");
-  absl::StatusOr<std::vector<LabelSet>> colours = ctx_->LookupLabels(kLabelInstances, MakeInDom(254, 0));
+  absl::StatusOr<std::vector<LabelSet>> colours = ctx_->LookupLabels(LabelLevel::kInstances, MakeInDom(254, 0));
   ASSERT_TRUE(colours.ok());
   ASSERT_EQ(colours->size(), 3u);
   EXPECT_TRUE((*colours)[1].json.empty());

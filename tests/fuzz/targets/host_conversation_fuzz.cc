@@ -150,8 +150,8 @@ void RunContext(const std::string& spec) {
   }
   absl::StatusOr<pmapi::Result> r = ctx->Fetch(ids);
   if (Good(r)) fuzz::Consume(fuzz::Digest(*r));
-  Good(ctx->LookupLabels(pmapi::kLabelItem, ids[0]));
-  Good(ctx->LookupText(ids[0], pmapi::kTextOneline | pmapi::kTextPmid));
+  Good(ctx->LookupLabels(pmapi::LabelLevel::kItem, ids[0]));
+  Good(ctx->LookupText(ids[0], pmapi::TextKind::kOneline));
   Check(ctx->Traverse("sample.long", [](const std::string& n) { fuzz::Consume(n.size()); }));
 }
 
