@@ -93,14 +93,16 @@ class MemoryRecords : public RecordSource, public InterpMetadata {
     return DecodeResult(bodies_[i], ResultLayout::kTimeval, -1, out);
   }
   const Desc* FindDesc(PmID pmid) override { return pmid == kCounter ? &counter_ : nullptr; }
-  std::vector<int32_t> AllInstances(InDom) override {
-    std::vector<int32_t> all;
-    for (int i = 0; i < kInstances; ++i) all.push_back(i);
-    return all;
+  const std::vector<int32_t>& AllInstances(InDom) override {
+    if (all_.empty()) {
+      for (int i = 0; i < kInstances; ++i) all_.push_back(i);
+    }
+    return all_;
   }
 
  private:
   std::vector<std::vector<uint8_t>> bodies_;
+  std::vector<int32_t> all_;
   Desc counter_;
 };
 
