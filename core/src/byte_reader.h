@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <span>
 
+#include "pmapi/types.h"
+
 namespace pmapi {
 
 // Returns the big-endian 32-bit word at p. REQUIRES: p[0..3] readable.
@@ -68,6 +70,9 @@ class ByteReader {
     pos_ += 4;
     return true;
   }
+  // A PMID or an InDom is one 32-bit word on the wire and on disk.
+  bool U32(PmID* out) { return Identifier(out); }
+  bool U32(InDom* out) { return Identifier(out); }
   bool I32(int32_t* out) {
     uint32_t v;
     if (!U32(&v)) return false;
@@ -130,6 +135,13 @@ class ByteReader {
   }
 
  private:
+  template <typename Id>
+  bool Identifier(Id* out) {
+    uint32_t v;
+    if (!U32(&v)) return false;
+    *out = Id{v};
+    return true;
+  }
   std::span<const uint8_t> data_;
   size_t pos_ = 0;
 };

@@ -156,7 +156,7 @@ absl::Status EventArrays::AddParamAt(int idx, bool highres, PmID pmid, int type,
   if (!ParamValue(type, value, &v)) return PcpError(kErrType);
   size_t need = kParamHeaderBytes + events_format::Padded(v.size());
   if (a->used + need > kValVlenMax) return PcpError(kErrToobig);
-  a->Put32(a->used, pmid);
+  a->Put32(a->used, ToPcp(pmid));
   const uint32_t len = static_cast<uint32_t>(kTypeLenBytes + v.size());
   a->Put32(a->used + events_format::kParamTypeLenOffset, events_format::TypeLenWord(type, len));
   a->Put(a->used + kParamHeaderBytes, v.data(), v.size());

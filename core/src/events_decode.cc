@@ -22,7 +22,7 @@ bool DecodeParam(const EventArrayReader& r, size_t* at, EventParamView* out) {
   if (!r.Param(*at, &p)) return false;
   const size_t value_at = ParamHead::ValueAt(*at);
   if (p.len < kTypeLenBytes || !r.Has(value_at, p.len - kTypeLenBytes)) return false;
-  out->pmid = p.pmid;
+  out->pmid = PmID{p.pmid};
   out->type = p.type;
   out->value = r.Bytes(value_at, p.len - kTypeLenBytes);
   *at = std::min(*at + p.Step(), r.size());

@@ -78,10 +78,10 @@ int AddParameter(const EventArrayReader& r, size_t* at, Result* out) {
   if (p.type == kType32 || p.type == kTypeU32) {
     int32_t v = 0;
     r.Int32(value_at, &v);
-    out->AddSet(p.pmid, 1, kValInsitu);
+    out->AddSet(PmID{p.pmid}, 1, kValInsitu);
     out->AddInsitu(kInNull, v);
   } else {
-    out->AddSet(p.pmid, 1, kValDptr);
+    out->AddSet(PmID{p.pmid}, 1, kValDptr);
     out->AddBlock(kInNull, p.type, r.Bytes(value_at, static_cast<size_t>(n)));
   }
   *at += p.Step();

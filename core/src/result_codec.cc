@@ -175,7 +175,7 @@ bool DecodeBlock(std::span<const uint8_t> body, uint32_t offset, Result* out,
 // against the whole body at once. The values are written in place, one
 // allocation check for the set.
 bool DecodeSet(ByteReader& r, std::span<const uint8_t> body, Result* out) {
-  uint32_t pmid;
+  PmID pmid;
   int32_t numval;
   if (!r.U32(&pmid) || !r.I32(&numval)) return false;
   if (numval <= 0) {
@@ -275,7 +275,7 @@ uint32_t PutBlock(std::vector<uint8_t>& blocks, size_t blocks_base, const ValueV
 
 // Skips one value set whose PMID is not wanted, leaving an empty set in
 // its place.
-static bool SkipSet(ByteReader& r, uint32_t pmid, Result* out) {
+static bool SkipSet(ByteReader& r, PmID pmid, Result* out) {
   int32_t numval;
   if (!r.I32(&numval)) return false;
   out->AddSet(pmid, 0, kValInsitu);
@@ -309,7 +309,7 @@ absl::Status DecodeResultOnly(std::span<const uint8_t> body, ResultLayout layout
       continue;
     }
     const size_t at = r.position();
-    uint32_t pmid;
+    PmID pmid;
     if (!r.U32(&pmid)) return PcpError(error_code);
     if (std::binary_search(keep.begin(), keep.end(), pmid)) {
       r.Seek(at);
@@ -340,7 +340,7 @@ std::vector<uint8_t> EncodeResult(const Result& r, ResultLayout layout) {
     StoreBigEndian32(buf.data() + at, v);
   };
   for (const ValueSet& vs : r.sets()) {
-    put32(vs.pmid);
+    put32(ToPcp(vs.pmid));
     put32(static_cast<uint32_t>(vs.numval));
     if (vs.numval <= 0) continue;
     put32(static_cast<uint32_t>(vs.valfmt));

@@ -476,7 +476,7 @@ std::string DescStr(const Desc& desc) {
   if (sem == "???") absl::StrAppend(&sem, " (", desc.sem, ")");
   std::string units = UnitsStr(desc.units);
   char indom_hex[16];
-  std::snprintf(indom_hex, sizeof indom_hex, "0x%x", desc.indom);
+  std::snprintf(indom_hex, sizeof indom_hex, "0x%x", ToPcp(desc.indom));
   return absl::StrCat("    Data Type: ", type, "  InDom: ", InDomStr(desc.indom), " ", indom_hex,
                       "\n    Semantics: ", sem, "  Units: ", units.empty() ? "none" : units, "\n");
 }

@@ -206,11 +206,11 @@ AddOutcome ContextDerived::Add(std::string_view name, std::string_view expr, con
   // Per-context metrics count down from 511.2047.1023, flagged.
   PmID pmid;
   if (own_ == 0) {
-    pmid = kPmidFlag | MakePmID(511, 2047, 1023);
+    pmid = WithPmidFlag(MakePmID(511, 2047, 1023));
   } else if (PmIDItem(own_last_) > 1) {
-    pmid = own_last_ - 1;
+    pmid = WithPmidFlag(MakePmID(511, PmIDCluster(own_last_), PmIDItem(own_last_) - 1));
   } else if (PmIDCluster(own_last_) > 0) {
-    pmid = kPmidFlag | MakePmID(511, PmIDCluster(own_last_) - 1, 1023);
+    pmid = WithPmidFlag(MakePmID(511, PmIDCluster(own_last_) - 1, 1023));
   } else {
     SetLastError("per-context PMID space exhausted");
     return {AddOutcome::kPmapi, kErrBadderive, 0};

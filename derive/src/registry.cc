@@ -71,7 +71,7 @@ std::optional<int> Registry::RegisterLocked(std::string_view name, std::string_v
   if (metrics_.empty()) {
     pmid = MakePmID(511, 0, 1);
   } else if (PmIDItem(last_pmid_) < 1023) {
-    pmid = last_pmid_ + 1;
+    pmid = MakePmID(511, PmIDCluster(last_pmid_), PmIDItem(last_pmid_) + 1);
   } else if (PmIDCluster(last_pmid_) < 2047) {
     pmid = MakePmID(511, PmIDCluster(last_pmid_) + 1, 1);
   } else {

@@ -26,7 +26,8 @@ struct GlobalMetric {
 };
 
 // The flag bit PCP sets in per-context derived metrics' PMIDs.
-inline constexpr PmID kPmidFlag = 0x80000000u;
+inline constexpr uint32_t kPmidFlagBit = 0x80000000u;
+constexpr PmID WithPmidFlag(PmID id) { return PmID{ToPcp(id) | kPmidFlagBit}; }
 
 // True for a derived metric's PMID (domain 511, item not 0, cluster below
 // 2048), as PCP's IS_DERIVED.

@@ -38,14 +38,19 @@ int DsoFetch(const DsoState& st, const PmdaMetric& m, unsigned inst, AtomValue* 
 absl::StatusOr<std::string> DsoText(uint32_t ident, int type, Pmda& pmda) {
   const bool oneline = (type & pmapi::kTextOneline) != 0;
   if (type & pmapi::kTextInDom) {
-    if (ident != pmapi::MakeInDom(pmda.domain(), 0)) return pmapi::PcpError(pmapi::kErrText);
+    if (pmapi::InDom{ident} != pmapi::MakeInDom(pmda.domain(), 0)) {
+      return pmapi::PcpError(pmapi::kErrText);
+    }
     return std::string(oneline ? "Two shelves" : "The shelves \"top\" (1) and \"bottom\" (2).\n");
   }
-  if (pmapi::PmIDCluster(ident) != 0 || pmapi::PmIDItem(ident) > 3) return pmapi::PcpError(pmapi::kErrText);
+  const pmapi::PmID id{ident};
+  if (pmapi::PmIDCluster(id) != 0 || pmapi::PmIDItem(id) > 3) {
+    return pmapi::PcpError(pmapi::kErrText);
+  }
   static constexpr const char* kOneline[] = {"The answer", "A greeting", "Fetches answered",
                                              "One value per shelf"};
-  if (oneline) return std::string(kOneline[pmapi::PmIDItem(ident)]);
-  return absl::StrCat(kOneline[pmapi::PmIDItem(ident)], ", from the shared-object test agent.\n");
+  if (oneline) return std::string(kOneline[pmapi::PmIDItem(id)]);
+  return absl::StrCat(kOneline[pmapi::PmIDItem(id)], ", from the shared-object test agent.\n");
 }
 
 }  // namespace
@@ -64,9 +69,14 @@ extern "C" __attribute__((visibility("default"))) void dsotest_init(Pmda* dp) {
   });
   const pmapi::Units none{};
   const pmapi::Units count{0, 0, 1, 0, 0, 0};
-  dp->Init({pmapi::PmdaIndom{0, {{1, "top"}, {2, "bottom"}}}},
-           {{nullptr, {pmapi::PmdaPmid(0, 0), pmapi::kTypeU32, pmapi::kInDomNull, pmapi::kSemDiscrete, none}},
-            {nullptr, {pmapi::PmdaPmid(0, 1), pmapi::kTypeString, pmapi::kInDomNull, pmapi::kSemDiscrete, none}},
-            {nullptr, {pmapi::PmdaPmid(0, 2), pmapi::kTypeU64, pmapi::kInDomNull, pmapi::kSemCounter, count}},
-            {nullptr, {pmapi::PmdaPmid(0, 3), pmapi::kTypeU32, 0, pmapi::kSemInstant, none}}});
+  dp->Init(
+      {pmapi::PmdaIndom{pmapi::PmdaInDom(0), {{1, "top"}, {2, "bottom"}}}},
+      {{nullptr,
+        {pmapi::PmdaPmid(0, 0), pmapi::kTypeU32, pmapi::kInDomNull, pmapi::kSemDiscrete, none}},
+       {nullptr,
+        {pmapi::PmdaPmid(0, 1), pmapi::kTypeString, pmapi::kInDomNull, pmapi::kSemDiscrete, none}},
+       {nullptr,
+        {pmapi::PmdaPmid(0, 2), pmapi::kTypeU64, pmapi::kInDomNull, pmapi::kSemCounter, count}},
+       {nullptr,
+        {pmapi::PmdaPmid(0, 3), pmapi::kTypeU32, pmapi::PmdaInDom(0), pmapi::kSemInstant, none}}});
 }

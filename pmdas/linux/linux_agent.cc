@@ -220,11 +220,12 @@ std::vector<PmdaIndom> Indoms() {
                           kZoneProtectionIndom, kInterruptIndom, kSoftirqIndom, kInterruptCpuIndom,
                           kSoftirqCpuIndom, kTtyIndom, kScsiIndom, kZramIndom, kWwidIndom, kTapeIndom, kBuddyIndom,
                           kFchostIndom, kSlabIndom}) {
-    v.push_back(PmdaIndom{serial, {}});
+    v.push_back(PmdaIndom{PmdaInDom(serial), {}});
   }
   v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};
   for (PmdaIndom& i : RpcIndoms()) v.push_back(std::move(i));
-  v.push_back(PmdaIndom{kPressureIndom, {{10, "10 second"}, {60, "1 minute"}, {300, "5 minute"}}});
+  v.push_back(
+      PmdaIndom{PmdaInDom(kPressureIndom), {{10, "10 second"}, {60, "1 minute"}, {300, "5 minute"}}});
   return v;
 }
 

@@ -221,9 +221,10 @@ uint32_t Sum(const uint32_t* counts, size_t n) {
 }  // namespace
 
 std::vector<PmdaIndom> RpcIndoms() {
-  return {PmdaIndom{kNfsIndom, Table(kNfs2Ops, 0)}, PmdaIndom{kNfs3Indom, Table(kNfs3Ops, 0)},
-          PmdaIndom{kNfs4ClientIndom, Table(kNfs4ClientOps, 0)},
-          PmdaIndom{kNfs4ServerIndom, Table(kNfs4ServerOps, 1)}};
+  return {PmdaIndom{PmdaInDom(kNfsIndom), Table(kNfs2Ops, 0)},
+          PmdaIndom{PmdaInDom(kNfs3Indom), Table(kNfs3Ops, 0)},
+          PmdaIndom{PmdaInDom(kNfs4ClientIndom), Table(kNfs4ClientOps, 0)},
+          PmdaIndom{PmdaInDom(kNfs4ServerIndom), Table(kNfs4ServerOps, 1)}};
 }
 
 void RefreshRpc(LinuxState& st) {

@@ -307,8 +307,8 @@ void ProcAgentInit(Pmda& dp) {
     return PidValue(state->cfg, r, it->second, atom);
   });
   std::vector<PmdaIndom> indoms(1);
-  indoms[0].indom = kProcIndom;
-  for (unsigned serial : CgroupIndomSerials()) indoms.push_back(PmdaIndom{serial, {}});
+  indoms[0].indom = PmdaInDom(kProcIndom);
+  for (unsigned serial : CgroupIndomSerials()) indoms.push_back(PmdaIndom{PmdaInDom(serial), {}});
   dp.Init(std::move(indoms), Metrics());
 }
 

@@ -104,18 +104,18 @@ std::vector<PmdaMetric> Metrics() {
       Metric(kValues, 5, kTypeDouble, kInDomNull, kSemDiscrete),
       Metric(kValues, 6, kTypeString, kInDomNull, kSemDiscrete),
       Metric(kValues, 7, kTypeAggregate, kInDomNull, kSemDiscrete),
-      Metric(kValues, 8, kType32, kColourIndom, kSemInstant),
-      Metric(kValues, 9, kTypeU32, kBinIndom, kSemInstant, kCount),
+      Metric(kValues, 8, kType32, PmdaInDom(kColourIndom), kSemInstant),
+      Metric(kValues, 9, kTypeU32, PmdaInDom(kBinIndom), kSemInstant, kCount),
       Metric(kValues, 10, kType64, kInDomNull, kSemInstant),
       Metric(kStorable, 0, kType32, kInDomNull, kSemInstant),
-      Metric(kStorable, 1, kType32, kColourIndom, kSemInstant),
+      Metric(kStorable, 1, kType32, PmdaInDom(kColourIndom), kSemInstant),
       Metric(kStorable, 2, kTypeString, kInDomNull, kSemDiscrete),
       Metric(kStorable, 3, kTypeU32, kInDomNull, kSemDiscrete),
       Metric(kBehaviour, 0, kTypeU32, kInDomNull, kSemCounter, kCount),
-      Metric(kBehaviour, 1, kType32, kEmptyIndom, kSemInstant),
+      Metric(kBehaviour, 1, kType32, PmdaInDom(kEmptyIndom), kSemInstant),
       Metric(kBehaviour, 2, kType32, kInDomNull, kSemInstant),
       Metric(kBehaviour, 3, kType32, kInDomNull, kSemInstant),
-      Metric(kBehaviour, 4, kType32, kColourIndom, kSemInstant),
+      Metric(kBehaviour, 4, kType32, PmdaInDom(kColourIndom), kSemInstant),
       Metric(kEvents, 0, kTypeEvent, kInDomNull, kSemInstant),
       Metric(kEvents, 1, kTypeHighResEvent, kInDomNull, kSemInstant),
       Metric(kEvents, 2, kType32, kInDomNull, kSemInstant),
@@ -126,18 +126,18 @@ std::vector<PmdaMetric> Metrics() {
       Metric(kEvents, 7, kTypeDouble, kInDomNull, kSemInstant),
       Metric(kEvents, 8, kTypeString, kInDomNull, kSemInstant),
       Metric(kEvents, 9, kTypeAggregate, kInDomNull, kSemInstant),
-      Metric(kCache, 0, kTypeU32, kCacheIndom, kSemInstant),
+      Metric(kCache, 0, kTypeU32, PmdaInDom(kCacheIndom), kSemInstant),
       Metric(kCache, 1, kTypeString, kInDomNull, kSemDiscrete),
   };
 }
 
 std::vector<PmdaIndom> Indoms() {
   std::vector<PmdaIndom> out(4);
-  out[0] = PmdaIndom{kColourIndom, {{0, "red"}, {1, "green"}, {2, "blue"}}};
-  out[1].indom = kBinIndom;
+  out[0] = PmdaIndom{PmdaInDom(kColourIndom), {{0, "red"}, {1, "green"}, {2, "blue"}}};
+  out[1].indom = PmdaInDom(kBinIndom);
   for (int i = 1; i <= 9; ++i) out[1].set.push_back({i * 100, absl::StrCat("bin-", i * 100)});
-  out[2].indom = kEmptyIndom;
-  out[3].indom = kCacheIndom;  // its instances come from the cache
+  out[2].indom = PmdaInDom(kEmptyIndom);
+  out[3].indom = PmdaInDom(kCacheIndom);  // its instances come from the cache
   return out;
 }
 
@@ -330,12 +330,12 @@ absl::Status StoreSet(TestState& st, const Result& r, const ValueSet& vs) {
 absl::StatusOr<std::vector<LabelSet>> TestLabels(uint32_t ident, int type, Pmda& pmda) {
   LabelSet set;
   absl::Status s;
-  if (type == kLabelInDom && InDomSerial(ident) == kColourIndom) {
+  if (type == kLabelInDom && InDomSerial(InDom{ident}) == kColourIndom) {
     s = PmdaAddLabels(&set, "{\"indom_name\":\"colour\"}");
     if (s.ok()) s = PmdaAddLabels(&set, "{\"model\":\"RGB\"}");
-  } else if (type == kLabelCluster && PmIDCluster(ident) == kStorable) {
+  } else if (type == kLabelCluster && PmIDCluster(PmID{ident}) == kStorable) {
     s = PmdaAddLabels(&set, "{\"storable\":true}");
-  } else if (type == kLabelItem && ident == MakePmID(pmda.domain(), kValues, 0)) {
+  } else if (type == kLabelItem && PmID{ident} == MakePmID(pmda.domain(), kValues, 0)) {
     s = PmdaAddLabels(&set, "{\"sign\":\"negative\"}");
   } else {
     return pmda.DefaultLabel(ident, type);

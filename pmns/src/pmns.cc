@@ -10,7 +10,7 @@
 namespace pmapi {
 namespace {
 
-constexpr PmID kFlagBit = 0x80000000u;
+constexpr uint32_t kFlagBit = 0x80000000u;
 
 absl::string_view AbslView(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
@@ -102,7 +102,7 @@ std::vector<int32_t> Pmns::PreorderRanks() const {
 }
 
 absl::Status Pmns::AddName(std::string_view name, PmID id) {
-  if (id != kPmIDNull && (id & kFlagBit) != 0) return PcpError(kErrPmid);
+  if (id != kPmIDNull && (ToPcp(id) & kFlagBit) != 0) return PcpError(kErrPmid);
   int32_t node = 0;
   size_t start = 0;
   while (true) {

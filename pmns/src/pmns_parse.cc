@@ -98,7 +98,7 @@ class PmnsBuilder {
   long linep_ = -1;  // start of the last token, -1 before the first
   int lineno_ = 0;
   std::string tokbuf_;
-  PmID tokpmid_ = 0;
+  PmID tokpmid_{};
   std::string diagnostics_;
   std::vector<Block> blocks_;
   absl::flat_hash_map<std::string, std::vector<size_t>> unattached_;

@@ -116,7 +116,7 @@ ArchiveWalk WalkArchive(const std::string& spec, const WalkLimits& limits) {
              &w);
   auto kids = ctx.Children("");
   Note(kids, &w);
-  auto context_labels = ctx.LookupLabels(pmapi::LabelLevel::kContext, 0);
+  auto context_labels = ctx.LookupLabels(pmapi::LabelLevel::kContext);
   Note(context_labels, &w);
 
   std::vector<pmapi::PmID> ids;

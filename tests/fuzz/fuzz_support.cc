@@ -47,7 +47,7 @@ uint64_t Digest(const absl::Status& status) {
 uint64_t Digest(const pmapi::Result& r) {
   uint64_t h = Mix(kFnvBasis, static_cast<uint64_t>(r.timestamp_ns()));
   for (const pmapi::ValueSet& vs : r.sets()) {
-    h = Mix(h, vs.pmid);
+    h = Mix(h, pmapi::ToPcp(vs.pmid));
     h = Mix(h, static_cast<uint64_t>(vs.numval));
     h = Mix(h, static_cast<uint64_t>(vs.valfmt));
     for (int j = 0; j < vs.numval; ++j) {

@@ -239,16 +239,16 @@ TEST(Interop, HelpText) {
   std::unique_ptr<HostConnection> c = Open("unix:");
   ASSERT_NE(c, nullptr);
   absl::StatusOr<std::vector<uint8_t>> r =
-      Call(*c, EncodeTextReq(0, kLongOne, kTextPmid | kTextOneline));
+      Call(*c, EncodeTextReq(0, ToPcp(kLongOne), kTextPmid | kTextOneline));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(DecodeTextPdu(*r)->text, "1 as a 32-bit integer");
-  r = Call(*c, EncodeTextReq(0, kLongOne, kTextPmid | kTextHelp));
+  r = Call(*c, EncodeTextReq(0, ToPcp(kLongOne), kTextPmid | kTextHelp));
   ASSERT_TRUE(r.ok()) << r.status();
   std::string help = DecodeTextPdu(*r)->text;
   EXPECT_EQ(help.rfind("The sample.long.* metrics provide a group of 32-bit integer metrics\n", 0),
             0u);
   EXPECT_NE(help.find("This one has the constant value 1."), std::string::npos);
-  r = Call(*c, EncodeTextReq(0, kColourInDom, kTextInDom | kTextOneline));
+  r = Call(*c, EncodeTextReq(0, ToPcp(kColourInDom), kTextInDom | kTextOneline));
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(TypeOf(*r), kPduText);
   EXPECT_FALSE(DecodeTextPdu(*r)->text.empty());
@@ -282,14 +282,14 @@ TEST(Interop, Labels) {
   const LabelWire& agent = domain->sets[0].labels[0];
   EXPECT_EQ(domain->sets[0].json.substr(agent.name, agent.namelen), "agent");
   EXPECT_EQ(domain->sets[0].json.substr(agent.value, agent.valuelen), "\"sample\"");
-  absl::StatusOr<LabelReply> indom = Labels(*c, kColourInDom, kLabelInDom);
+  absl::StatusOr<LabelReply> indom = Labels(*c, ToPcp(kColourInDom), kLabelInDom);
   ASSERT_TRUE(indom.ok()) << indom.status();
   ASSERT_EQ(indom->sets.size(), 1u);
   EXPECT_EQ(indom->sets[0].json, "{\"model\":\"RGB\"}");
-  absl::StatusOr<LabelReply> cluster = Labels(*c, kColour, kLabelCluster);
+  absl::StatusOr<LabelReply> cluster = Labels(*c, ToPcp(kColour), kLabelCluster);
   ASSERT_TRUE(cluster.ok()) << cluster.status();
   EXPECT_EQ(cluster->sets[0].json, "{\"cluster\":\"zero\"}");
-  absl::StatusOr<LabelReply> insts = Labels(*c, kColourInDom, kLabelInstances);
+  absl::StatusOr<LabelReply> insts = Labels(*c, ToPcp(kColourInDom), kLabelInstances);
   ASSERT_TRUE(insts.ok()) << insts.status();
   EXPECT_EQ(insts->sets.size(), 3u);
 }

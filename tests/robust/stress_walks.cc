@@ -29,9 +29,9 @@ void MixString(uint64_t* d, const std::string& s) { MixBytes(d, s.data(), s.size
 // ---- C++ API ----
 
 void MixDesc(uint64_t* d, const pmapi::Desc& desc) {
-  Mix(d, desc.pmid);
+  Mix(d, pmapi::ToPcp(desc.pmid));
   Mix(d, static_cast<uint64_t>(desc.type));
-  Mix(d, desc.indom);
+  Mix(d, pmapi::ToPcp(desc.indom));
   Mix(d, static_cast<uint64_t>(desc.sem));
   MixBytes(d, &desc.units, sizeof desc.units);
 }
@@ -58,7 +58,7 @@ void MixResult(uint64_t* d, const pmapi::Result& r, const std::set<pmapi::PmID>&
   if (all) Mix(d, static_cast<uint64_t>(r.timestamp_ns()));
   Mix(d, static_cast<uint64_t>(r.numpmid()));
   for (const pmapi::ValueSet& vs : r.sets()) {
-    Mix(d, vs.pmid);
+    Mix(d, pmapi::ToPcp(vs.pmid));
     if (!all && stable.count(vs.pmid) == 0) continue;
     Mix(d, static_cast<uint64_t>(vs.numval));
     for (int j = 0; j < vs.numval; ++j) {

@@ -57,7 +57,8 @@ uint64_t WalkLocal(pmapi::Context& ctx, int* errors) {
       ++*errors;
       continue;
     }
-    digest = digest * 31 + *id + static_cast<uint64_t>(d->type) * 7 + d->indom;
+    digest = digest * 31 + pmapi::ToPcp(*id) + static_cast<uint64_t>(d->type) * 7 +
+             pmapi::ToPcp(d->indom);
     ids.push_back(*id);
   }
   for (pmapi::PmID id : ids) {

@@ -24,6 +24,9 @@ class Bytes {
     StoreBigEndian32(b_.data() + at, v);
     return *this;
   }
+  // A PMID or an InDom is written as PCP's 32-bit number.
+  Bytes& U32(PmID id) { return U32(ToPcp(id)); }
+  Bytes& U32(InDom indom) { return U32(ToPcp(indom)); }
   Bytes& Str(const std::string& s, size_t pad_to = 0) {
     b_.insert(b_.end(), s.begin(), s.end());
     for (size_t i = s.size(); i < pad_to; ++i) b_.push_back(0);

@@ -42,7 +42,7 @@ void PutRecord(std::vector<uint8_t>* b, int32_t sec, int32_t usec, uint32_t flag
 // Appends a parameter whose type/len word claims `len`, with `value`
 // padded to 4 bytes.
 void PutParam(std::vector<uint8_t>* b, PmID pmid, int type, uint32_t len, const std::string& value) {
-  Put32(b, pmid);
+  Put32(b, ToPcp(pmid));
   Put32(b, events_format::TypeLenWord(type, len));
   b->insert(b->end(), value.begin(), value.end());
   while (b->size() % 4 != 0) b->push_back(0);
@@ -109,7 +109,7 @@ TEST(EventArrayReader, ParameterStepIsPcpsWhateverTheLength) {
   PutParam(&b, MakePmID(1, 2, 3), kTypeString, 7, "abc");
   ParamHead p;
   ASSERT_TRUE(EventArrayReader(b, false).Param(0, &p));
-  EXPECT_EQ(p.pmid, MakePmID(1, 2, 3));
+  EXPECT_EQ(PmID{p.pmid}, MakePmID(1, 2, 3));  // ParamHead keeps the wire's number
   EXPECT_EQ(p.type, kTypeString);
   EXPECT_EQ(p.len, 7u);
   EXPECT_EQ(p.Step(), 12u);
@@ -178,13 +178,13 @@ TEST(DecodeEventArray, ParametersMustFit) {
   Put32(&b, 1);
   PutRecord(&b, 1, 2, 0, 1);
   std::vector<uint8_t> short_len = b;
-  PutParam(&short_len, 1, kType32, 3, "");
+  PutParam(&short_len, PmID{1}, kType32, 3, "");
   EXPECT_EQ(DecodeCode(short_len), kErrLogrec);  // shorter than its header word
   std::vector<uint8_t> past_end = b;
-  PutParam(&past_end, 1, kTypeString, 20, "abc");
+  PutParam(&past_end, PmID{1}, kTypeString, 20, "abc");
   EXPECT_EQ(DecodeCode(past_end), kErrLogrec);
   std::vector<uint8_t> unpadded = b;
-  PutParam(&unpadded, 1, kTypeString, 7, "abc");
+  PutParam(&unpadded, PmID{1}, kTypeString, 7, "abc");
   unpadded.pop_back();  // the last parameter's padding may be missing
   absl::StatusOr<std::vector<EventRecordView>> records = DecodeEventArray(unpadded, false);
   ASSERT_TRUE(records.ok());

@@ -274,7 +274,7 @@ TEST(HostProtocol, WrongReplyTypeDropsTheConnection) {
   // Later calls fail at once, without asking pmcd.
   absl::Time start = absl::Now();
   EXPECT_EQ(PcpCode(p->LookupName("a.b").status()), kErrIpc);
-  EXPECT_EQ(PcpCode(p->Text(kId, kTextOneline | kTextPmid).status()), kErrIpc);
+  EXPECT_EQ(PcpCode(p->Text(ToPcp(kId), kTextOneline | kTextPmid).status()), kErrIpc);
   EXPECT_LT(absl::Now() - start, absl::Milliseconds(100));
   EXPECT_EQ(pmcd.requests().size(), 1u);
 }
@@ -409,7 +409,7 @@ TEST(HostProtocol, InstancesTextAndLabels) {
         return {EncodeText(0, 0, "one line")};
       case kPduLabelReq: {
         LabelReply reply;
-        reply.ident = kId;
+        reply.ident = ToPcp(kId);
         reply.type = kLabelItem;
         LabelSetWire set;
         set.inst = kInNull;
@@ -428,8 +428,8 @@ TEST(HostProtocol, InstancesTextAndLabels) {
   ASSERT_TRUE(insts.ok());
   EXPECT_EQ(insts->ids, (std::vector<int32_t>{0, 1}));
   EXPECT_EQ(insts->names, (std::vector<std::string>{"red", "green"}));
-  EXPECT_EQ(*p->Text(kId, kTextOneline | kTextPmid), "one line");
-  absl::StatusOr<std::vector<LabelSet>> labels = p->Labels(kId, kLabelItem);
+  EXPECT_EQ(*p->Text(ToPcp(kId), kTextOneline | kTextPmid), "one line");
+  absl::StatusOr<std::vector<LabelSet>> labels = p->Labels(ToPcp(kId), kLabelItem);
   ASSERT_TRUE(labels.ok()) << labels.status();
   ASSERT_EQ(labels->size(), 1u);
   EXPECT_EQ((*labels)[0].json, R"({"a":1})");
@@ -442,7 +442,7 @@ TEST(HostProtocol, NoLabelsWithoutTheFeature) {
   FakePmcd pmcd(FetchAnswer, kFeatureHighRes);
   std::unique_ptr<HostProtocol> p = Open(pmcd);
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(PcpCode(p->Labels(kPmIDNull, kLabelContext).status()), kErrNolabels);
+  EXPECT_EQ(PcpCode(p->Labels(ToPcp(kPmIDNull), kLabelContext).status()), kErrNolabels);
   EXPECT_TRUE(pmcd.requests().empty());
 }
 
@@ -639,7 +639,7 @@ std::vector<BadReply> BadReplies() {
       {"INSTANCE whose name runs past the PDU", kPduInstanceReq,
        [] { return Truncated(EncodeInstance(0, InstanceList{kInDom, {1}, {"a-long-name"}}), 14); }},
       {"TEXT whose length runs past the PDU", kPduTextReq,
-       [] { return Truncated(EncodeText(0, kId, "some help text"), 10); }},
+       [] { return Truncated(EncodeText(0, ToPcp(kId), "some help text"), 10); }},
       {"HIGHRES_RESULT cut inside its value sets", kPduHighResFetch,
        [] { return Truncated(EncodeHighResResultPdu(0, OneValue(7)), 20); }},
   };
@@ -663,7 +663,7 @@ TEST(HostProtocol, InconsistentRepliesDropTheConnection) {
       case kPduPmnsNames: first = p->LookupNames(names).status(); break;
       case kPduDescReq: first = p->LookupDesc(kId).status(); break;
       case kPduInstanceReq: first = p->Instances(kInDom, kInNull, "").status(); break;
-      case kPduTextReq: first = p->Text(kId, kTextOneline | kTextPmid).status(); break;
+      case kPduTextReq: first = p->Text(ToPcp(kId), kTextOneline | kTextPmid).status(); break;
       default: first = p->Fetch(std::span<const PmID>(two, 1), nullptr, &r, nullptr); break;
     }
     EXPECT_EQ(PcpCode(first), kErrIpc) << bad.what;

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "pmapi/errors.h"
 #include "pmapi/local.h"
+#include "pmapi/strings.h"
 
 namespace pmapi {
 namespace {
@@ -34,7 +35,7 @@ TEST(LocalAgentsThreads, ConcurrentContextsFetchEverything) {
   constexpr int kThreads = 4, kRounds = 5;
   std::atomic<int> failures{0}, values{0};
   std::atomic<int> last_error{0};
-  std::atomic<PmID> last_pmid{0};
+  std::atomic<PmID> last_pmid{PmID{0}};
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
@@ -68,7 +69,8 @@ TEST(LocalAgentsThreads, ConcurrentContextsFetchEverything) {
     });
   }
   for (std::thread& t : threads) t.join();
-  EXPECT_EQ(failures.load(), 0) << "last: " << last_error.load() << " for " << last_pmid.load();
+  EXPECT_EQ(failures.load(), 0) << "last: " << last_error.load() << " for "
+                                << IDStr(last_pmid.load());
   EXPECT_GT(values.load(), kThreads * kRounds * 700);
 }
 

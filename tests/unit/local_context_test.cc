@@ -249,11 +249,13 @@ TEST_F(LocalContextTest, HelpText) {
 }
 
 TEST_F(LocalContextTest, Labels) {
-  absl::StatusOr<std::vector<LabelSet>> dom = ctx_->LookupLabels(LabelLevel::kDomain, 250);
+  absl::StatusOr<std::vector<LabelSet>> dom =
+      ctx_->LookupLabels(LabelLevel::kDomain, MakePmID(250, 0, 0));
   ASSERT_TRUE(dom.ok());
   EXPECT_EQ((*dom)[0].json, "{\"agent\":\"test\"}");
   EXPECT_EQ((*dom)[0].labels[0].flags, kLabelDomain);
-  EXPECT_EQ((*ctx_->LookupLabels(LabelLevel::kDomain, 60))[0].json, "{\"agent\":\"linux\"}");
+  EXPECT_EQ((*ctx_->LookupLabels(LabelLevel::kDomain, MakePmID(60, 0, 0)))[0].json,
+            "{\"agent\":\"linux\"}");
   absl::StatusOr<std::vector<LabelSet>> indom = ctx_->LookupLabels(LabelLevel::kInDom, MakeInDom(250, 0));
   EXPECT_EQ((*indom)[0].json, "{\"indom_name\":\"colour\",\"model\":\"RGB\"}");
   EXPECT_EQ((*ctx_->LookupLabels(LabelLevel::kCluster, Id("test.dial")))[0].json, "{\"storable\":true}");
@@ -262,10 +264,11 @@ TEST_F(LocalContextTest, Labels) {
   ASSERT_EQ(inst->size(), 3u);
   EXPECT_EQ((*inst)[2].json, "{\"colour\":\"blue\"}");
   EXPECT_EQ((*inst)[2].inst, 2);
-  absl::StatusOr<std::vector<LabelSet>> context = ctx_->LookupLabels(LabelLevel::kContext, 0);
+  absl::StatusOr<std::vector<LabelSet>> context = ctx_->LookupLabels(LabelLevel::kContext);
   ASSERT_TRUE(context.ok());
   EXPECT_NE((*context)[0].json.find("\"hostname\":"), std::string::npos);
-  EXPECT_EQ(PcpCode(ctx_->LookupLabels(LabelLevel::kDomain, 29).status()), kErrNoagent);
+  EXPECT_EQ(PcpCode(ctx_->LookupLabels(LabelLevel::kDomain, MakePmID(29, 0, 0)).status()),
+            kErrNoagent);
 }
 
 // The context labels take the administrator's files from
@@ -286,7 +289,7 @@ TEST_F(LocalContextTest, ContextLabelsFromTheLabelsDirectory) {
   put(".hidden", R"({"hidden":true})");
   put("optional/x.json", R"({"tier":"gold"})");
   setenv("PCP_SYSCONF_DIR", dir.c_str(), 1);
-  absl::StatusOr<std::vector<LabelSet>> context = ctx_->LookupLabels(LabelLevel::kContext, 0);
+  absl::StatusOr<std::vector<LabelSet>> context = ctx_->LookupLabels(LabelLevel::kContext);
   unsetenv("PCP_SYSCONF_DIR");
   ASSERT_TRUE(context.ok());
   const LabelSet& set = (*context)[0];

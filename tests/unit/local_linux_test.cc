@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 #include "pmapi/errors.h"
 #include "pmapi/local.h"
+#include "pmapi/strings.h"
 #include "pmdas/linux/proc_stats.h"
 
 namespace pmapi {
@@ -299,7 +300,7 @@ TEST_F(FakeProcTest, EmptyAndGarbageFilesGiveNoValues) {
   const PmID inet = *ctx.LookupName("network.interface.inet_addr");
   for (const ValueSet& vs : r->sets()) {
     if (vs.pmid != inet) {
-      EXPECT_LE(vs.numval, 1) << vs.pmid;
+      EXPECT_LE(vs.numval, 1) << IDStr(vs.pmid);
     }
   }
 }

@@ -29,7 +29,7 @@ int CodeOf(const absl::StatusOr<T>& s) {
 // ---- Header ----
 
 TEST(PduHeader, Decodes) {
-  std::vector<uint8_t> pdu = EncodeDescReq(7, 42);
+  std::vector<uint8_t> pdu = EncodeDescReq(7, PmID{42});
   absl::StatusOr<PduHeader> h = DecodePduHeader(pdu);
   ASSERT_TRUE(h.ok());
   EXPECT_EQ(h->len, 16u);
@@ -38,13 +38,13 @@ TEST(PduHeader, Decodes) {
 }
 
 TEST(PduHeader, ShortHeaderIsIpc) {
-  std::vector<uint8_t> pdu = EncodeDescReq(0, 42);
+  std::vector<uint8_t> pdu = EncodeDescReq(0, PmID{42});
   pdu.resize(11);
   EXPECT_EQ(CodeOf(DecodePduHeader(pdu)), kErrIpc);
 }
 
 TEST(PduHeader, LengthBelowHeaderIsIpc) {
-  std::vector<uint8_t> pdu = EncodeDescReq(0, 42);
+  std::vector<uint8_t> pdu = EncodeDescReq(0, PmID{42});
   StoreBigEndian32(pdu.data(), 11);
   EXPECT_EQ(CodeOf(DecodePduHeader(pdu)), kErrIpc);
 }
@@ -152,7 +152,7 @@ TEST(PduInstance, MissingSecondInstanceIsIpc) {
 }
 
 TEST(PduInstance, LastNameWithoutPaddingIsAccepted) {
-  std::vector<uint8_t> pdu = EncodeInstance(0, InstanceList{1, {0}, {"red"}});
+  std::vector<uint8_t> pdu = EncodeInstance(0, InstanceList{InDom{1}, {0}, {"red"}});
   pdu.pop_back();  // drop the '~'
   StoreBigEndian32(pdu.data(), static_cast<uint32_t>(pdu.size()));
   EXPECT_EQ(DecodeInstance(pdu)->names[0], "red");
@@ -334,14 +334,14 @@ std::vector<std::vector<uint8_t>> SampleReplies() {
   Result r;
   r.AddSet(MakePmID(1, 2, 3), 1, kValDptr);
   r.AddBlock(0, kTypeString, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>("ab"), 3));
-  Desc d{1, 2, 3, 4, Units{}};
+  Desc d{PmID{1}, 2, InDom{3}, 4, Units{}};
   const std::vector<std::string> names = {"a", "bcdef"};
   const std::vector<int> status = {0, 1};
-  const std::vector<PmID> ids = {1, 2};
+  const std::vector<PmID> ids = {PmID{1}, PmID{2}};
   return {EncodeLabel(0, labels),
           EncodeResultPdu(0, r),
           EncodeHighResResultPdu(0, r),
-          EncodeInstance(0, InstanceList{1, {1, 2}, {"one", "twotwo"}}),
+          EncodeInstance(0, InstanceList{InDom{1}, {1, 2}, {"one", "twotwo"}}),
           EncodeText(0, 1, "some text"),
           EncodeNameList(0, names, status),
           EncodeIdList(kPduPmnsIds, 0, 2, ids),

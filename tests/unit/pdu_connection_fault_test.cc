@@ -363,12 +363,14 @@ FakeServer::Script AfterRequest(std::function<void(int)> reply) {
 }
 
 TEST(ConnectionFault, ReplyRoundTrip) {
-  FakeServer s(AfterRequest([](int fd) { SendAll(fd, EncodeDesc(0, Desc{42, 1, 2, 3, {}})); }));
+  FakeServer s(AfterRequest([](int fd) {
+    SendAll(fd, EncodeDesc(0, Desc{PmID{42}, 1, InDom{2}, 3, {}}));
+  }));
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
   ASSERT_TRUE(c.ok()) << c.status();
-  absl::StatusOr<std::vector<uint8_t>> r = (*c)->Call(EncodeDescReq(0, 42));
+  absl::StatusOr<std::vector<uint8_t>> r = (*c)->Call(EncodeDescReq(0, PmID{42}));
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(DecodeDescPdu(*r)->pmid, 42u);
+  EXPECT_EQ(DecodeDescPdu(*r)->pmid, PmID{42});
 }
 
 TEST(ConnectionFault, ServerClosingMidPduIsIpc) {
@@ -381,10 +383,10 @@ TEST(ConnectionFault, ServerClosingMidPduIsIpc) {
   });
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
   ASSERT_TRUE(c.ok()) << c.status();
-  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, 1)).status()), kErrIpc);
+  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, PmID{1})).status()), kErrIpc);
   EXPECT_TRUE((*c)->broken());
   const absl::Time start = absl::Now();
-  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, 1)).status()), kErrIpc);
+  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, PmID{1})).status()), kErrIpc);
   EXPECT_LT(absl::Now() - start, absl::Milliseconds(50));
 }
 
@@ -393,7 +395,7 @@ TEST(ConnectionFault, StalledReplyTimesOut) {
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
   ASSERT_TRUE(c.ok()) << c.status();
   const absl::Time start = absl::Now();
-  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, 1)).status()), kErrTimeout);
+  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, PmID{1})).status()), kErrTimeout);
   const absl::Duration took = absl::Now() - start;
   EXPECT_GE(took, absl::Milliseconds(290));
   EXPECT_LT(took, absl::Milliseconds(1500));
@@ -411,7 +413,7 @@ TEST(ConnectionFault, TricklingReplyObeysTheWholePduDeadline) {
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
   ASSERT_TRUE(c.ok()) << c.status();
   const absl::Time start = absl::Now();
-  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, 1)).status()), kErrTimeout);
+  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, PmID{1})).status()), kErrTimeout);
   EXPECT_LT(absl::Now() - start, absl::Milliseconds(1000));
 }
 
@@ -420,7 +422,7 @@ TEST(ConnectionFault, HugeLengthClaimIsIpcAtOnce) {
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
   ASSERT_TRUE(c.ok()) << c.status();
   const absl::Time start = absl::Now();
-  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, 1)).status()), kErrIpc);
+  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, PmID{1})).status()), kErrIpc);
   EXPECT_LT(absl::Now() - start, absl::Milliseconds(250));
 }
 
@@ -441,7 +443,7 @@ TEST(ConnectionFault, LargeClaimUnderTheCapCostsOnlyWhatArrives) {
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
   ASSERT_TRUE(c.ok()) << c.status();
   const long before = MaxRssKb();
-  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, 1)).status()), kErrTimeout);
+  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, PmID{1})).status()), kErrTimeout);
   EXPECT_LT(MaxRssKb() - before, 8 * 1024);
 }
 
@@ -449,7 +451,7 @@ TEST(ConnectionFault, LengthBelowHeaderIsIpc) {
   FakeServer s(AfterRequest([](int fd) { SendAll(fd, {0, 0, 0, 8, 0, 0, 0x70, 5, 0, 0, 0, 0}); }));
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
   ASSERT_TRUE(c.ok()) << c.status();
-  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, 1)).status()), kErrIpc);
+  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, PmID{1})).status()), kErrIpc);
 }
 
 TEST(ConnectionFault, GarbageAfterHandshakeIsIpc) {
@@ -457,7 +459,7 @@ TEST(ConnectionFault, GarbageAfterHandshakeIsIpc) {
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
   ASSERT_TRUE(c.ok()) << c.status();
   const absl::Time start = absl::Now();
-  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, 1)).status()), kErrIpc);
+  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, PmID{1})).status()), kErrIpc);
   EXPECT_LT(absl::Now() - start, absl::Milliseconds(250));
 }
 
@@ -467,7 +469,7 @@ TEST(ConnectionFault, ServerGoneBeforeRequestIsIpc) {
   ASSERT_TRUE(c.ok()) << c.status();
   usleep(50000);
   // The send may succeed into the socket buffer; the reply then sees EOF.
-  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, 1)).status()), kErrIpc);
+  EXPECT_EQ(CodeOf((*c)->Call(EncodeDescReq(0, PmID{1})).status()), kErrIpc);
 }
 
 TEST(ConnectionFault, OversizedRequestIsToobig) {
@@ -479,42 +481,42 @@ TEST(ConnectionFault, OversizedRequestIsToobig) {
   o.max_request_bytes = 64;
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s, o);
   ASSERT_TRUE(c.ok()) << c.status();
-  std::vector<PmID> ids(20, 1);
+  std::vector<PmID> ids(20, PmID{1});
   EXPECT_EQ(CodeOf((*c)->Send(EncodeFetch(kPduFetch, 0, 0, ids))), kErrToobig);
   EXPECT_FALSE((*c)->broken());
 }
 
 TEST(ConnectionFault, TwoPdusInOneSegmentAreReturnedInTurn) {
   FakeServer s(AfterRequest([](int fd) {
-    std::vector<uint8_t> both = EncodeDesc(0, Desc{41, 1, 2, 3, {}});
-    std::vector<uint8_t> second = EncodeDesc(0, Desc{42, 1, 2, 3, {}});
+    std::vector<uint8_t> both = EncodeDesc(0, Desc{PmID{41}, 1, InDom{2}, 3, {}});
+    std::vector<uint8_t> second = EncodeDesc(0, Desc{PmID{42}, 1, InDom{2}, 3, {}});
     both.insert(both.end(), second.begin(), second.end());
     SendAll(fd, both);
   }));
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
   ASSERT_TRUE(c.ok()) << c.status();
-  absl::StatusOr<std::span<const uint8_t>> first = (*c)->CallView(EncodeDescReq(0, 41));
+  absl::StatusOr<std::span<const uint8_t>> first = (*c)->CallView(EncodeDescReq(0, PmID{41}));
   ASSERT_TRUE(first.ok()) << first.status();
-  EXPECT_EQ(DecodeDescPdu(*first)->pmid, 41u);
+  EXPECT_EQ(DecodeDescPdu(*first)->pmid, PmID{41});
   // The second PDU came with the first; the server sends nothing more.
   absl::StatusOr<std::vector<uint8_t>> second = (*c)->Receive();
   ASSERT_TRUE(second.ok()) << second.status();
-  EXPECT_EQ(DecodeDescPdu(*second)->pmid, 42u);
+  EXPECT_EQ(DecodeDescPdu(*second)->pmid, PmID{42});
   EXPECT_EQ(CodeOf((*c)->Receive().status()), kErrTimeout);
 }
 
 TEST(ConnectionFault, HeaderInPiecesWithinTheDeadline) {
   FakeServer s(AfterRequest([](int fd) {
-    std::vector<uint8_t> desc = EncodeDesc(0, Desc{7, 1, 2, 3, {}});
+    std::vector<uint8_t> desc = EncodeDesc(0, Desc{PmID{7}, 1, InDom{2}, 3, {}});
     SendAll(fd, std::vector<uint8_t>(desc.begin(), desc.begin() + 5));
     usleep(50000);
     SendAll(fd, std::vector<uint8_t>(desc.begin() + 5, desc.end()));
   }));
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s);
   ASSERT_TRUE(c.ok()) << c.status();
-  absl::StatusOr<std::vector<uint8_t>> r = (*c)->Call(EncodeDescReq(0, 7));
+  absl::StatusOr<std::vector<uint8_t>> r = (*c)->Call(EncodeDescReq(0, PmID{7}));
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(DecodeDescPdu(*r)->pmid, 7u);
+  EXPECT_EQ(DecodeDescPdu(*r)->pmid, PmID{7});
 }
 
 TEST(ConnectionFault, LargeReplyInPiecesArrivesWhole) {
@@ -543,15 +545,15 @@ TEST(ConnectionFault, LargeReplyInPiecesArrivesWhole) {
 TEST(ConnectionFault, NoRequestTimeoutWaitsForTheReply) {
   FakeServer s(AfterRequest([](int fd) {
     usleep(400000);
-    SendAll(fd, EncodeDesc(0, Desc{9, 1, 2, 3, {}}));
+    SendAll(fd, EncodeDesc(0, Desc{PmID{9}, 1, InDom{2}, 3, {}}));
   }));
   ConnectOptions o = Quick();
   o.request_timeout = absl::InfiniteDuration();  // PMCD_REQUEST_TIMEOUT=0
   absl::StatusOr<std::unique_ptr<HostConnection>> c = ConnectTo(s, o);
   ASSERT_TRUE(c.ok()) << c.status();
-  absl::StatusOr<std::vector<uint8_t>> r = (*c)->Call(EncodeDescReq(0, 9));
+  absl::StatusOr<std::vector<uint8_t>> r = (*c)->Call(EncodeDescReq(0, PmID{9}));
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(DecodeDescPdu(*r)->pmid, 9u);
+  EXPECT_EQ(DecodeDescPdu(*r)->pmid, PmID{9});
 }
 
 TEST(ConnectionFault, ServerNotReadingMakesSendTimeOut) {
@@ -563,7 +565,8 @@ TEST(ConnectionFault, ServerNotReadingMakesSendTimeOut) {
   ASSERT_TRUE(c.ok()) << c.status();
   // Requests of 64 KiB until the socket buffers are full: the send that
   // finds no room waits for the request timeout, then the connection goes.
-  const std::vector<uint8_t> request = EncodeFetch(kPduFetch, 0, 0, std::vector<PmID>(16000, 1));
+  const std::vector<uint8_t> request =
+      EncodeFetch(kPduFetch, 0, 0, std::vector<PmID>(16000, PmID{1}));
   absl::Status sent;
   absl::Duration last;
   for (int i = 0; i < 4000 && sent.ok(); ++i) {

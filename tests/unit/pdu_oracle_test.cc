@@ -97,16 +97,17 @@ TEST(PduOracle, InstanceRequests) {
 }
 
 TEST(PduOracle, TextAndLabelRequests) {
-  EXPECT_EQ(Hex(EncodeTextReq(0, MakePmID(29, 0, 6), kTextPmid | kTextOneline)),
+  EXPECT_EQ(Hex(EncodeTextReq(0, ToPcp(MakePmID(29, 0, 6)), kTextPmid | kTextOneline)),
             G("text_req_pmid_oneline"));
-  EXPECT_EQ(Hex(EncodeTextReq(0, MakeInDom(29, 1), kTextInDom | kTextHelp)),
+  EXPECT_EQ(Hex(EncodeTextReq(0, ToPcp(MakeInDom(29, 1)), kTextInDom | kTextHelp)),
             G("text_req_indom_help"));
   EXPECT_EQ(Hex(EncodeLabelReq(0, 0, kLabelContext)), G("label_req_context"));
   EXPECT_EQ(Hex(EncodeLabelReq(0, 29, kLabelDomain)), G("label_req_domain"));
-  EXPECT_EQ(Hex(EncodeLabelReq(0, MakeInDom(29, 1), kLabelInDom)), G("label_req_indom"));
-  EXPECT_EQ(Hex(EncodeLabelReq(0, MakePmID(29, 0, 6), kLabelCluster)), G("label_req_cluster"));
-  EXPECT_EQ(Hex(EncodeLabelReq(0, MakePmID(29, 0, 6), kLabelItem)), G("label_req_item"));
-  EXPECT_EQ(Hex(EncodeLabelReq(0, MakeInDom(29, 1), kLabelInstances)),
+  EXPECT_EQ(Hex(EncodeLabelReq(0, ToPcp(MakeInDom(29, 1)), kLabelInDom)), G("label_req_indom"));
+  EXPECT_EQ(Hex(EncodeLabelReq(0, ToPcp(MakePmID(29, 0, 6)), kLabelCluster)),
+            G("label_req_cluster"));
+  EXPECT_EQ(Hex(EncodeLabelReq(0, ToPcp(MakePmID(29, 0, 6)), kLabelItem)), G("label_req_item"));
+  EXPECT_EQ(Hex(EncodeLabelReq(0, ToPcp(MakeInDom(29, 1)), kLabelInstances)),
             G("label_req_instances"));
 }
 
@@ -234,7 +235,7 @@ TEST(PduOracle, Texts) {
   // pmcd writes the identifier in its own (here little-endian) byte order.
   EXPECT_EQ(Hex(EncodeText(0, 0x06004007, "Several constant instances")), G("text_oneline"));
   EXPECT_EQ(DecodeTextPdu(GB("text_oneline"))->text, "Several constant instances");
-  EXPECT_EQ(Hex(EncodeText(0, MakePmID(29, 0, 6), "line one\nline two\n")), G("text_help"));
+  EXPECT_EQ(Hex(EncodeText(0, ToPcp(MakePmID(29, 0, 6)), "line one\nline two\n")), G("text_help"));
   EXPECT_EQ(DecodeTextPdu(GB("text_help"))->text, "line one\nline two\n");
   EXPECT_EQ(Hex(EncodeText(0, 0, "")), G("text_empty"));
   EXPECT_EQ(DecodeTextPdu(GB("text_empty"))->text, "");
@@ -281,7 +282,7 @@ TEST(PduOracle, Labels) {
     EXPECT_EQ(back->sets[i].labels, in.sets[i].labels);
   }
   LabelReply none;
-  none.ident = MakePmID(29, 0, 6);
+  none.ident = ToPcp(MakePmID(29, 0, 6));
   none.type = kLabelItem;
   EXPECT_EQ(Hex(EncodeLabel(0, none)), G("label_none"));
   EXPECT_TRUE(DecodeLabelPdu(GB("label_none"))->sets.empty());

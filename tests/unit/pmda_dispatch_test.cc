@@ -21,12 +21,13 @@ constexpr int kDomain = 123;
 // The example of pmdaInit(3): A singular, B over X (serial 0), C over Y
 // (serial 3, the second table entry).
 std::vector<PmdaIndom> ExampleIndoms() {
-  return {PmdaIndom{0, {{0, "X1"}, {1, "X2"}}}, PmdaIndom{3, {{0, "Y1"}, {1, "Y2"}}}};
+  return {PmdaIndom{PmdaInDom(0), {{0, "X1"}, {1, "X2"}}}, PmdaIndom{PmdaInDom(3), {{0, "Y1"}, {1, "Y2"}}}};
 }
 std::vector<PmdaMetric> ExampleMetrics() {
   return {{nullptr, {PmdaPmid(0, 0), kType32, kInDomNull, kSemInstant, Units{}}},
-          {nullptr, {PmdaPmid(0, 1), kType32, 0, kSemInstant, Units{}}},
-          {nullptr, {PmdaPmid(0, 2), kTypeDouble, 3, kSemInstant, Units{0, 1, 0, 0, kTimeSec, 0}}}};
+          {nullptr, {PmdaPmid(0, 1), kType32, PmdaInDom(0), kSemInstant, Units{}}},
+          {nullptr,
+           {PmdaPmid(0, 2), kTypeDouble, PmdaInDom(3), kSemInstant, Units{0, 1, 0, 0, kTimeSec, 0}}}};
 }
 
 int ConstantCallback(const PmdaMetric& m, unsigned inst, AtomValue* atom) {
@@ -63,7 +64,7 @@ TEST(PmdaInitTest, UndefinedIndomSerialIsFatal) {
   p.Dso(kPmdaInterface7, "bad DSO", "");
   p.SetFetchCallback(ConstantCallback);
   std::vector<PmdaMetric> m = ExampleMetrics();
-  m[2].desc.indom = 7;
+  m[2].desc.indom = InDom{7};
   p.Init(ExampleIndoms(), m);
   EXPECT_EQ(p.status(), kErrGeneric);
   ASSERT_FALSE(p.diagnostics().empty());
@@ -311,8 +312,8 @@ TEST(PmdaInstanceTest, AllByInstanceAndByName) {
   Pmda p(kDomain);
   p.Dso(kPmdaInterface7, "load DSO", "");
   p.SetFetchCallback(ConstantCallback);
-  p.Init({PmdaIndom{2, {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}}}},
-         {{nullptr, {PmdaPmid(0, 0), kTypeFloat, 2, kSemInstant, Units{}}}});
+  p.Init({PmdaIndom{PmdaInDom(2), {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}}}},
+         {{nullptr, {PmdaPmid(0, 0), kTypeFloat, PmdaInDom(2), kSemInstant, Units{}}}});
   const InDom load = MakeInDom(kDomain, 2);
   absl::StatusOr<PmdaInResult> all = p.dispatch().instance(load, kInNull, nullptr, p);
   ASSERT_TRUE(all.ok());
@@ -345,7 +346,7 @@ TEST(PmdaTextTest, HelpFileEntriesAndMisses) {
   p.SetFetchCallback(ConstantCallback);
   p.Init(ExampleIndoms(), ExampleMetrics());
   ASSERT_EQ(p.status(), 0);
-  auto text = [&](uint32_t id, int type) { return p.dispatch().text(id, type, p); };
+  auto text = [&](auto id, int type) { return p.dispatch().text(ToPcp(id), type, p); };
   EXPECT_EQ(*text(MakePmID(kDomain, 0, 2), kTextOneline | kTextPmid), "Metric C");
   EXPECT_EQ(*text(MakePmID(kDomain, 0, 2), kTextHelp | kTextPmid), "In seconds.\nSecond line.\n");
   EXPECT_EQ(*text(MakeInDom(kDomain, 3), kTextOneline | kTextInDom), "Indom Y");
@@ -369,10 +370,12 @@ std::string NewhelpRecord(uint32_t a, uint32_t b, uint32_t c) {
 
 TEST(NewhelpTest, MetricsAndInstanceDomainsAsPcpFindsThem) {
   const std::string pag = std::string("one\0first text\0two\0second\0dom\0dom text\0late\0", 44);
-  const uint32_t pmid = (11u << 22) | 7, indom = (11u << 22) | 3;
-  std::string dir = NewhelpRecord(0x50635068, 0x31320000, 5) + NewhelpRecord(pmid, 0, 4) +
-                    NewhelpRecord(pmid, 15, 19) + NewhelpRecord(indom | (1u << 31), 26, 30) +
-                    NewhelpRecord(indom | (1u << 31), 39, 39) + NewhelpRecord((11u << 22) | 9, 500, 34);
+  const PmID pmid = MakePmID(11, 0, 7), past_end = MakePmID(11, 0, 9);
+  const InDom indom = MakeInDom(11, 3);
+  const uint32_t indom_key = ToPcp(indom) | (1u << 31);  // the file marks indoms with the top bit
+  std::string dir = NewhelpRecord(0x50635068, 0x31320000, 5) + NewhelpRecord(ToPcp(pmid), 0, 4) +
+                    NewhelpRecord(ToPcp(pmid), 15, 19) + NewhelpRecord(indom_key, 26, 30) +
+                    NewhelpRecord(indom_key, 39, 39) + NewhelpRecord(ToPcp(past_end), 500, 34);
   absl::StatusOr<HelpFile> help = HelpFile::ParseNewhelp(dir, pag);
   ASSERT_TRUE(help.ok()) << help.status();
   ASSERT_NE(help->ForPmID(pmid), nullptr);
@@ -380,9 +383,9 @@ TEST(NewhelpTest, MetricsAndInstanceDomainsAsPcpFindsThem) {
   EXPECT_EQ(help->ForPmID(pmid)->text, "first text");
   ASSERT_NE(help->ForInDom(indom), nullptr);
   EXPECT_EQ(help->ForInDom(indom)->oneline, "late");  // the last of an indom's
-  ASSERT_NE(help->ForPmID((11u << 22) | 9), nullptr);
-  EXPECT_EQ(help->ForPmID((11u << 22) | 9)->oneline, "");  // past the end: empty
-  EXPECT_EQ(help->ForPmID((11u << 22) | 9)->text, "text");
+  ASSERT_NE(help->ForPmID(past_end), nullptr);
+  EXPECT_EQ(help->ForPmID(past_end)->oneline, "");  // past the end: empty
+  EXPECT_EQ(help->ForPmID(past_end)->text, "text");
 }
 
 TEST(NewhelpTest, BadHeaderOrShortIndexIsEinval) {
@@ -401,8 +404,9 @@ TEST(PmdaTextTest, MissingHelpFileIsAWarningNotAFailure) {
   p.SetFetchCallback(ConstantCallback);
   p.Init(ExampleIndoms(), ExampleMetrics());
   EXPECT_EQ(p.status(), 0);
-  EXPECT_EQ(PcpCode(p.dispatch().text(MakePmID(kDomain, 0, 0), kTextOneline | kTextPmid, p).status()),
-            kErrText);
+  absl::StatusOr<std::string> text =
+      p.dispatch().text(ToPcp(MakePmID(kDomain, 0, 0)), kTextOneline | kTextPmid, p);
+  EXPECT_EQ(PcpCode(text.status()), kErrText);
 }
 
 TEST(PmdaTextTest, TextBeforeFirstEntryIsAnError) {
@@ -429,13 +433,14 @@ TEST(PmdaLabelTest, DomainAndInstanceLabels) {
   ASSERT_TRUE(dom.ok());
   ASSERT_EQ(dom->size(), 1u);
   EXPECT_EQ((*dom)[0].json, "{\"agent\":\"example\"}");
-  absl::StatusOr<std::vector<LabelSet>> inst = p.dispatch().label(MakeInDom(kDomain, 0), kLabelInstances, p);
+  absl::StatusOr<std::vector<LabelSet>> inst =
+      p.dispatch().label(ToPcp(MakeInDom(kDomain, 0)), kLabelInstances, p);
   ASSERT_TRUE(inst.ok());
   ASSERT_EQ(inst->size(), 2u);
   EXPECT_EQ((*inst)[0].inst, 0);
   EXPECT_TRUE((*inst)[0].labels.empty());
   EXPECT_EQ((*inst)[1].json, "{\"second\":true}");
-  EXPECT_TRUE(p.dispatch().label(MakeInDom(kDomain, 0), kLabelInDom, p)->empty());
+  EXPECT_TRUE(p.dispatch().label(ToPcp(MakeInDom(kDomain, 0)), kLabelInDom, p)->empty());
   EXPECT_EQ(PcpCode(p.dispatch().label(0, 99, p).status()), kErrType);
 }
 

@@ -78,7 +78,7 @@ TEST(PmnsRobustTest, DeepNamesAddedOneByOne) {
 
 TEST(PmnsRobustTest, FlagBitIsRejected) {
   Pmns ns;
-  EXPECT_EQ(PcpCode(ns.AddName("x", 0x80000001u)), kErrPmid);
+  EXPECT_EQ(PcpCode(ns.AddName("x", PmID{0x80000001u})), kErrPmid);
   EXPECT_TRUE(ns.AddName("y", kPmIDNull).ok());  // PCP keeps it, but hidden
   EXPECT_EQ(PcpCode(ns.LookupName("y").status()), kErrName);
   EXPECT_EQ(ns.NumNames(), 0u);

@@ -102,7 +102,7 @@ TEST(ResultCodecTest, DptrOffsetIsInWordsFromTheVirtualPduStart) {
   // One DPTR U64 value: the block sits right after the single value set.
   // body: sec usec numpmid | pmid numval valfmt inst offset | block
   std::vector<uint8_t> body(4 * 8 + 12);
-  uint32_t words[] = {100, 5, 1, MakePmID(1, 2, 3), 1, kValDptr, 0xffffffff,
+  uint32_t words[] = {100, 5, 1, ToPcp(MakePmID(1, 2, 3)), 1, kValDptr, 0xffffffff,
                       (12 + 32) / 4, (uint32_t(kTypeU64) << 24) | 12};
   for (size_t i = 0; i < 9; ++i) StoreBigEndian32(body.data() + 4 * i, words[i]);
   StoreBigEndian64(body.data() + 36, 0x0102030405060708ull);
@@ -121,7 +121,7 @@ TEST(ResultCodecTest, DptrOffsetIsInWordsFromTheVirtualPduStart) {
 // back as it was written, as PCP swaps no 32-bit block.
 TEST(ResultCodecTest, FourByteBlockOfVtypeZeroIsNotSwapped) {
   std::vector<uint8_t> body(4 * 8 + 8);
-  uint32_t words[] = {100, 5, 1, MakePmID(29, 0, 46), 1, kValDptr, 0xffffffff,
+  uint32_t words[] = {100, 5, 1, ToPcp(MakePmID(29, 0, 46)), 1, kValDptr, 0xffffffff,
                       (12 + 32) / 4, 8};
   for (size_t i = 0; i < 9; ++i) StoreBigEndian32(body.data() + 4 * i, words[i]);
   std::memcpy(body.data() + 36, "red", 4);
@@ -262,7 +262,7 @@ TEST(DecodeResultOnlyTest, KeepsChosenSetsAndEmptiesTheRest) {
   // (Set 29.0.6 is the second: after the 16-byte preamble and the 20 bytes
   // of set 29.0.10; its count is the word after its PMID.)
   std::vector<uint8_t> bad = body;
-  ASSERT_EQ(LoadBigEndian32(bad.data() + 36), MakePmID(29, 0, 6));
+  ASSERT_EQ(PmID{LoadBigEndian32(bad.data() + 36)}, MakePmID(29, 0, 6));
   StoreBigEndian32(bad.data() + 40, 0x7fffffff);
   EXPECT_EQ(PcpCode(DecodeResultOnly(bad, ResultLayout::kTimestamp, kErrLogrec,
                                      std::vector<PmID>{MakePmID(29, 0, 10)}, &out)),

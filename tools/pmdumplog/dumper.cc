@@ -183,9 +183,9 @@ void Dumper::Descs() {
   out_.Str("\nDescriptions for Metrics in the Log ...\n");
   // PCP 6.0.3 lists descriptors in its hash table's order.
   pmapi::PcpHashOrder order;
-  for (const pmapi::MetricDesc& d : archive_.descs()) order.Add(d.desc.pmid);
+  for (const pmapi::MetricDesc& d : archive_.descs()) order.Add(pmapi::ToPcp(d.desc.pmid));
   for (uint32_t pmid : order.Keys()) {
-    const pmapi::MetricDesc* d = archive_.FindDesc(pmid);
+    const pmapi::MetricDesc* d = archive_.FindDesc(pmapi::PmID{pmid});
     out_.Str("PMID: ");
     out_.Str(PmIDText(d->desc.pmid));
     out_.Str(" (");
@@ -236,7 +236,7 @@ void Dumper::HelpText() {
   for (const auto& [key, text] : sorted) {
     const auto& [kind, ident, cls] = key;
     out_.Str(kind == 0 ? "PMID: " : "InDom: ");
-    out_.Str(kind == 0 ? PmIDText(ident) : InDomText(ident));
+    out_.Str(kind == 0 ? PmIDText(pmapi::PmID{ident}) : InDomText(pmapi::InDom{ident}));
     if (cls == 0) {
       out_.Str(" [");
       out_.Str(*text);
@@ -282,9 +282,10 @@ void Dumper::InDoms() {
   pmapi::PcpHashOrder order;
   std::map<pmapi::InDom, bool> seen;
   for (const pmapi::StoredInDomRecord& r : archive_.indom_records()) {
-    if (seen.emplace(r.indom, true).second) order.Add(r.indom);
+    if (seen.emplace(r.indom, true).second) order.Add(pmapi::ToPcp(r.indom));
   }
-  for (pmapi::InDom indom : order.Keys()) {
+  for (uint32_t word : order.Keys()) {
+    const pmapi::InDom indom{word};
     out_.Str("InDom: ");
     out_.Str(InDomText(indom));
     out_.Char('\n');

@@ -119,7 +119,8 @@ std::optional<pmapi::Result> Reporter::FetchOne(const std::string& name, PmID id
   return std::move(*r);
 }
 
-std::vector<pmapi::LabelSet> Level(Context* ctx, pmapi::LabelLevel level, uint32_t ident);
+template <typename Id>
+std::vector<pmapi::LabelSet> Level(Context* ctx, pmapi::LabelLevel level, Id ident);
 
 void Reporter::CacheInstances(pmapi::InDom indom) {
   if (indom == cached_indom_) return;
@@ -156,7 +157,7 @@ std::vector<Reporter::InstanceRow> Reporter::InstanceRows(pmapi::InDom indom) {
 void Reporter::PrintHeader(const std::string& name, PmID id) {
   std::printf("%s", name.c_str());
   if (s_.pmid) std::printf(" PMID: %s", pmapi::IDStr(id).c_str());
-  if (s_.full_pmid) std::printf(" = %d = 0x%x", static_cast<int>(id), id);
+  if (s_.full_pmid) std::printf(" = %d = 0x%x", static_cast<int>(pmapi::ToPcp(id)), pmapi::ToPcp(id));
   if (s_.oneline) {
     absl::StatusOr<std::string> text = ctx_->LookupText(id, pmapi::TextKind::kOneline);
     if (text.ok()) {
@@ -185,7 +186,8 @@ void Reporter::PrintHelpText(const absl::StatusOr<std::string>& text) {
 }
 
 // The label sets of one level, or an empty list.
-std::vector<pmapi::LabelSet> Level(Context* ctx, pmapi::LabelLevel level, uint32_t ident) {
+template <typename Id>
+std::vector<pmapi::LabelSet> Level(Context* ctx, pmapi::LabelLevel level, Id ident) {
   absl::StatusOr<std::vector<pmapi::LabelSet>> sets = ctx->LookupLabels(level, ident);
   return sets.ok() ? std::move(*sets) : std::vector<pmapi::LabelSet>{};
 }
@@ -195,7 +197,7 @@ std::vector<pmapi::LabelSet> Level(Context* ctx, pmapi::LabelLevel level, uint32
 // source (an archive before its first label record, an old pmcd), PCP's
 // pminfo shows the host name as the one context label.
 std::vector<pmapi::LabelSet> Reporter::ContextLevel() {
-  std::vector<pmapi::LabelSet> level = Level(ctx_, pmapi::LabelLevel::kContext, 0);
+  std::vector<pmapi::LabelSet> level = Level(ctx_, pmapi::LabelLevel::kContext, pmapi::kPmIDNull);
   if (level.empty()) {
     absl::StatusOr<pmapi::LabelSet> host =
         pmapi::ParseLabelSet(absl::StrFormat("{\"hostname\":\"%s\"}", ctx_->HostName()));
@@ -403,8 +405,8 @@ void Reporter::Add(const std::string& name) {
 void Reporter::InDomOperand(pmapi::InDom indom) {
   if (s_.verify) return;
   std::printf("\nInDom: %s", pmapi::InDomStr(indom).c_str());
-  if (s_.full_indom) std::printf(" = %u =", indom);
-  std::printf(" 0x%x", indom);
+  if (s_.full_indom) std::printf(" = %u =", pmapi::ToPcp(indom));
+  std::printf(" 0x%x", pmapi::ToPcp(indom));
   if (s_.oneline) {
     absl::StatusOr<std::string> text = ctx_->LookupInDomText(indom, pmapi::TextKind::kOneline);
     if (text.ok()) {
@@ -564,8 +566,8 @@ void Reporter::Metric(const std::string& name, const absl::StatusOr<PmID>& id,
 // after the numbers ignored.
 struct Operand {
   enum Kind { kName, kPmid, kInDom, kBadNumber } kind = kName;
-  PmID pmid = 0;
-  pmapi::InDom indom = 0;
+  PmID pmid{};
+  pmapi::InDom indom{};
 };
 
 // Reads a run of digits at `*p` as sscanf's %u does (wrapping on overflow).

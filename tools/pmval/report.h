@@ -130,7 +130,7 @@ class Report {
   pmapi::Context ctx_;
   pmapi::TimeZone zone_;
   pmapi::MetricSpec spec_;
-  pmapi::PmID pmid_ = 0;
+  pmapi::PmID pmid_{};
   pmapi::Desc desc_;
   double scale_ = 1.0;
   bool all_instances_ = true;

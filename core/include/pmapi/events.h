@@ -120,7 +120,7 @@ absl::StatusOr<std::vector<Result>> UnpackHighResEventRecords(const ValueView& v
 
 // One parameter of an event record, as the array holds it.
 struct EventParamView {
-  PmID pmid = 0;
+  PmID pmid{};
   int type = 0;
   std::span<const uint8_t> value;  // the value's bytes, without padding
 };

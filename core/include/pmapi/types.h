@@ -19,28 +19,37 @@
 namespace pmapi {
 
 // A Performance Metric Identifier: flag:1 | domain:9 | cluster:12 | item:10,
-// most significant bit first.
-using PmID = uint32_t;
+// most significant bit first. PmID, InDom and Inst are distinct types, so
+// one cannot be passed for another; PmID{word} makes one from PCP's number
+// and ToPcp() gives the number back where the C interface, the wire or an
+// archive needs it.
+enum class PmID : uint32_t {};
 // An instance domain identifier: flag:1 | domain:9 | serial:22.
-using InDom = uint32_t;
+enum class InDom : uint32_t {};
 
-inline constexpr PmID kPmIDNull = 0xffffffffu;
-inline constexpr InDom kInDomNull = 0xffffffffu;
+inline constexpr PmID kPmIDNull{0xffffffffu};
+inline constexpr InDom kInDomNull{0xffffffffu};
+
+[[nodiscard]] constexpr uint32_t ToPcp(PmID id) { return static_cast<uint32_t>(id); }
+[[nodiscard]] constexpr uint32_t ToPcp(InDom indom) { return static_cast<uint32_t>(indom); }
+
 // The instance identifier of the single value of a singular metric.
 inline constexpr int32_t kInNull = -1;
 
 [[nodiscard]] inline constexpr PmID MakePmID(unsigned domain, unsigned cluster, unsigned item) {
-  return ((domain & 0x1ffu) << 22) | ((cluster & 0xfffu) << 10) | (item & 0x3ffu);
+  return PmID{((domain & 0x1ffu) << 22) | ((cluster & 0xfffu) << 10) | (item & 0x3ffu)};
 }
-[[nodiscard]] inline constexpr unsigned PmIDDomain(PmID id) { return (id >> 22) & 0x1ffu; }
-[[nodiscard]] inline constexpr unsigned PmIDCluster(PmID id) { return (id >> 10) & 0xfffu; }
-[[nodiscard]] inline constexpr unsigned PmIDItem(PmID id) { return id & 0x3ffu; }
+[[nodiscard]] inline constexpr unsigned PmIDDomain(PmID id) { return (ToPcp(id) >> 22) & 0x1ffu; }
+[[nodiscard]] inline constexpr unsigned PmIDCluster(PmID id) { return (ToPcp(id) >> 10) & 0xfffu; }
+[[nodiscard]] inline constexpr unsigned PmIDItem(PmID id) { return ToPcp(id) & 0x3ffu; }
 
 [[nodiscard]] inline constexpr InDom MakeInDom(unsigned domain, unsigned serial) {
-  return ((domain & 0x1ffu) << 22) | (serial & 0x3fffffu);
+  return InDom{((domain & 0x1ffu) << 22) | (serial & 0x3fffffu)};
 }
-[[nodiscard]] inline constexpr unsigned InDomDomain(InDom indom) { return (indom >> 22) & 0x1ffu; }
-[[nodiscard]] inline constexpr unsigned InDomSerial(InDom indom) { return indom & 0x3fffffu; }
+[[nodiscard]] inline constexpr unsigned InDomDomain(InDom indom) {
+  return (ToPcp(indom) >> 22) & 0x1ffu;
+}
+[[nodiscard]] inline constexpr unsigned InDomSerial(InDom indom) { return ToPcp(indom) & 0x3fffffu; }
 
 // pmDesc.type
 inline constexpr int kTypeNoSupport = -1;

@@ -44,7 +44,7 @@ constexpr Planet kPlanets[] = {
     {"mars", 2, 3389.5, false},    {"jupiter", 95, 69911, true}, {"saturn", 146, 58232, true},
     {"uranus", 28, 25362, true},   {"neptune", 16, 24622, true}};
 constexpr uint32_t kNumPlanets = sizeof(kPlanets) / sizeof(kPlanets[0]);
-constexpr pmapi::InDom kPlanetIndom = 0;  // the serial; Init adds the domain
+constexpr pmapi::InDom kPlanetIndom = pmapi::PmdaInDom(0);  // Init adds the domain
 
 // What one loaded copy of the agent keeps between requests.
 struct State {

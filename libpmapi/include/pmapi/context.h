@@ -151,9 +151,17 @@ class Context {
   // Internal: pmLookupText's request for the C layer, PCP's PM_TEXT_* bits
   // (a kind, a target kTextPmid or kTextInDom, maybe PM_TEXT_DIRECT).
   absl::StatusOr<std::string> LookupTextRequest(uint32_t ident, int bits);
-  // Returns the label sets of one level for `ident` (a domain's PMID, an
-  // indom, a PMID; ignored for LabelLevel::kContext).
-  absl::StatusOr<std::vector<LabelSet>> LookupLabels(LabelLevel level, uint32_t ident);
+  // Returns the label sets of one level: the context's (no identifier), a
+  // domain's, a cluster's or a metric's (any PMID of that domain, cluster
+  // or metric), or an instance domain's or its instances' (the InDom).
+  absl::StatusOr<std::vector<LabelSet>> LookupLabels(LabelLevel level, PmID id = kPmIDNull) {
+    return LookupLabelsRequest(level, ToPcp(id));
+  }
+  absl::StatusOr<std::vector<LabelSet>> LookupLabels(LabelLevel level, InDom indom) {
+    return LookupLabelsRequest(level, ToPcp(indom));
+  }
+  // Internal: the C layer's label request, the identifier as PCP's number.
+  absl::StatusOr<std::vector<LabelSet>> LookupLabelsRequest(LabelLevel level, uint32_t ident);
 
   // --- The instance profile ---
   // Adds instances of `indom` to the profile (an empty list: all of them);

@@ -98,6 +98,10 @@ inline constexpr int kPmdaAbiVersion = 1;
   return MakePmID(0, cluster, item);
 }
 
+// Returns an instance domain with domain 0, as a table names it before
+// Init writes the agent's domain in.
+[[nodiscard]] inline constexpr InDom PmdaInDom(unsigned serial) { return MakeInDom(0, serial); }
+
 // One instance of a static instance domain (pmdaInstid).
 struct PmdaInstid {
   int32_t inst = 0;
@@ -107,7 +111,7 @@ struct PmdaInstid {
 // An instance domain (pmdaIndom). Before Init, `indom` holds the serial
 // number only; Init makes it the full identifier.
 struct PmdaIndom {
-  InDom indom = 0;
+  InDom indom{};
   std::vector<PmdaInstid> set;
 };
 

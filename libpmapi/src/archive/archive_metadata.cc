@@ -14,9 +14,10 @@ namespace {
 // The identifier the archive files a pmLookupLabels level's label record
 // under.
 uint32_t LabelIdent(int level, uint32_t ident) {
-  if (level == kLabelContext) return kPmIDNull;
-  if (level == kLabelDomain) return PmIDDomain(ident);
-  if (level == kLabelCluster) return MakePmID(PmIDDomain(ident), PmIDCluster(ident), 0);
+  const PmID pmid{ident};
+  if (level == kLabelContext) return ToPcp(kPmIDNull);
+  if (level == kLabelDomain) return PmIDDomain(pmid);
+  if (level == kLabelCluster) return ToPcp(MakePmID(PmIDDomain(pmid), PmIDCluster(pmid), 0));
   return ident;
 }
 

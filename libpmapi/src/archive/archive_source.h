@@ -55,8 +55,8 @@ class ArchiveSource : public Source {
   absl::StatusOr<std::vector<Instance>> GetInDomArchive(InDom indom) override {
     return metadata_.GetInDomArchive(indom);
   }
-  absl::StatusOr<std::vector<LabelSet>> ArchiveClusterLabels(uint32_t cluster) override {
-    return metadata_.EarliestLabels(kLabelCluster, cluster);
+  absl::StatusOr<std::vector<LabelSet>> ArchiveClusterLabels(PmID cluster) override {
+    return metadata_.EarliestLabels(kLabelCluster, ToPcp(cluster));
   }
 
  private:

@@ -104,6 +104,8 @@ Units FromC(const pmUnits& u);
 pmDesc ToC(const Desc& d);
 Desc FromC(const pmDesc& d);
 LabelEntry FromC(const pmLabel& l);
+// The typed identifiers of the C array pmids[numpmid].
+std::vector<PmID> PmIDsFromC(const pmID* pmids, int numpmid);
 
 // A malloc'd copy of `s` (NUL terminated), or null when out of memory.
 char* Dup(std::string_view s);

@@ -47,9 +47,9 @@ Units FromC(const pmUnits& c) {
 
 Desc FromC(const pmDesc& d) {
   Desc out;
-  out.pmid = d.pmid;
+  out.pmid = PmID{d.pmid};
   out.type = d.type;
-  out.indom = d.indom;
+  out.indom = InDom{d.indom};
   out.sem = d.sem;
   out.units = FromC(d.units);
   return out;
@@ -65,12 +65,19 @@ LabelEntry FromC(const pmLabel& l) {
   return e;
 }
 
+std::vector<PmID> PmIDsFromC(const pmID* pmids, int numpmid) {
+  std::vector<PmID> out;
+  out.reserve(numpmid > 0 ? numpmid : 0);
+  for (int i = 0; i < numpmid; ++i) out.push_back(PmID{pmids[i]});
+  return out;
+}
+
 pmDesc ToC(const Desc& d) {
   pmDesc c;
   std::memset(&c, 0, sizeof c);
-  c.pmid = d.pmid;
+  c.pmid = ToPcp(d.pmid);
   c.type = d.type;
-  c.indom = d.indom;
+  c.indom = ToPcp(d.indom);
   c.sem = d.sem;
   c.units = ToC(d.units);
   return c;
@@ -153,7 +160,7 @@ size_t ResultBytes(const Result& r, size_t header) {
 pmValueSet* FillSet(const Result& r, const ValueSet& vs, char* at, char** blocks) {
   pmValueSet* out = reinterpret_cast<pmValueSet*>(at);
   int n = vs.numval > 0 ? vs.numval : 0;
-  out->pmid = vs.pmid;
+  out->pmid = ToPcp(vs.pmid);
   out->numval = vs.numval;
   out->valfmt = IsDptr(vs) ? PM_VAL_DPTR : PM_VAL_INSITU;
   if (n == 0) {
@@ -306,7 +313,7 @@ absl::Status AppendCValueSets(const pmValueSet* const* vset, int numpmid, Result
     const pmValueSet* vs = vset[i];
     if (vs == nullptr) return PcpError(kErrGeneric);
     const bool insitu = vs->numval <= 0 || vs->valfmt == PM_VAL_INSITU;
-    out->AddSet(vs->pmid, vs->numval, insitu ? kValInsitu : kValDptr);
+    out->AddSet(PmID{vs->pmid}, vs->numval, insitu ? kValInsitu : kValDptr);
     for (int j = 0; j < vs->numval; ++j) {
       ValueView v;
       if (!ViewOf(vs->valfmt, vs->vlist[j], &v)) return PcpError(kErrGeneric);

@@ -105,7 +105,8 @@ int Children(const char* name, char*** offspring, int** status) {
 int Labels(int level, uint32_t ident, pmLabelSet** sets) {
   *sets = nullptr;
   return WithContext([&](CContext& e) {
-    absl::StatusOr<std::vector<LabelSet>> got = e.ctx->LookupLabels(static_cast<LabelLevel>(level), ident);
+    absl::StatusOr<std::vector<LabelSet>> got =
+        e.ctx->LookupLabelsRequest(static_cast<LabelLevel>(level), ident);
     if (!got.ok()) return Code(got.status());
     return ToCLabelSets(*got, sets);
   });
@@ -136,7 +137,7 @@ int pmLookupName(int numpmid, const char** names, pmID* pmids) {
     int first_error = 0;
     for (int i = 0; i < numpmid; ++i) {
       absl::StatusOr<PmID> id = e.LookupName(names[i] == nullptr ? "" : names[i]);
-      pmids[i] = id.ok() ? *id : PM_ID_NULL;
+      pmids[i] = id.ok() ? ToPcp(*id) : PM_ID_NULL;
       if (id.ok()) {
         ++found;
       } else if (first_error == 0) {
@@ -151,7 +152,7 @@ int pmLookupName(int numpmid, const char** names, pmID* pmids) {
 int pmNameID(pmID pmid, char** name) {
   *name = nullptr;
   return WithNames([&](const Names& e) {
-    absl::StatusOr<std::vector<std::string>> names = e.NameAll(pmid);
+    absl::StatusOr<std::vector<std::string>> names = e.NameAll(PmID{pmid});
     if (!names.ok()) return Code(names.status());
     if (names->empty()) return PM_ERR_PMID;
     *name = Dup(names->front());
@@ -162,7 +163,7 @@ int pmNameID(pmID pmid, char** name) {
 int pmNameAll(pmID pmid, char*** names) {
   *names = nullptr;
   return WithNames([&](const Names& e) {
-    absl::StatusOr<std::vector<std::string>> all = e.NameAll(pmid);
+    absl::StatusOr<std::vector<std::string>> all = e.NameAll(PmID{pmid});
     if (!all.ok()) return Code(all.status());
     if (all->empty()) return PM_ERR_PMID;
     *names = PackNames(*all);
@@ -210,7 +211,7 @@ int pmGetPMNSLocation(void) {
 
 int pmLookupDesc(pmID pmid, pmDesc* desc) {
   return WithContext([&](CContext& e) {
-    absl::StatusOr<Desc> d = e.ctx->LookupDesc(pmid);
+    absl::StatusOr<Desc> d = e.ctx->LookupDesc(PmID{pmid});
     if (!d.ok()) return Code(d.status());
     *desc = ToC(*d);
     return 0;
@@ -223,7 +224,7 @@ int pmLookupDescs(int numpmid, pmID* pmids, pmDesc* descs) {
     int found = 0;
     int first_error = 0;
     for (int i = 0; i < numpmid; ++i) {
-      absl::StatusOr<Desc> d = e.ctx->LookupDesc(pmids[i]);
+      absl::StatusOr<Desc> d = e.ctx->LookupDesc(PmID{pmids[i]});
       if (d.ok()) {
         descs[i] = ToC(*d);
         ++found;
@@ -243,7 +244,7 @@ int pmGetInDom(pmInDom indom, int** instlist, char*** namelist) {
   *instlist = nullptr;
   *namelist = nullptr;
   return WithContext([&](CContext& e) {
-    absl::StatusOr<std::vector<Instance>> insts = e.ctx->GetInDom(indom);
+    absl::StatusOr<std::vector<Instance>> insts = e.ctx->GetInDom(InDom{indom});
     if (!insts.ok()) return Code(insts.status());
     return HandOutInstances(*insts, instlist, namelist);
   });
@@ -251,7 +252,7 @@ int pmGetInDom(pmInDom indom, int** instlist, char*** namelist) {
 
 int pmLookupInDom(pmInDom indom, const char* name) {
   return WithContext([&](CContext& e) {
-    absl::StatusOr<int32_t> inst = e.ctx->LookupInDom(indom, name == nullptr ? "" : name);
+    absl::StatusOr<int32_t> inst = e.ctx->LookupInDom(InDom{indom}, name == nullptr ? "" : name);
     return inst.ok() ? static_cast<int>(*inst) : Code(inst.status());
   });
 }
@@ -259,7 +260,7 @@ int pmLookupInDom(pmInDom indom, const char* name) {
 int pmNameInDom(pmInDom indom, int inst, char** name) {
   *name = nullptr;
   return WithContext([&](CContext& e) {
-    absl::StatusOr<std::string> n = e.ctx->NameInDom(indom, inst);
+    absl::StatusOr<std::string> n = e.ctx->NameInDom(InDom{indom}, inst);
     if (!n.ok()) return Code(n.status());
     *name = Dup(*n);
     return *name == nullptr ? -ENOMEM : 0;
@@ -270,7 +271,7 @@ int pmGetInDomArchive(pmInDom indom, int** instlist, char*** namelist) {
   *instlist = nullptr;
   *namelist = nullptr;
   return WithContext([&](CContext& e) {
-    absl::StatusOr<std::vector<Instance>> all = e.ctx->GetInDomArchive(indom);
+    absl::StatusOr<std::vector<Instance>> all = e.ctx->GetInDomArchive(InDom{indom});
     if (!all.ok()) return Code(all.status());
     return HandOutInstances(*all, instlist, namelist);
   });
@@ -278,7 +279,7 @@ int pmGetInDomArchive(pmInDom indom, int** instlist, char*** namelist) {
 
 int pmLookupInDomArchive(pmInDom indom, const char* name) {
   return WithContext([&](CContext& e) {
-    absl::StatusOr<std::vector<Instance>> all = e.ctx->GetInDomArchive(indom);
+    absl::StatusOr<std::vector<Instance>> all = e.ctx->GetInDomArchive(InDom{indom});
     if (!all.ok()) return Code(all.status());
     std::string_view want = name == nullptr ? "" : name;
     for (const Instance& i : *all) {
@@ -295,7 +296,7 @@ int pmLookupInDomArchive(pmInDom indom, const char* name) {
 int pmNameInDomArchive(pmInDom indom, int inst, char** name) {
   *name = nullptr;
   return WithContext([&](CContext& e) {
-    absl::StatusOr<std::vector<Instance>> all = e.ctx->GetInDomArchive(indom);
+    absl::StatusOr<std::vector<Instance>> all = e.ctx->GetInDomArchive(InDom{indom});
     if (!all.ok()) return Code(all.status());
     for (const Instance& i : *all) {
       if (i.id == inst) {
@@ -333,30 +334,28 @@ int pmGetInstancesLabels(pmInDom indom, pmLabelSet** sets) {
 int pmLookupLabels(pmID pmid, pmLabelSet** sets) {
   *sets = nullptr;
   return WithContext([&](CContext& e) {
-    absl::StatusOr<Desc> d = e.ctx->LookupDesc(pmid);
+    const PmID id{pmid};
+    absl::StatusOr<Desc> d = e.ctx->LookupDesc(id);
     if (!d.ok()) return Code(d.status());
     std::vector<LabelSet> all;
-    auto add = [&](int level, uint32_t ident) {
-      absl::StatusOr<std::vector<LabelSet>> got = e.ctx->LookupLabels(static_cast<LabelLevel>(level), ident);
+    auto add = [&](const absl::StatusOr<std::vector<LabelSet>>& got) {
       if (got.ok()) all.insert(all.end(), got->begin(), got->end());
     };
-    add(PM_LABEL_CONTEXT, PM_ID_NULL);
-    add(PM_LABEL_DOMAIN, pmid);
-    if (d->indom != kInDomNull) add(PM_LABEL_INDOM, d->indom);
+    add(e.ctx->LookupLabels(LabelLevel::kContext));
+    add(e.ctx->LookupLabels(LabelLevel::kDomain, id));
+    if (d->indom != kInDomNull) add(e.ctx->LookupLabels(LabelLevel::kInDom, d->indom));
     if (e.type == PM_CONTEXT_ARCHIVE) {
       // The per-level lookup leaves an archive's cluster labels out, as
       // PCP's pmGetClusterLabels does; pmLookupLabels finds them once they
       // are in force. pmlogger records a metric's domain and cluster labels
       // together, so they are in force when its domain labels are.
-      absl::StatusOr<std::vector<LabelSet>> domain = e.ctx->LookupLabels(LabelLevel::kDomain, pmid);
+      absl::StatusOr<std::vector<LabelSet>> domain = e.ctx->LookupLabels(LabelLevel::kDomain, id);
       bool in_force = domain.ok() && !domain->empty();
-      absl::StatusOr<std::vector<LabelSet>> cluster =
-          in_force ? e.ctx->ArchiveClusterLabels(pmid) : std::vector<LabelSet>{};
-      if (cluster.ok()) all.insert(all.end(), cluster->begin(), cluster->end());
+      if (in_force) add(e.ctx->ArchiveClusterLabels(id));
     } else {
-      add(PM_LABEL_CLUSTER, pmid);
+      add(e.ctx->LookupLabels(LabelLevel::kCluster, id));
     }
-    add(PM_LABEL_ITEM, pmid);
+    add(e.ctx->LookupLabels(LabelLevel::kItem, id));
     // Instance labels are not part of the answer (pmGetInstancesLabels).
     // Levels with no labels are left out.
     std::erase_if(all, [](const LabelSet& set) { return set.labels.empty(); });
@@ -371,7 +370,7 @@ int pmAddProfile(pmInDom indom, int numinst, int* instlist) {
   return WithContext([&](CContext& e) {
     std::span<const int32_t> insts;
     if (numinst > 0 && instlist != nullptr) insts = {instlist, static_cast<size_t>(numinst)};
-    return Code(e.ctx->AddProfile(indom, insts));
+    return Code(e.ctx->AddProfile(InDom{indom}, insts));
   });
 }
 
@@ -380,7 +379,7 @@ int pmDelProfile(pmInDom indom, int numinst, int* instlist) {
   return WithContext([&](CContext& e) {
     std::span<const int32_t> insts;
     if (numinst > 0 && instlist != nullptr) insts = {instlist, static_cast<size_t>(numinst)};
-    return Code(e.ctx->DelProfile(indom, insts));
+    return Code(e.ctx->DelProfile(InDom{indom}, insts));
   });
 }
 

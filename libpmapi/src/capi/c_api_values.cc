@@ -111,14 +111,16 @@ int Unpack(pmValueSet* vsp, int idx, R*** records, bool highres, R* (*convert)(c
 extern "C" {
 
 pmID pmID_build(unsigned int domain, unsigned int cluster, unsigned int item) {
-  return MakePmID(domain, cluster, item);
+  return ToPcp(MakePmID(domain, cluster, item));
 }
-unsigned int pmID_domain(pmID id) { return PmIDDomain(id); }
-unsigned int pmID_cluster(pmID id) { return PmIDCluster(id); }
-unsigned int pmID_item(pmID id) { return PmIDItem(id); }
-pmInDom pmInDom_build(unsigned int domain, unsigned int serial) { return MakeInDom(domain, serial); }
-unsigned int pmInDom_domain(pmInDom indom) { return InDomDomain(indom); }
-unsigned int pmInDom_serial(pmInDom indom) { return InDomSerial(indom); }
+unsigned int pmID_domain(pmID id) { return PmIDDomain(PmID{id}); }
+unsigned int pmID_cluster(pmID id) { return PmIDCluster(PmID{id}); }
+unsigned int pmID_item(pmID id) { return PmIDItem(PmID{id}); }
+pmInDom pmInDom_build(unsigned int domain, unsigned int serial) {
+  return ToPcp(MakeInDom(domain, serial));
+}
+unsigned int pmInDom_domain(pmInDom indom) { return InDomDomain(InDom{indom}); }
+unsigned int pmInDom_serial(pmInDom indom) { return InDomSerial(InDom{indom}); }
 
 char* pmErrStr_r(int code, char* buf, int buflen) { return CopyOut(ErrStr(code), buf, buflen); }
 char* pmErrStr(int code) {
@@ -216,10 +218,12 @@ int pmConvScale(int type, const pmAtomValue* ival, const pmUnits* iunit, pmAtomV
   return sts;
 }
 
-char* pmIDStr_r(pmID pmid, char* buf, int buflen) { return CopyOut(IDStr(pmid), buf, buflen); }
+char* pmIDStr_r(pmID pmid, char* buf, int buflen) {
+  return CopyOut(IDStr(PmID{pmid}), buf, buflen);
+}
 const char* pmIDStr(pmID pmid) { return pmIDStr_r(pmid, Buffer(0), kBufLen); }
 char* pmInDomStr_r(pmInDom indom, char* buf, int buflen) {
-  return CopyOut(InDomStr(indom), buf, buflen);
+  return CopyOut(InDomStr(InDom{indom}), buf, buflen);
 }
 const char* pmInDomStr(pmInDom indom) { return pmInDomStr_r(indom, Buffer(1), kBufLen); }
 char* pmTypeStr_r(int type, char* buf, int buflen) { return CopyOut(TypeStr(type), buf, buflen); }

@@ -330,22 +330,22 @@ absl::StatusOr<int32_t> Context::LookupInDom(InDom indom, std::string_view name)
 
 // A derived metric's help text comes from its definition, never the source.
 absl::StatusOr<std::string> Context::LookupText(PmID id, TextKind kind) {
-  return LookupTextRequest(id, ToPcp(kind) | kTextPmid);
+  return LookupTextRequest(ToPcp(id), ToPcp(kind) | kTextPmid);
 }
 
 absl::StatusOr<std::string> Context::LookupInDomText(InDom indom, TextKind kind) {
-  return LookupTextRequest(indom, ToPcp(kind) | kTextInDom);
+  return LookupTextRequest(ToPcp(indom), ToPcp(kind) | kTextInDom);
 }
 
 absl::StatusOr<std::string> Context::LookupTextRequest(uint32_t ident, int bits) {
   const int kind = bits & (kTextOneline | kTextHelp | kTextDirect);
   if (bits & kTextInDom) {
-    if (ident == kInDomNull) return PcpError(kErrIndom);
+    if (InDom{ident} == kInDomNull) return PcpError(kErrIndom);
     return TextWithFallback(ident, kind, kTextInDom);
   }
-  if (IsDerivedPmid(ident)) {
+  if (IsDerivedPmid(PmID{ident})) {
     std::string text;
-    int sts = derive::Registry::Get().Text(ident, kind, &text);
+    int sts = derive::Registry::Get().Text(PmID{ident}, kind, &text);
     if (sts < 0) return PcpError(sts);
     return text;
   }
@@ -365,7 +365,7 @@ absl::StatusOr<std::string> Context::TextWithFallback(uint32_t ident, int kind, 
   return text;
 }
 
-absl::StatusOr<std::vector<LabelSet>> Context::LookupLabels(LabelLevel level, uint32_t ident) {
+absl::StatusOr<std::vector<LabelSet>> Context::LookupLabelsRequest(LabelLevel level, uint32_t ident) {
   return source_->LookupLabels(ToPcp(level), ident);
 }
 

@@ -103,7 +103,7 @@ class Source {
     return PcpError(kErrNotarchive);
   }
   // The earliest cluster label sets of `cluster` (a PMID with item 0).
-  virtual absl::StatusOr<std::vector<LabelSet>> ArchiveClusterLabels(uint32_t cluster) {
+  virtual absl::StatusOr<std::vector<LabelSet>> ArchiveClusterLabels(PmID cluster) {
     (void)cluster;
     return PcpError(kErrNotarchive);
   }

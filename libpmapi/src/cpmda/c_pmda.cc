@@ -23,11 +23,12 @@ thread_local int request_context = 0;
 bool SupportedInterface(int v) { return v >= PMDA_INTERFACE_2 && v <= PMDA_INTERFACE_LATEST; }
 
 pmID WithDomain(pmID id, int domain) {
-  return MakePmID(static_cast<unsigned>(domain), PmIDCluster(id), PmIDItem(id));
+  const PmID typed{id};
+  return ToPcp(MakePmID(static_cast<unsigned>(domain), PmIDCluster(typed), PmIDItem(typed)));
 }
 
 pmInDom IndomWithDomain(pmInDom indom, int domain) {
-  return MakeInDom(static_cast<unsigned>(domain), InDomSerial(indom));
+  return ToPcp(MakeInDom(static_cast<unsigned>(domain), InDomSerial(InDom{indom})));
 }
 
 // The default result callback: frees the value blocks a fetch allocated;
@@ -58,11 +59,12 @@ void ChooseLookup(pmdaExt* ext, CPmdaState* st) {
     return;
   }
   for (int m = 0; m < ext->e_nmetrics; ++m) {
-    if (PmIDItem(ext->e_metrics[m].m_desc.pmid) != static_cast<unsigned>(m)) {
+    if (PmIDItem(PmID{ext->e_metrics[m].m_desc.pmid}) != static_cast<unsigned>(m)) {
       if (ext->e_flags & PMDA_EXT_FLAG_DIRECT)
         CPmdaNotify(ext, LOG_WARNING, absl::StrFormat(
                              "pmdaInit: PMDA %s: Direct mapping for metrics disabled @ metrictab[%d] %s",
-                             ext->e_name ? ext->e_name : "", m, IDStr(ext->e_metrics[m].m_desc.pmid)));
+                             ext->e_name ? ext->e_name : "", m,
+                             IDStr(PmID{ext->e_metrics[m].m_desc.pmid})));
       return;
     }
   }
@@ -85,8 +87,8 @@ bool StampDomain(pmdaExt* ext) {
     if (FindCIndom(ext, d.indom) == nullptr) {
       CPmdaNotify(ext, LOG_CRIT, absl::StrFormat(
                            "pmdaInit: PMDA %s: Undefined instance domain serial (%u) specified in metric %s(%d)",
-                           ext->e_name ? ext->e_name : "", InDomSerial(d.indom),
-                           IDStr(WithDomain(d.pmid, domain)), m));
+                           ext->e_name ? ext->e_name : "", InDomSerial(InDom{d.indom}),
+                           IDStr(PmID{WithDomain(d.pmid, domain)}), m));
       return false;
     }
   }
@@ -168,7 +170,7 @@ pmdaMetric* FindCMetric(pmdaExt* ext, pmID pmid) {
     return it == st->hashed.end() ? nullptr : &ext->e_metrics[it->second];
   }
   if (ext->e_direct) {
-    const int item = static_cast<int>(PmIDItem(pmid));
+    const int item = static_cast<int>(PmIDItem(PmID{pmid}));
     if (item < ext->e_nmetrics && ext->e_metrics[item].m_desc.pmid == pmid) return &ext->e_metrics[item];
     return nullptr;
   }
@@ -201,17 +203,18 @@ std::vector<CInstance> CIndomInstances(pmdaExt* ext, pmInDom indom, bool* found,
   std::vector<CInstance> out;
   *found = true;
   if (cached != nullptr) *cached = false;
+  const InDom typed{indom};
   {
     std::lock_guard<std::recursive_mutex> lock(CCacheLock());
     InDomCaches& caches = CCaches();
-    if (absl::StatusOr<int> check = caches.Op(indom, PMDA_CACHE_CHECK); check.ok() && *check == 1) {
+    if (absl::StatusOr<int> check = caches.Op(typed, PMDA_CACHE_CHECK); check.ok() && *check == 1) {
       if (cached != nullptr) *cached = true;
       // PCP's defaults walk a cache with the agent's own walk too
-      (void)caches.Op(indom, PMDA_CACHE_WALK_REWIND);
+      (void)caches.Op(typed, PMDA_CACHE_WALK_REWIND);
       for (;;) {
-        absl::StatusOr<int> inst = caches.Op(indom, PMDA_CACHE_WALK_NEXT);
+        absl::StatusOr<int> inst = caches.Op(typed, PMDA_CACHE_WALK_NEXT);
         if (!inst.ok() || *inst < 0) break;
-        absl::StatusOr<CacheEntryInfo> e = caches.Lookup(indom, *inst);
+        absl::StatusOr<CacheEntryInfo> e = caches.Lookup(typed, *inst);
         if (e.ok()) out.push_back(CInstance{e->inst, e->name});
       }
       return out;

@@ -75,51 +75,57 @@ extern "C" {
 
 int pmdaCacheStore(pmInDom indom, int flags, const char* name, void* data) {
   std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
-  return pmapi::Code(pmapi::CCaches().Store(indom, flags, name ? name : "", data));
+  return pmapi::Code(pmapi::CCaches().Store(pmapi::InDom{indom}, flags, name ? name : "", data));
 }
 
 int pmdaCacheStoreKey(pmInDom indom, int flags, const char* name, int keylen, const void* key, void* data) {
   std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
-  return pmapi::Code(pmapi::CCaches().StoreKey(indom, flags, name ? name : "", pmapi::KeyBytes(keylen, key), data));
+  return pmapi::Code(pmapi::CCaches().StoreKey(pmapi::InDom{indom}, flags, name ? name : "",
+                                                pmapi::KeyBytes(keylen, key), data));
 }
 
 int pmdaCacheLookup(pmInDom indom, int inst, char** name, void** data) {
   std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
-  return pmapi::Report(indom, pmapi::CCaches().Lookup(indom, inst), name, nullptr, data);
+  return pmapi::Report(indom, pmapi::CCaches().Lookup(pmapi::InDom{indom}, inst), name, nullptr,
+                       data);
 }
 
 int pmdaCacheLookupName(pmInDom indom, const char* name, int* inst, void** data) {
   std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
-  return pmapi::Report(indom, pmapi::CCaches().LookupName(indom, name ? name : ""), nullptr, inst, data);
+  return pmapi::Report(indom, pmapi::CCaches().LookupName(pmapi::InDom{indom}, name ? name : ""),
+                       nullptr, inst, data);
 }
 
 int pmdaCacheLookupKey(pmInDom indom, const char* name, int keylen, const void* key, char** oname, int* inst,
                        void** data) {
   std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
-  return pmapi::Report(indom, pmapi::CCaches().LookupKey(indom, name ? name : "", pmapi::KeyBytes(keylen, key)),
+  return pmapi::Report(indom,
+                       pmapi::CCaches().LookupKey(pmapi::InDom{indom}, name ? name : "",
+                                                  pmapi::KeyBytes(keylen, key)),
                        oname, inst, data);
 }
 
 int pmdaCacheOp(pmInDom indom, int op) {
   std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
-  return pmapi::Code(pmapi::CCaches().Op(indom, op));
+  return pmapi::Code(pmapi::CCaches().Op(pmapi::InDom{indom}, op));
 }
 
 int pmdaCachePurge(pmInDom indom, time_t recent) {
   std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
-  return pmapi::Code(pmapi::CCaches().Purge(indom, static_cast<int64_t>(recent)));
+  return pmapi::Code(pmapi::CCaches().Purge(pmapi::InDom{indom}, static_cast<int64_t>(recent)));
 }
 
 int pmdaCachePurgeCallback(pmInDom indom, time_t recent, void (*release)(void*)) {
   std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
   std::function<void(void*)> cb;
   if (release != nullptr) cb = release;
-  return pmapi::Code(pmapi::CCaches().Purge(indom, static_cast<int64_t>(recent), cb));
+  return pmapi::Code(
+      pmapi::CCaches().Purge(pmapi::InDom{indom}, static_cast<int64_t>(recent), cb));
 }
 
 int pmdaCacheResize(pmInDom indom, int maximum) {
   std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
-  return pmapi::Code(pmapi::CCaches().Resize(indom, maximum));
+  return pmapi::Code(pmapi::CCaches().Resize(pmapi::InDom{indom}, maximum));
 }
 
 void __pmdaCacheDump(FILE* fp, pmInDom indom, int option) {
@@ -127,7 +133,7 @@ void __pmdaCacheDump(FILE* fp, pmInDom indom, int option) {
   std::string text;
   {
     std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
-    text = pmapi::CCaches().DumpText(indom, option != 0);
+    text = pmapi::CCaches().DumpText(pmapi::InDom{indom}, option != 0);
   }
   std::fputs(text.c_str(), fp);
 }

@@ -39,7 +39,7 @@ pmResult* NewCResult(const Result& values) {
   for (int i = 0; i < n; ++i) {
     const ValueSet& vs = values.sets()[static_cast<size_t>(i)];
     const int count = std::max(vs.numval, 0);
-    pmValueSet* c = NewCValueSet(vs.pmid, count);
+    pmValueSet* c = NewCValueSet(ToPcp(vs.pmid), count);
     res->vset[i] = c;
     if (c == nullptr) continue;
     c->numval = vs.numval;

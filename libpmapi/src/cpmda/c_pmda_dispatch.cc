@@ -88,7 +88,7 @@ void FreeDynamicValue(pmdaExt* ext, const pmDesc& desc, pmAtomValue* atom) {
     std::free(atom->vbp);
   } else {
     CPmdaNotify(ext, LOG_WARNING, absl::StrFormat("pmdaFetch: Attempt to free value for metric %s of wrong type %s",
-                                                  IDStr(desc.pmid), TypeStr(desc.type)));
+                                                  IDStr(PmID{desc.pmid}), TypeStr(desc.type)));
   }
 }
 
@@ -130,7 +130,8 @@ pmValueSet* FetchOne(pmdaExt* ext, pmID pmid) {
     if (interface >= PMDA_INTERFACE_5 && sts == PMDA_FETCH_DYNAMIC) FreeDynamicValue(ext, desc, &atom);
   };
   auto notify = [&](const std::string& text) { CPmdaNotify(ext, LOG_ERR, text); };
-  vs->numval = FetchByRules(insts, {interface, desc.pmid, desc.type}, fetch, store, release, notify);
+  const FetchRules rules{interface, PmID{desc.pmid}, desc.type};
+  vs->numval = FetchByRules(insts, rules, fetch, store, release, notify);
   return vs;
 }
 
@@ -228,7 +229,8 @@ int pmdaDesc(pmID pmid, pmDesc* desc, pmdaExt* ext) {
     *desc = m->m_desc;
     return 0;
   }
-  CPmdaNotify(ext, LOG_ERR, absl::StrFormat("pmdaDesc: Requested metric %s is not defined", pmapi::IDStr(pmid)));
+  CPmdaNotify(ext, LOG_ERR, absl::StrFormat("pmdaDesc: Requested metric %s is not defined",
+                                            pmapi::IDStr(pmapi::PmID{pmid})));
   return PM_ERR_PMID;
 }
 

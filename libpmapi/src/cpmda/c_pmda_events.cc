@@ -58,7 +58,9 @@ int AddParam(int idx, pmID pmid, int type, pmAtomValue* avp, bool highres) {
   AtomValue atom;
   if (int sts = ToAtom(type, avp, &atom); sts < 0) return sts;
   std::lock_guard<std::mutex> lock(EventLock());
-  return Code(highres ? Arrays().AddHighResParam(idx, pmid, type, atom) : Arrays().AddParam(idx, pmid, type, atom));
+  const PmID id{pmid};
+  return Code(highres ? Arrays().AddHighResParam(idx, id, type, atom)
+                      : Arrays().AddParam(idx, id, type, atom));
 }
 
 template <typename T>

@@ -80,13 +80,13 @@ void pmdaCloseHelp(int handle) {
 char* pmdaGetHelp(int handle, pmID pmid, int type) {
   std::lock_guard<std::mutex> lock(pmapi::help_mu);
   const pmapi::HelpFile* h = pmapi::FindHelp(handle);
-  return h ? pmapi::Pick(h->ForPmID(pmid), type) : nullptr;
+  return h ? pmapi::Pick(h->ForPmID(pmapi::PmID{pmid}), type) : nullptr;
 }
 
 char* pmdaGetInDomHelp(int handle, pmInDom indom, int type) {
   std::lock_guard<std::mutex> lock(pmapi::help_mu);
   const pmapi::HelpFile* h = pmapi::FindHelp(handle);
-  return h ? pmapi::Pick(h->ForInDom(indom), type) : nullptr;
+  return h ? pmapi::Pick(h->ForInDom(pmapi::InDom{indom}), type) : nullptr;
 }
 
 }  // extern "C"

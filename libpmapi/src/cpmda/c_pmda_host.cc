@@ -106,7 +106,7 @@ void BuildProfile(const Profile& p, CAgent* a) {
   size_t k = 0;
   for (const Profile::Entry& e : p.entries()) {
     pmInDomProfile c{};
-    c.indom = e.indom;
+    c.indom = ToPcp(e.indom);
     c.state = e.include_listed ? PM_PROFILE_EXCLUDE : PM_PROFILE_INCLUDE;
     c.instances_len = static_cast<int>(a->profile_insts[k].size());
     c.instances = a->profile_insts[k].empty() ? nullptr : a->profile_insts[k].data();
@@ -120,7 +120,9 @@ void BuildProfile(const Profile& p, CAgent* a) {
 
 absl::Status Fetch(CAgent* a, std::span<const PmID> ids, Result* out, Pmda& pmda) {
   a->Begin();
-  std::vector<pmID> list(ids.begin(), ids.end());
+  std::vector<pmID> list;
+  list.reserve(ids.size());
+  for (PmID id : ids) list.push_back(ToPcp(id));
   pmResult* res = nullptr;
   int sts = a->dp.version.any.fetch(static_cast<int>(list.size()), list.data(), &res, a->ext());
   if (sts < 0) return PcpError(sts);
@@ -141,7 +143,7 @@ absl::StatusOr<Desc> DescOf(CAgent* a, PmID id) {
   a->Begin();
   pmDesc d;
   std::memset(&d, 0, sizeof(d));
-  int sts = a->dp.version.any.desc(id, &d, a->ext());
+  int sts = a->dp.version.any.desc(ToPcp(id), &d, a->ext());
   if (sts < 0) return PcpError(sts);
   return capi::FromC(d);
 }
@@ -150,11 +152,12 @@ absl::StatusOr<PmdaInResult> InstancesOf(CAgent* a, InDom indom, int32_t inst, c
   a->Begin();
   pmInResult* r = nullptr;
   std::string copy = name ? *name : std::string();
-  int sts = a->dp.version.any.instance(indom, inst, name ? copy.data() : nullptr, &r, a->ext());
+  int sts =
+      a->dp.version.any.instance(ToPcp(indom), inst, name ? copy.data() : nullptr, &r, a->ext());
   if (sts < 0) return PcpError(sts);
   if (r == nullptr) return PcpError(kErrGeneric);
   PmdaInResult out;
-  out.indom = r->indom;
+  out.indom = InDom{r->indom};
   for (int i = 0; i < r->numinst; ++i) {
     if (r->instlist != nullptr) out.insts.push_back(r->instlist[i]);
     if (r->namelist != nullptr) out.names.emplace_back(r->namelist[i] ? r->namelist[i] : "");
@@ -211,7 +214,7 @@ absl::StatusOr<std::vector<LabelSet>> LabelsOf(CAgent* a, uint32_t ident, int ty
 absl::StatusOr<std::vector<std::string>> NamesOf(CAgent* a, PmID id) {
   a->Begin();
   char** names = nullptr;
-  int n = a->dp.version.four.name(id, &names, a->ext());
+  int n = a->dp.version.four.name(ToPcp(id), &names, a->ext());
   if (n < 0) return PcpError(n);
   std::vector<std::string> out;
   for (int i = 0; names != nullptr && i < n; ++i) out.emplace_back(names[i] ? names[i] : "");
@@ -261,7 +264,7 @@ void Route(const std::shared_ptr<CAgent>& a, Pmda* pmda) {
     std::string n(name);
     int sts = a->dp.version.four.pmid(n.c_str(), &id, a->ext());
     if (sts < 0) return PcpError(sts);
-    return id;
+    return PmID{id};
   };
   d.name = [a](PmID id, Pmda&) { return NamesOf(a.get(), id); };
   d.children = [a](std::string_view name, bool traverse, Pmda&) { return ChildrenOf(a.get(), name, traverse); };

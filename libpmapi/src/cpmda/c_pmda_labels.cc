@@ -150,9 +150,10 @@ int InstanceLabels(int ident, pmLabelSet** lpp, pmdaExt* ext) {
     if (ext->e_labelCallBack != nullptr) {
       sts = ext->e_labelCallBack(static_cast<pmInDom>(ident), static_cast<unsigned>(insts[k]), &lp);
       if (sts < 0)
-        pmapi::CPmdaNotify(ext, LOG_DEBUG, absl::StrFormat("pmdaLabel: InDom %s[%d]: %s",
-                                                pmapi::InDomStr(static_cast<pmInDom>(ident)), insts[k],
-                                                pmapi::ErrStr(sts)));
+        pmapi::CPmdaNotify(ext, LOG_DEBUG,
+                           absl::StrFormat("pmdaLabel: InDom %s[%d]: %s",
+                                           pmapi::InDomStr(static_cast<pmapi::InDom>(ident)),
+                                           insts[k], pmapi::ErrStr(sts)));
     }
     sets[k].nlabels = sts > 0 ? sets[k].nlabels : sts;
     if (sts > 0) pmdaAddLabelFlags(&sets[k], PM_LABEL_INSTANCES);

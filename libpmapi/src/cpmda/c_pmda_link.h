@@ -46,6 +46,7 @@ class AgentLink {
 
   // What the request loop reuses.
   std::vector<PmID> pmids;
+  std::vector<pmID> c_pmids;  // pmids in the C form the agent is given
   Result result;
   // The profile the agent was last given. It stays where it is until the
   // agent accepts another (its pmdaExt, and an agent that keeps the

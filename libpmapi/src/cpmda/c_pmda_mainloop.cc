@@ -56,7 +56,7 @@ void OnProfile(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu)
   for (const InDomProfile& p : req->profile.indoms) held->insts.emplace_back(p.insts.begin(), p.insts.end());
   for (size_t i = 0; i < held->insts.size(); ++i) {
     pmInDomProfile e{};
-    e.indom = req->profile.indoms[i].indom;
+    e.indom = ToPcp(req->profile.indoms[i].indom);
     e.state = req->profile.indoms[i].state;
     e.instances_len = static_cast<int>(held->insts[i].size());
     e.instances = held->insts[i].empty() ? nullptr : held->insts[i].data();
@@ -75,8 +75,11 @@ void OnFetch(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {
   pmdaExt* ext = dp->version.any.ext;
   absl::StatusOr<int> ctx = DecodeFetchReq(pdu, &link.pmids);
   if (!ctx.ok()) return AnswerError(link, CodeOf(ctx));
+  link.c_pmids.clear();
+  for (PmID id : link.pmids) link.c_pmids.push_back(ToPcp(id));
   pmResult* res = nullptr;
-  int sts = dp->version.any.fetch(static_cast<int>(link.pmids.size()), link.pmids.data(), &res, ext);
+  const int numpmid = static_cast<int>(link.c_pmids.size());
+  int sts = dp->version.any.fetch(numpmid, link.c_pmids.data(), &res, ext);
   if (sts < 0) return AnswerError(link, sts);
   if (res == nullptr) return AnswerError(link, PM_ERR_GENERIC);
   link.result.Clear();
@@ -101,7 +104,7 @@ void OnDesc(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {
   if (!id.ok()) return AnswerError(link, CodeOf(id));
   pmDesc d;
   std::memset(&d, 0, sizeof d);
-  int sts = dp->version.any.desc(*id, &d, dp->version.any.ext);
+  int sts = dp->version.any.desc(ToPcp(*id), &d, dp->version.any.ext);
   if (sts < 0) return AnswerError(link, sts);
   Answer(link, 0, EncodeDesc(kFromAnon, capi::FromC(d)));
 }
@@ -111,11 +114,11 @@ void OnInstance(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu
   if (!req.ok()) return AnswerError(link, CodeOf(req));
   pmInResult* r = nullptr;
   char* name = req->has_name ? req->name.data() : nullptr;
-  int sts = dp->version.any.instance(req->indom, req->inst, name, &r, dp->version.any.ext);
+  int sts = dp->version.any.instance(ToPcp(req->indom), req->inst, name, &r, dp->version.any.ext);
   if (sts < 0) return AnswerError(link, sts);
   if (r == nullptr) return AnswerError(link, PM_ERR_GENERIC);
   InstanceList list;
-  list.indom = r->indom;
+  list.indom = InDom{r->indom};
   for (int i = 0; i < r->numinst; ++i) {
     list.insts.push_back(r->instlist != nullptr ? r->instlist[i] : PM_IN_NULL);
     list.names.emplace_back(r->namelist != nullptr && r->namelist[i] != nullptr ? r->namelist[i] : "");
@@ -185,7 +188,7 @@ void OnNames(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {
   if (sts >= 0 && req->names.size() != 1) sts = PM_ERR_IPC;  // pmcd asks one name at a time
   if (sts >= 0) sts = dp->version.four.pmid(req->names[0].c_str(), &id, dp->version.any.ext);
   if (sts < 0) return AnswerError(link, sts);
-  PmID ids[1] = {id};
+  PmID ids[1] = {PmID{id}};
   Answer(link, 0, EncodeIdList(kPduPmnsIds, kFromAnon, sts, ids));
 }
 
@@ -195,7 +198,7 @@ void OnIds(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {
   if (sts >= 0) sts = req->sts;
   if (sts >= 0 && Interface(dp) < PMDA_INTERFACE_4) sts = PM_ERR_PMID;
   char** names = nullptr;
-  if (sts >= 0) sts = dp->version.four.name(req->ids[0], &names, dp->version.any.ext);
+  if (sts >= 0) sts = dp->version.four.name(ToPcp(req->ids[0]), &names, dp->version.any.ext);
   if (sts < 0) return AnswerError(link, sts);
   std::vector<std::string> list = TakeNames(names, sts);
   Answer(link, 0, EncodeNameList(kFromAnon, list, {}));

@@ -148,7 +148,7 @@ int pmdaTreeCreate(pmdaNameSpace** tree) {
 
 int pmdaTreeInsert(pmdaNameSpace* tree, pmID pmid, const char* name) {
   if (tree == nullptr || name == nullptr) return PM_ERR_NAME;
-  absl::Status s = tree->names.AddName(name, pmid);
+  absl::Status s = tree->names.AddName(name, pmapi::PmID{pmid});
   if (!s.ok()) return pmapi::PcpCode(s);
   if (tree->root == nullptr) return 0;
   return AddNodes(tree->root, name, pmid) ? 0 : -ENOMEM;
@@ -164,13 +164,13 @@ int pmdaTreePMID(pmdaNameSpace* tree, const char* name, pmID* pmid) {
   if (tree == nullptr || name == nullptr || *name == '\0') return PM_ERR_NAME;
   absl::StatusOr<pmapi::PmID> id = tree->names.LookupName(name);
   if (!id.ok()) return PM_ERR_NAME;  // an inner node is no metric either
-  *pmid = *id;
+  *pmid = pmapi::ToPcp(*id);
   return 0;
 }
 
 int pmdaTreeName(pmdaNameSpace* tree, pmID pmid, char*** names) {
   if (tree == nullptr || !tree->indexed) return PM_ERR_PMID;
-  absl::StatusOr<std::vector<std::string>> all = tree->names.NameAll(pmid);
+  absl::StatusOr<std::vector<std::string>> all = tree->names.NameAll(pmapi::PmID{pmid});
   if (!all.ok() || all->empty()) return PM_ERR_PMID;
   char** list = PackList(*all);
   if (list == nullptr) return -ENOMEM;

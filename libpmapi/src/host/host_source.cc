@@ -185,15 +185,16 @@ absl::StatusOr<std::string> HostSource::LookupText(uint32_t ident, int kind) {
 // The identifier pmcd expects for each level, as pmLookupLabels sends it.
 absl::StatusOr<std::vector<LabelSet>> HostSource::LookupLabels(int level, uint32_t ident) {
   uint32_t id = ident;
+  const PmID pmid{ident};
   switch (level) {
     case kLabelContext:
-      id = kPmIDNull;
+      id = ToPcp(kPmIDNull);
       break;
     case kLabelDomain:
-      id = ident <= kMaxDomain ? ident : PmIDDomain(ident);
+      id = ident <= kMaxDomain ? ident : PmIDDomain(pmid);
       break;
     case kLabelCluster:
-      id = MakePmID(PmIDDomain(ident), PmIDCluster(ident), 0);
+      id = ToPcp(MakePmID(PmIDDomain(pmid), PmIDCluster(pmid), 0));
       break;
     case kLabelInDom:
     case kLabelItem:

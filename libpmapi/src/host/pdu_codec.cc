@@ -215,7 +215,7 @@ void AppendFetch(std::vector<uint8_t>* out, int type, int32_t from, int ctxnum,
   StoreBigEndian32(p + 24, static_cast<uint32_t>(pmids.size()));
   p += 28;
   for (PmID id : pmids) {
-    StoreBigEndian32(p, id);
+    StoreBigEndian32(p, ToPcp(id));
     p += 4;
   }
 }
@@ -261,7 +261,7 @@ std::vector<uint8_t> EncodeTextReq(int32_t from, uint32_t ident, int type) {
 std::vector<uint8_t> EncodeLabelReq(int32_t from, uint32_t ident, int type) {
   PduWriter w(kPduLabelReq, from);
   // A context label request names no object.
-  w.U32((type & kLabelContext) ? kPmIDNull : ident);
+  w.U32((type & kLabelContext) ? ToPcp(kPmIDNull) : ident);
   w.I32(type);
   return w.Finish();
 }

@@ -47,6 +47,9 @@ class PduWriter {
   PduWriter(int type, int32_t from);
   void U32(uint32_t v);
   void I32(int32_t v) { U32(static_cast<uint32_t>(v)); }
+  // A PMID or an InDom goes on the wire as PCP's 32-bit number.
+  void U32(PmID id) { U32(ToPcp(id)); }
+  void U32(InDom indom) { U32(ToPcp(indom)); }
   void U64(uint64_t v);
   // Appends s, then '~' up to a multiple of 4 bytes.
   void PaddedString(std::string_view s);

@@ -102,7 +102,7 @@ absl::StatusOr<PmID> DecodeDescReq(std::span<const uint8_t> pdu) {
   absl::StatusOr<ByteReader> r = Payload(pdu, kPduDescReq, 4);
   if (!r.ok()) return r.status();
   if (r->remaining() != 4) return Malformed();
-  PmID id = 0;
+  PmID id{};
   r->U32(&id);
   return id;
 }

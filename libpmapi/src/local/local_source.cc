@@ -480,7 +480,7 @@ absl::StatusOr<int32_t> LocalSource::LookupInDom(InDom indom, std::string_view n
 
 absl::StatusOr<std::string> LocalSource::LookupText(uint32_t ident, int kind) {
   // PMIDs and indoms keep the domain in the same bits
-  Agent* a = AgentFor(PmIDDomain(ident));
+  Agent* a = AgentFor(PmIDDomain(PmID{ident}));
   if (a == nullptr) return PcpError(kErrNoagent);
   auto lock = a->Lock();
   return a->pmda->dispatch().text(ident, kind, *a->pmda);
@@ -498,13 +498,13 @@ absl::StatusOr<std::vector<LabelSet>> LocalSource::LookupLabels(int level, uint3
     case kLabelContext:
       return ContextLabels();
     case kLabelDomain:
-      domain = ident <= 0x1ff ? ident : PmIDDomain(ident);
+      domain = ident <= 0x1ff ? ident : PmIDDomain(PmID{ident});
       break;
     case kLabelInDom:
     case kLabelInstances:
     case kLabelCluster:
     case kLabelItem:
-      domain = PmIDDomain(ident);
+      domain = PmIDDomain(PmID{ident});  // an InDom keeps its domain in the same bits
       break;
     default:
       return PcpError(kErrType);

@@ -404,7 +404,7 @@ absl::StatusOr<PmdaInResult> Pmda::DefaultInstance(InDom indom, int32_t inst, co
 
 absl::StatusOr<std::string> Pmda::DefaultText(uint32_t ident, int type) {
   if (!help_) return PcpError(kErrText);
-  const HelpEntry* e = (type & kTextPmid) ? help_->ForPmID(ident) : help_->ForInDom(ident);
+  const HelpEntry* e = (type & kTextPmid) ? help_->ForPmID(PmID{ident}) : help_->ForInDom(InDom{ident});
   if (e == nullptr) return PcpError(kErrText);
   const std::string& text = (type & kTextOneline) ? e->oneline : e->text;
   if (text.empty()) return PcpError(kErrText);
@@ -444,19 +444,20 @@ absl::StatusOr<std::vector<LabelSet>> Pmda::DefaultLabel(uint32_t ident, int typ
       return PcpError(kErrType);
   }
   if (interface_ < kPmdaInterface7) return out;
+  const InDom indom{ident};
   std::vector<int32_t> insts;
-  if (ident == kInDomNull) {
+  if (indom == kInDomNull) {
     insts.push_back(kInNull);
   } else {
-    insts = ProfileInstances(ident).value_or(std::vector<int32_t>{});
+    insts = ProfileInstances(indom).value_or(std::vector<int32_t>{});
   }
   for (int32_t inst : insts) {
     LabelSet set;
     if (label_callback_) {
-      int sts = label_callback_(ident, static_cast<unsigned>(inst), &set);
+      int sts = label_callback_(indom, static_cast<unsigned>(inst), &set);
       if (sts < 0) {
-        Notify(absl::StrFormat("pmdaLabel: InDom %u.%u[%d]: %s", InDomDomain(ident),
-                               InDomSerial(ident), inst, ErrStr(sts)));
+        Notify(absl::StrFormat("pmdaLabel: InDom %u.%u[%d]: %s", InDomDomain(indom),
+                               InDomSerial(indom), inst, ErrStr(sts)));
         set = LabelSet{};
       }
     }

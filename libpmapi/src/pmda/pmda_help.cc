@@ -39,9 +39,11 @@ bool ParseNumber(absl::string_view s, unsigned limit, unsigned* out) {
   return absl::SimpleAtoi(s, out) && *out <= limit;
 }
 
+// A help entry's subject: an instance domain or a metric.
 struct Ident {
   bool is_indom = false;
-  uint32_t value = 0;
+  InDom indom{};
+  PmID pmid{};
 };
 
 // Resolves IDENT to a PMID or an indom. Returns false if it names neither.
@@ -52,18 +54,18 @@ bool ResolveIdent(std::string_view ident, int domain, const HelpFile::NameResolv
   const int d = DomainOf(std::string_view(parts[0].data(), parts[0].size()), domain);
   unsigned a = 0, b = 0;
   if (d >= 0 && parts.size() == 2 && ParseNumber(parts[1], 0x3fffff, &a)) {
-    *out = Ident{true, MakeInDom(d, a)};
+    *out = Ident{true, MakeInDom(d, a), {}};
     return true;
   }
   if (d >= 0 && parts.size() == 3 && ParseNumber(parts[1], 0xfff, &a) &&
       ParseNumber(parts[2], 0x3ff, &b)) {
-    *out = Ident{false, MakePmID(d, a, b)};
+    *out = Ident{false, {}, MakePmID(d, a, b)};
     return true;
   }
   if (!resolve) return false;
   absl::StatusOr<PmID> id = resolve(ident);
   if (!id.ok()) return false;
-  *out = Ident{false, *id};
+  *out = Ident{false, {}, *id};
   return true;
 }
 
@@ -112,7 +114,7 @@ absl::StatusOr<HelpFile> HelpFile::Parse(std::string_view source, int domain,
         continue;
       }
       skipping = false;
-      current = id.is_indom ? &help.indoms_[id.value] : &help.pmids_[id.value];
+      current = id.is_indom ? &help.indoms_[id.indom] : &help.pmids_[id.pmid];
       // newhelp keeps what follows the leading blanks, trailing ones too
       current->oneline = std::string(absl::StripLeadingAsciiWhitespace(oneline));
       continue;
@@ -169,9 +171,9 @@ absl::StatusOr<HelpFile> HelpFile::ParseNewhelp(std::string_view dir, std::strin
     const uint32_t key = Word(dir, at);
     HelpEntry e{TextAt(pag, Word(dir, at + 4)), TextAt(pag, Word(dir, at + 8))};
     if (key & kNewhelpInDomBit) {
-      help.indoms_[key & ~kNewhelpInDomBit] = std::move(e);
+      help.indoms_[InDom{key & ~kNewhelpInDomBit}] = std::move(e);
     } else {
-      help.pmids_.emplace(key, std::move(e));
+      help.pmids_.emplace(PmID{key}, std::move(e));
     }
   }
   return help;

@@ -156,12 +156,14 @@ TEST_F(SimpleAgentTest, HelpTextFromTheHelpFile) {
 }
 
 TEST_F(SimpleAgentTest, LabelsAtEachLevel) {
-  absl::StatusOr<std::vector<LabelSet>> dom = ctx_->LookupLabels(LabelLevel::kDomain, 254);
+  absl::StatusOr<std::vector<LabelSet>> dom =
+      ctx_->LookupLabels(LabelLevel::kDomain, MakePmID(254, 0, 0));
   ASSERT_TRUE(dom.ok());
   ASSERT_EQ(dom->size(), 1u);
   // the agent's own domain label replaces the default "agent" label
   EXPECT_EQ((*dom)[0].json, R"({"role":"testing"})");
-  absl::StatusOr<std::vector<LabelSet>> trivial = ctx_->LookupLabels(LabelLevel::kDomain, 253);
+  absl::StatusOr<std::vector<LabelSet>> trivial =
+      ctx_->LookupLabels(LabelLevel::kDomain, MakePmID(253, 0, 0));
   ASSERT_TRUE(trivial.ok());
   ASSERT_EQ(trivial->size(), 1u);
   // an agent before interface 7: PCP's default label names the object
@@ -440,22 +442,24 @@ TEST_F(DirectTest, DefaultContextLabelsComeFromTheLabelFiles) {
 TEST_F(DirectTest, InitWritesTheDomainAndChoosesDirectLookup) {
   InitAll();
   pmdaExt* ext = dp_.version.any.ext;
-  EXPECT_EQ(metrics_[1].m_desc.pmid, pmID(MakePmID(29, 0, 1)));
-  EXPECT_EQ(metrics_[1].m_desc.indom, pmInDom(MakeInDom(29, 3)));
-  EXPECT_EQ(indoms_[0].it_indom, pmInDom(MakeInDom(29, 3)));
+  EXPECT_EQ(metrics_[1].m_desc.pmid, ToPcp(MakePmID(29, 0, 1)));
+  EXPECT_EQ(metrics_[1].m_desc.indom, ToPcp(MakeInDom(29, 3)));
+  EXPECT_EQ(indoms_[0].it_indom, ToPcp(MakeInDom(29, 3)));
   EXPECT_EQ(ext->e_direct, 1);
   EXPECT_EQ(ext->e_nmetrics, 5);
   EXPECT_EQ(dp_.comm.pmda_interface, 7u);
   EXPECT_EQ(dp_.version.seven.label, pmdaLabel);
   pmDesc d;
-  ASSERT_EQ(pmdaDesc(MakePmID(29, 0, 3), &d, ext), 0);
+  ASSERT_EQ(pmdaDesc(ToPcp(MakePmID(29, 0, 3)), &d, ext), 0);
   EXPECT_EQ(d.type, PM_TYPE_DOUBLE);
   EXPECT_EQ(d.units.dimSpace, 1);
   EXPECT_EQ(d.units.scaleSpace, unsigned(PM_SPACE_KBYTE));
-  EXPECT_EQ(pmdaDesc(MakePmID(29, 1, 0), &d, ext), PM_ERR_PMID);
+  EXPECT_EQ(pmdaDesc(ToPcp(MakePmID(29, 1, 0)), &d, ext), PM_ERR_PMID);
   // no help file was named: pmdaText has nothing, and init said so
   char* text = nullptr;
-  EXPECT_EQ(pmdaText(static_cast<int>(MakePmID(29, 0, 0)), PM_TEXT_PMID | PM_TEXT_ONELINE, &text, ext), PM_ERR_TEXT);
+  EXPECT_EQ(pmdaText(static_cast<int>(ToPcp(MakePmID(29, 0, 0))), PM_TEXT_PMID | PM_TEXT_ONELINE,
+                     &text, ext),
+            PM_ERR_TEXT);
   ASSERT_FALSE(diagnostics_.empty());
   EXPECT_EQ(diagnostics_[0], "pmdaInit: PMDA direct test: No help text file specified for pmdaText");
 }
@@ -478,7 +482,8 @@ TEST_F(DirectTest, InitRefusesBadTables) {
 TEST_F(DirectTest, FetchFollowsTheCallbackCodesAndTheProfile) {
   InitAll();
   pmdaExt* ext = dp_.version.any.ext;
-  pmID ids[] = {MakePmID(29, 0, 0), MakePmID(29, 0, 1), MakePmID(29, 0, 2), MakePmID(29, 0, 3), MakePmID(29, 9, 9)};
+  pmID ids[] = {ToPcp(MakePmID(29, 0, 0)), ToPcp(MakePmID(29, 0, 1)), ToPcp(MakePmID(29, 0, 2)),
+                ToPcp(MakePmID(29, 0, 3)), ToPcp(MakePmID(29, 9, 9))};
   pmResult* res = nullptr;
   ASSERT_EQ(pmdaFetch(5, ids, &res, ext), 0);
   ASSERT_EQ(res->numpmid, 5);
@@ -524,7 +529,7 @@ TEST_F(DirectTest, InstanceByNameAllowsTheShortName) {
   std::free(r->namelist);
   std::free(r);
   EXPECT_EQ(pmdaInstance(indoms_[0].it_indom, PM_IN_NULL, const_cast<char*>("5 hours"), &r, ext), PM_ERR_INST);
-  EXPECT_EQ(pmdaInstance(pmInDom(MakeInDom(29, 4)), PM_IN_NULL, nullptr, &r, ext), PM_ERR_INDOM);
+  EXPECT_EQ(pmdaInstance(ToPcp(MakeInDom(29, 4)), PM_IN_NULL, nullptr, &r, ext), PM_ERR_INDOM);
 }
 
 TEST_F(DirectTest, PrivateDataAndFlags) {
@@ -535,7 +540,7 @@ TEST_F(DirectTest, PrivateDataAndFlags) {
   pmdaSetFlags(&dp_, PMDA_EXT_FLAG_HASHED);
   EXPECT_NE(dp_.version.any.ext->e_flags & PMDA_EXT_FLAG_HASHED, 0u);
   pmDesc d;
-  EXPECT_EQ(pmdaDesc(MakePmID(29, 0, 4), &d, dp_.version.any.ext), 0);
+  EXPECT_EQ(pmdaDesc(ToPcp(MakePmID(29, 0, 4)), &d, dp_.version.any.ext), 0);
   EXPECT_EQ(d.type, PM_TYPE_EVENT);
   pmdaSetFlags(&dp_, PMDA_EXT_NAMES_CHANGE);
   EXPECT_EQ(CPmdaStateOf(dp_.version.any.ext)->state_changes, PMCD_NAMES_CHANGE);
@@ -545,16 +550,20 @@ TEST_F(DirectTest, RehashReplacesTheMetricTable) {
   InitAll();
   pmdaExt* ext = dp_.version.any.ext;
   static pmdaMetric more[] = {
-      {nullptr, {MakePmID(29, 2, 5), PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, PMDA_PMUNITS(0, 0, 0, 0, 0, 0)}},
-      {nullptr, {PMDA_PMID(2, 6), PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_COUNTER, PMDA_PMUNITS(0, 0, 0, 0, 0, 0)}},
+      {nullptr,
+       {ToPcp(MakePmID(29, 2, 5)), PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER,
+        PMDA_PMUNITS(0, 0, 0, 0, 0, 0)}},
+      {nullptr,
+       {PMDA_PMID(2, 6), PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_COUNTER,
+        PMDA_PMUNITS(0, 0, 0, 0, 0, 0)}},
   };
   pmdaRehash(ext, more, 2);
   pmDesc d;
-  EXPECT_EQ(pmdaDesc(MakePmID(29, 2, 5), &d, ext), 0);
+  EXPECT_EQ(pmdaDesc(ToPcp(MakePmID(29, 2, 5)), &d, ext), 0);
   // as in PCP, the new table's PMIDs are not given the domain
-  EXPECT_EQ(pmdaDesc(MakePmID(29, 2, 6), &d, ext), PM_ERR_PMID);
+  EXPECT_EQ(pmdaDesc(ToPcp(MakePmID(29, 2, 6)), &d, ext), PM_ERR_PMID);
   EXPECT_EQ(d.type, PM_TYPE_U64);
-  EXPECT_EQ(pmdaDesc(MakePmID(29, 0, 1), &d, ext), PM_ERR_PMID);
+  EXPECT_EQ(pmdaDesc(ToPcp(MakePmID(29, 0, 1)), &d, ext), PM_ERR_PMID);
   EXPECT_EQ(ext->e_direct, 0);
 }
 
@@ -576,7 +585,7 @@ TEST(CLabelTest, AddLabelsMergesAndNotesAreOptional) {
 }
 
 TEST(CCacheTest, StoreLookupWalkAndCull) {
-  const pmInDom indom = MakeInDom(29, 77);
+  const pmInDom indom = ToPcp(MakeInDom(29, 77));
   int payload = 5;
   EXPECT_EQ(pmdaCacheOp(indom, PMDA_CACHE_CHECK), 0);
   EXPECT_EQ(pmdaCacheStore(indom, PMDA_CACHE_ADD, "eth0", &payload), 0);
@@ -615,7 +624,7 @@ TEST(CCacheTest, SaveLoadAndPurgeThroughTheCFunctions) {
   fs::remove_all(var);
   fs::create_directories(var + "/config");
   setenv("PCP_VAR_DIR", var.c_str(), 1);
-  const pmInDom indom = MakeInDom(29, 78);
+  const pmInDom indom = ToPcp(MakeInDom(29, 78));
   EXPECT_EQ(pmdaCacheStore(indom, PMDA_CACHE_ADD, "disk0", nullptr), 0);
   EXPECT_EQ(pmdaCacheStore(indom, PMDA_CACHE_ADD, "disk1", nullptr), 1);
   EXPECT_EQ(pmdaCacheOp(indom, PMDA_CACHE_SAVE), 2);
@@ -649,18 +658,19 @@ TEST_F(DirectTest, EventArrayRoundTrip) {
   ASSERT_EQ(pmdaEventAddRecord(event_array, &tv, PM_EVENT_FLAG_POINT), 0);
   pmAtomValue av;
   av.l = 42;
-  ASSERT_EQ(pmdaEventAddParam(event_array, MakePmID(29, 1, 1), PM_TYPE_32, &av), 0);
+  ASSERT_EQ(pmdaEventAddParam(event_array, ToPcp(MakePmID(29, 1, 1)), PM_TYPE_32, &av), 0);
   av.cp = const_cast<char*>("an event");
-  ASSERT_EQ(pmdaEventAddParam(event_array, MakePmID(29, 1, 2), PM_TYPE_STRING, &av), 0);
+  ASSERT_EQ(pmdaEventAddParam(event_array, ToPcp(MakePmID(29, 1, 2)), PM_TYPE_STRING, &av), 0);
   ASSERT_EQ(pmdaEventAddMissedRecord(event_array, &tv, 3), 0);
-  EXPECT_EQ(pmdaEventAddParam(event_array, MakePmID(29, 1, 3), PM_TYPE_EVENT, &av), PM_ERR_TYPE);
+  EXPECT_EQ(pmdaEventAddParam(event_array, ToPcp(MakePmID(29, 1, 3)), PM_TYPE_EVENT, &av),
+            PM_ERR_TYPE);
   pmEventArray* ea = pmdaEventGetAddr(event_array);
   ASSERT_NE(ea, nullptr);
   EXPECT_EQ(ea->ea_type, unsigned(PM_TYPE_EVENT));
   EXPECT_EQ(ea->ea_nrecords, 2);
   EXPECT_EQ(ea->ea_record[0].er_nparams, 2);
 
-  pmID id = MakePmID(29, 0, 4);
+  pmID id = ToPcp(MakePmID(29, 0, 4));
   pmResult* res = nullptr;
   ASSERT_EQ(pmdaFetch(1, &id, &res, dp_.version.any.ext), 0);
   ASSERT_EQ(res->vset[0]->numval, 1);
@@ -699,7 +709,7 @@ TEST(CEventTest, HighResolutionRecords) {
   ASSERT_EQ(pmdaEventAddHighResRecord(idx, &ts, 0), 0);
   pmAtomValue av;
   av.ull = 1ull << 40;
-  ASSERT_EQ(pmdaEventAddHighResParam(idx, MakePmID(29, 1, 5), PM_TYPE_U64, &av), 0);
+  ASSERT_EQ(pmdaEventAddHighResParam(idx, ToPcp(MakePmID(29, 1, 5)), PM_TYPE_U64, &av), 0);
   pmHighResEventArray* ea = pmdaEventGetHighResAddr(idx);
   ASSERT_NE(ea, nullptr);
   EXPECT_EQ(ea->ea_type, unsigned(PM_TYPE_HIGHRES_EVENT));

@@ -50,7 +50,8 @@ uint64_t RunOne(uint8_t choice, std::span<const uint8_t> peer) {
       pmapi::HostConnection::Adopt(sv[0], kSpecs[choice % kSpecCount], opts);
   if (c.ok()) {
     h += (*c)->features();
-    absl::StatusOr<std::span<const uint8_t>> reply = (*c)->CallView(pmapi::EncodeDescReq(0, 1));
+    absl::StatusOr<std::span<const uint8_t>> reply =
+        (*c)->CallView(pmapi::EncodeDescReq(0, pmapi::PmID{1}));
     if (reply.ok()) h += reply->size();
   } else {
     h += static_cast<uint64_t>(pmapi::PcpCode(c.status()));

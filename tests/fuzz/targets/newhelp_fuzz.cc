@@ -19,8 +19,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!help.ok()) return 0;
   fuzz::Consume(static_cast<int>(help->size()));
   for (uint32_t id : {0u, 1u, 0x2c00001u}) {
-    if (const pmapi::HelpEntry* e = help->ForPmID(id)) fuzz::Consume(static_cast<int>(e->oneline.size() + e->text.size()));
-    if (const pmapi::HelpEntry* e = help->ForInDom(id)) fuzz::Consume(static_cast<int>(e->oneline.size()));
+    if (const pmapi::HelpEntry* e = help->ForPmID(pmapi::PmID{id})) {
+      fuzz::Consume(static_cast<int>(e->oneline.size() + e->text.size()));
+    }
+    if (const pmapi::HelpEntry* e = help->ForInDom(pmapi::InDom{id})) {
+      fuzz::Consume(static_cast<int>(e->oneline.size()));
+    }
   }
   return 0;
 }

@@ -11,8 +11,8 @@ namespace {
 using Bytes = std::span<const uint8_t>;
 
 uint64_t DigestDesc(const pmapi::Desc& d) {
-  return d.pmid ^ (uint64_t{d.indom} << 32) ^ static_cast<uint64_t>(d.type) ^
-         (static_cast<uint64_t>(d.sem) << 8);
+  return pmapi::ToPcp(d.pmid) ^ (uint64_t{pmapi::ToPcp(d.indom)} << 32) ^
+         static_cast<uint64_t>(d.type) ^ (static_cast<uint64_t>(d.sem) << 8);
 }
 
 uint64_t RunOne(int which, Bytes pdu) {
@@ -75,7 +75,7 @@ uint64_t RunOne(int which, Bytes pdu) {
     case 9: {
       auto ids = pmapi::DecodeIdList(pdu);
       uint64_t h = 0;
-      if (ids.ok()) for (pmapi::PmID id : ids->ids) h += id;
+      if (ids.ok()) for (pmapi::PmID id : ids->ids) h += pmapi::ToPcp(id);
       return h;
     }
     case 10: {

@@ -54,13 +54,14 @@ uint64_t Decoders(Bytes pdu) {
   uint64_t h = 0;
   if (auto p = pmapi::DecodeProfileReq(pdu); p.ok()) {
     for (const pmapi::InDomProfile& e : p->profile.indoms)
-      for (int32_t i : e.insts) h += static_cast<uint64_t>(i) + e.indom;
+      for (int32_t i : e.insts) h += static_cast<uint64_t>(i) + pmapi::ToPcp(e.indom);
   }
   std::vector<pmapi::PmID> ids;
   if (auto f = pmapi::DecodeFetchReq(pdu, &ids); f.ok())
-    for (pmapi::PmID id : ids) h += id;
-  if (auto d = pmapi::DecodeDescReq(pdu); d.ok()) h += *d;
-  if (auto i = pmapi::DecodeInstanceReq(pdu); i.ok()) h += fuzz::Digest(i->name) + i->indom;
+    for (pmapi::PmID id : ids) h += pmapi::ToPcp(id);
+  if (auto d = pmapi::DecodeDescReq(pdu); d.ok()) h += pmapi::ToPcp(*d);
+  if (auto i = pmapi::DecodeInstanceReq(pdu); i.ok())
+    h += fuzz::Digest(i->name) + pmapi::ToPcp(i->indom);
   if (auto t = pmapi::DecodeIdentReq(pmapi::kPduTextReq, pdu); t.ok()) h += t->ident;
   if (auto l = pmapi::DecodeIdentReq(pmapi::kPduLabelReq, pdu); l.ok()) h += l->ident;
   if (auto n = pmapi::DecodeNameReq(pdu); n.ok()) h += fuzz::Digest(n->name);
