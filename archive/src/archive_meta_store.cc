@@ -107,7 +107,7 @@ void Archive::Impl::AddInDom(const InDomRecordView& rec) {
   stored.refs.reserve(rec.insts.size());
   for (size_t i = 0; i < rec.insts.size(); ++i) {
     // Instance numbers are never negative (the decoder checks).
-    stored.refs.push_back(rec.deleted[i] ? StoredInDomRecord::kDeleted | static_cast<uint32_t>(rec.insts[i])
+    stored.refs.push_back(rec.deleted[i] ? StoredInDomRecord::kDeleted | static_cast<uint32_t>(ToPcp(rec.insts[i]))
                                          : table.Intern(rec.insts[i], rec.names[i]));
   }
   std::vector<InDomSnapshot>& history = indom_history[rec.indom];
@@ -139,7 +139,7 @@ std::vector<uint32_t> Archive::Impl::Membership(const StoredInDomRecord& rec,
   if (delta) {
     // Every instance the delta names leaves the membership before it; the
     // ones it adds come back after.
-    std::vector<int32_t> named(rec.size());
+    std::vector<Inst> named(rec.size());
     for (size_t i = 0; i < rec.size(); ++i) named[i] = rec.inst(i);
     std::sort(named.begin(), named.end());
     const InDomSnapshot& before = history.back();
@@ -178,7 +178,7 @@ const std::vector<InDomSnapshot>* Archive::InDomHistory(InDom indom) const {
   return it == impl_->indom_history.end() ? nullptr : &it->second;
 }
 
-std::optional<std::string_view> Archive::InstanceName(InDom indom, int32_t inst,
+std::optional<std::string_view> Archive::InstanceName(InDom indom, Inst inst,
                                                      ArchiveTime t) const {
   const std::vector<InDomSnapshot>* history = InDomHistory(indom);
   if (history == nullptr) return std::nullopt;
@@ -193,7 +193,7 @@ std::optional<std::string_view> Archive::InstanceName(InDom indom, int32_t inst,
 
 // The instance tables and memberships.
 
-uint32_t InstanceTable::Intern(int32_t inst, std::string_view name) {
+uint32_t InstanceTable::Intern(Inst inst, std::string_view name) {
   auto latest = latest_.try_emplace(inst, kNoEntry).first;
   for (uint32_t e = latest->second; e != kNoEntry; e = earlier_[e]) {
     if (this->name(e) == name) return e;
@@ -208,14 +208,14 @@ uint32_t InstanceTable::Intern(int32_t inst, std::string_view name) {
 }
 
 void InstanceTable::Freeze() {
-  std::unordered_map<int32_t, uint32_t>().swap(latest_);
+  std::unordered_map<Inst, uint32_t>().swap(latest_);
   std::vector<uint32_t>().swap(earlier_);
   insts_.shrink_to_fit();
   ends_.shrink_to_fit();
   chars_.shrink_to_fit();
 }
 
-size_t InDomSnapshot::Find(int32_t want) const {
+size_t InDomSnapshot::Find(Inst want) const {
   size_t lo = 0, hi = entries.size();
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;

@@ -149,15 +149,15 @@ uint64_t InterpU64(uint64_t prior_bits, uint64_t next_bits, CounterSpan s) {
 // per-metric hash table of instances, sized to the instance count, each
 // instance in bucket (unsigned)inst % size at the head of the chain in the
 // order of `all`; the buckets are walked in order.
-std::vector<int32_t> ResultOrder(const std::vector<int32_t>& all) {
+std::vector<Inst> ResultOrder(const std::vector<Inst>& all) {
   const size_t size = all.size();
   std::vector<size_t> index(size);
   for (size_t i = 0; i < size; ++i) index[i] = i;
-  auto bucket = [&](size_t i) { return static_cast<uint32_t>(all[i]) % size; };
+  auto bucket = [&](size_t i) { return static_cast<uint32_t>(ToPcp(all[i])) % size; };
   std::sort(index.begin(), index.end(), [&](size_t a, size_t b) {
     return bucket(a) != bucket(b) ? bucket(a) < bucket(b) : a > b;
   });
-  std::vector<int32_t> out(size);
+  std::vector<Inst> out(size);
   for (size_t i = 0; i < size; ++i) out[i] = all[index[i]];
   return out;
 }
@@ -186,15 +186,15 @@ std::optional<int64_t> IgnoreMarkGapNs() {
 
 }  // namespace
 
-const std::vector<int32_t>& InterpEngine::Order(const Desc& desc, Timeline* tl) {
+const std::vector<Inst>& InterpEngine::Order(const Desc& desc, Timeline* tl) {
   if (!tl->order) {
-    tl->order = desc.indom == kInDomNull ? std::vector<int32_t>{kInNull}
+    tl->order = desc.indom == kInDomNull ? std::vector<Inst>{kInNull}
                                          : ResultOrder(metadata_->AllInstances(desc.indom));
   }
   return *tl->order;
 }
 
-bool InterpEngine::OutsideLife(const Desc& desc, int32_t inst, int64_t t_ns) {
+bool InterpEngine::OutsideLife(const Desc& desc, Inst inst, int64_t t_ns) {
   if (desc.indom == kInDomNull) return false;
   const InterpMetadata::Lifetimes* lives = metadata_->InstanceLifetimes(desc.indom);
   if (lives == nullptr) return false;
@@ -203,7 +203,7 @@ bool InterpEngine::OutsideLife(const Desc& desc, int32_t inst, int64_t t_ns) {
   return t_ns < it->second.birth_ns || (it->second.death_ns && t_ns > *it->second.death_ns);
 }
 
-bool InterpEngine::FindValue(CachedResult& c, PmID pmid, int32_t inst, bool singular,
+bool InterpEngine::FindValue(CachedResult& c, PmID pmid, Inst inst, bool singular,
                              ValueView* out) {
   if (c.indexed != pmid) {
     c.indexed = pmid;
@@ -236,7 +236,7 @@ bool InterpEngine::FindValue(CachedResult& c, PmID pmid, int32_t inst, bool sing
   return true;
 }
 
-InterpEngine::PendingValue InterpEngine::FromView(int32_t inst, const ValueView& v) {
+InterpEngine::PendingValue InterpEngine::FromView(Inst inst, const ValueView& v) {
   PendingValue p;
   p.inst = inst;
   p.lval = v.lval;
@@ -256,7 +256,7 @@ void InterpEngine::AsDescribed(int type, PendingValue* v) {
   v->payload.resize(size, 0);
 }
 
-InterpEngine::PendingValue InterpEngine::InterpolateCounter(int type, int valfmt, int32_t inst,
+InterpEngine::PendingValue InterpEngine::InterpolateCounter(int type, int valfmt, Inst inst,
                                                            const ValueView& a, const ValueView& b,
                                                            double dt, double span) {
   CounterSpan s{dt, span};
@@ -400,7 +400,7 @@ absl::Status InterpEngine::EnsureTimelines(std::span<const PmID> pmids) {
   return scanned;
 }
 
-InterpEngine::Observations& InterpEngine::InstanceOrder::Find(Timeline* tl, int j, int32_t inst) {
+InterpEngine::Observations& InterpEngine::InstanceOrder::Find(Timeline* tl, int j, Inst inst) {
   const size_t k = static_cast<size_t>(j);
   if (k < insts.size() && insts[k] == inst && where[k] != nullptr && known == tl->by_inst.size()) {
     return *where[k];
@@ -450,7 +450,7 @@ void InterpEngine::Keep(const ValueView& v, Timeline* tl, Observations* obs) {
 }
 
 absl::StatusOr<bool> InterpEngine::ValueAt(const Desc& desc, const Timeline& tl,
-                                           const Observations& obs, const Bound& b, int32_t inst,
+                                           const Observations& obs, const Bound& b, Inst inst,
                                            ValueView* out) {
   if (tl.kept) {
     ValueView v;
@@ -561,7 +561,7 @@ absl::StatusOr<InterpEngine::CachedResult*> InterpEngine::CachedRecord(uint32_t 
 }
 
 absl::Status InterpEngine::AddValue(const Desc& desc, const Timeline& tl,
-                                    const Observations& obs, int32_t inst, const Bound& prior,
+                                    const Observations& obs, Inst inst, const Bound& prior,
                                     const Bound& next, int64_t t_ns) {
   ValueView pv;
   absl::StatusOr<bool> found = ValueAt(desc, tl, obs, prior, inst, &pv);
@@ -603,10 +603,10 @@ absl::Status InterpEngine::AddValue(const Desc& desc, const Timeline& tl,
 
 absl::Status InterpEngine::AddMetric(const Desc& desc, Timeline& tl, int64_t t_ns,
                                      const Profile& profile, bool crossed_mark, Result* out) {
-  const std::vector<int32_t>& candidates = Order(desc, &tl);
+  const std::vector<Inst>& candidates = Order(desc, &tl);
   pending_.clear();
   bool type_error = false;
-  for (int32_t inst : candidates) {
+  for (Inst inst : candidates) {
     if (desc.indom != kInDomNull && !profile.Admits(desc.indom, inst)) continue;
     auto obs = tl.by_inst.find(inst);
     if (obs == tl.by_inst.end()) continue;

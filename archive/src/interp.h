@@ -84,7 +84,7 @@ class InterpMetadata {
   // Returns every instance the archive ever records for indom, in the
   // order pmGetInDomArchive gives them. The reference stays valid for
   // the life of the metadata.
-  virtual const std::vector<int32_t>& AllInstances(InDom indom) = 0;
+  virtual const std::vector<Inst>& AllInstances(InDom indom) = 0;
   // When some record of indom holds 16 or more instances, PCP bounds each
   // instance's life by the indom records: born at the oldest record that
   // holds it, dead after the newest (at the record that follows it; never,
@@ -93,7 +93,7 @@ class InterpMetadata {
     int64_t birth_ns = 0;
     std::optional<int64_t> death_ns;
   };
-  using Lifetimes = absl::flat_hash_map<int32_t, Lifetime>;
+  using Lifetimes = absl::flat_hash_map<Inst, Lifetime>;
   virtual const Lifetimes* InstanceLifetimes(InDom indom) {
     (void)indom;
     return nullptr;
@@ -138,11 +138,11 @@ class InterpEngine {
   // Where the instances of a metric's last record went, by their place in
   // the record (for the scan that builds timelines).
   struct InstanceOrder {
-    std::vector<int32_t> insts;
+    std::vector<Inst> insts;
     std::vector<Observations*> where;
     size_t known = 0;  // tl->by_inst.size() when `where` was filled
     // The observations of `inst`, the j-th value of its record.
-    Observations& Find(Timeline* tl, int j, int32_t inst);
+    Observations& Find(Timeline* tl, int j, Inst inst);
   };
   struct Timeline {
     int valfmt = -1;
@@ -157,13 +157,13 @@ class InterpEngine {
     // type needs (a 32-bit value out of place, a 64-bit one in place);
     // PCP's interpolation reports such a record as corrupt once it reads it.
     std::optional<uint32_t> first_misfit;
-    absl::flat_hash_map<int32_t, Observations> by_inst;
+    absl::flat_hash_map<Inst, Observations> by_inst;
     // The instances PCP's result lists, in its order; set on first use.
-    std::optional<std::vector<int32_t>> order;
+    std::optional<std::vector<Inst>> order;
   };
   // One value of the result being built.
   struct PendingValue {
-    int32_t inst = kInNull;
+    Inst inst = kInNull;
     int32_t lval = 0;
     int vtype = kTypeUnknown;
     std::vector<uint8_t> payload;
@@ -185,17 +185,17 @@ class InterpEngine {
     absl::flat_hash_map<PmID, int> set_of;
     PmID indexed = kPmIDNull;
     const ValueSet* set = nullptr;
-    absl::flat_hash_map<int32_t, int> by_inst;
+    absl::flat_hash_map<Inst, int> by_inst;
   };
   // Finds the value of `inst` (any, for a singular metric) of `pmid`.
-  static bool FindValue(CachedResult& c, PmID pmid, int32_t inst, bool singular, ValueView* out);
+  static bool FindValue(CachedResult& c, PmID pmid, Inst inst, bool singular, ValueView* out);
 
   absl::Status EnsureTimelines(std::span<const PmID> pmids);
   // The instances of desc's metric in the order PCP's interpolated result
   // lists them (see ResultOrder in interp.cc).
-  const std::vector<int32_t>& Order(const Desc& desc, Timeline* tl);
+  const std::vector<Inst>& Order(const Desc& desc, Timeline* tl);
   // True when the instance's life (InstanceLifetimes) excludes t_ns.
-  bool OutsideLife(const Desc& desc, int32_t inst, int64_t t_ns);
+  bool OutsideLife(const Desc& desc, Inst inst, int64_t t_ns);
   absl::Status EnsureRecordTimes();
   Bound Prior(const Timeline& tl, const Observations& obs, int64_t t_ns);
   Bound Next(const Timeline& tl, const Observations& obs, int64_t t_ns);
@@ -214,14 +214,14 @@ class InterpEngine {
   absl::Status AddMetric(const Desc& desc, Timeline& tl, int64_t t_ns,
                          const Profile& profile, bool crossed_mark, Result* out);
   absl::Status AddValue(const Desc& desc, const Timeline& tl, const Observations& obs,
-                        int32_t inst, const Bound& prior, const Bound& next, int64_t t_ns);
+                        Inst inst, const Bound& prior, const Bound& next, int64_t t_ns);
   // The value of `inst` at observation `b`: kept, or read from its record.
   absl::StatusOr<bool> ValueAt(const Desc& desc, const Timeline& tl, const Observations& obs,
-                               const Bound& b, int32_t inst, ValueView* out);
+                               const Bound& b, Inst inst, ValueView* out);
   static void Keep(const ValueView& v, Timeline* tl, Observations* obs);
-  static PendingValue FromView(int32_t inst, const ValueView& v);
+  static PendingValue FromView(Inst inst, const ValueView& v);
   static void AsDescribed(int type, PendingValue* v);
-  static PendingValue InterpolateCounter(int type, int valfmt, int32_t inst, const ValueView& a,
+  static PendingValue InterpolateCounter(int type, int valfmt, Inst inst, const ValueView& a,
                                          const ValueView& b, double dt, double span);
 
   RecordSource* records_;

@@ -92,7 +92,7 @@ bool ReadInstances(ByteReader& r, int32_t n, InDomRecordView* rec) {
   r.Bytes(r.remaining(), &table);
   for (int32_t i = 0; i < n; ++i) {
     const int32_t offset = static_cast<int32_t>(LoadBigEndian32(offsets.data() + size_t(i) * 4));
-    if (rec->insts[i] < 0) return false;
+    if (ToPcp(rec->insts[i]) < 0) return false;
     if (offset == -1 && rec->kind == InDomRecord::Kind::kDelta) {
       rec->deleted[i] = true;
       continue;

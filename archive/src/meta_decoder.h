@@ -44,7 +44,7 @@ struct InDomRecordView {
   InDomRecord::Kind kind = InDomRecord::Kind::kFull;
   ArchiveTime stamp;
   InDom indom = kInDomNull;
-  std::vector<int32_t> insts;
+  std::vector<Inst> insts;
   std::vector<std::string_view> names;  // empty for a deleted instance
   std::vector<bool> deleted;
 };

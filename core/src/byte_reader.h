@@ -73,6 +73,13 @@ class ByteReader {
   // A PMID or an InDom is one 32-bit word on the wire and on disk.
   bool U32(PmID* out) { return Identifier(out); }
   bool U32(InDom* out) { return Identifier(out); }
+  // An instance identifier is one signed 32-bit word.
+  bool I32(Inst* out) {
+    int32_t v;
+    if (!I32(&v)) return false;
+    *out = Inst{v};
+    return true;
+  }
   bool I32(int32_t* out) {
     uint32_t v;
     if (!U32(&v)) return false;

@@ -5,14 +5,14 @@
 namespace pmapi {
 namespace {
 
-void AddTo(std::vector<int32_t>& list, std::span<const int32_t> insts) {
-  for (int32_t i : insts) {
+void AddTo(std::vector<Inst>& list, std::span<const Inst> insts) {
+  for (Inst i : insts) {
     if (std::find(list.begin(), list.end(), i) == list.end()) list.push_back(i);
   }
 }
 
-void RemoveFrom(std::vector<int32_t>& list, std::span<const int32_t> insts) {
-  for (int32_t i : insts) list.erase(std::remove(list.begin(), list.end(), i), list.end());
+void RemoveFrom(std::vector<Inst>& list, std::span<const Inst> insts) {
+  for (Inst i : insts) list.erase(std::remove(list.begin(), list.end(), i), list.end());
 }
 
 }  // namespace
@@ -27,7 +27,7 @@ Profile::Entry& Profile::EntryFor(InDom indom) {
   return entries_.back();
 }
 
-void Profile::Add(InDom indom, std::span<const int32_t> insts) {
+void Profile::Add(InDom indom, std::span<const Inst> insts) {
   ++generation_;
   if (indom == kInDomNull && insts.empty()) {
     include_all_ = true;
@@ -45,7 +45,7 @@ void Profile::Add(InDom indom, std::span<const int32_t> insts) {
   }
 }
 
-void Profile::Delete(InDom indom, std::span<const int32_t> insts) {
+void Profile::Delete(InDom indom, std::span<const Inst> insts) {
   ++generation_;
   if (indom == kInDomNull && insts.empty()) {
     include_all_ = false;
@@ -63,7 +63,7 @@ void Profile::Delete(InDom indom, std::span<const int32_t> insts) {
   }
 }
 
-bool Profile::Admits(InDom indom, int32_t inst) const {
+bool Profile::Admits(InDom indom, Inst inst) const {
   if (indom == kInDomNull) return true;
   for (const Entry& e : entries_) {
     if (e.indom != indom) continue;

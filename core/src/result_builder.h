@@ -32,7 +32,7 @@ class ResultBuilder {
   }
   // Appends a value with an uninitialised payload of `length` bytes and
   // returns where to write it; valid until the next Add call.
-  static uint8_t* AddBlockForWrite(Result& r, int32_t inst, int vtype, uint32_t length) {
+  static uint8_t* AddBlockForWrite(Result& r, Inst inst, int vtype, uint32_t length) {
     return r.AddBlockForWrite(inst, vtype, length);
   }
   static void Reserve(Result& r, size_t sets, size_t values, size_t arena_bytes) {

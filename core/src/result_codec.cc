@@ -195,13 +195,13 @@ bool DecodeSet(ByteReader& r, std::span<const uint8_t> body, Result* out) {
   ResultBuilder::StoredValue* v = ResultBuilder::AppendValues(*out, static_cast<size_t>(numval));
   if (stored_fmt == kValInsitu) {
     for (int32_t j = 0; j < numval; ++j, p += 8) {
-      v[j].inst = static_cast<int32_t>(LoadBigEndian32(p));
+      v[j].inst = Inst{static_cast<int32_t>(LoadBigEndian32(p))};
       v[j].lval = static_cast<int32_t>(LoadBigEndian32(p + 4));
     }
     return true;
   }
   for (int32_t j = 0; j < numval; ++j, p += 8) {
-    v[j].inst = static_cast<int32_t>(LoadBigEndian32(p));
+    v[j].inst = Inst{static_cast<int32_t>(LoadBigEndian32(p))};
     if (!DecodeBlock(body, LoadBigEndian32(p + 4), out, &v[j])) return false;
   }
   return true;
@@ -346,7 +346,7 @@ std::vector<uint8_t> EncodeResult(const Result& r, ResultLayout layout) {
     put32(static_cast<uint32_t>(vs.valfmt));
     for (int j = 0; j < vs.numval; ++j) {
       ValueView v = r.value(vs, j);
-      put32(static_cast<uint32_t>(v.inst));
+      put32(static_cast<uint32_t>(ToPcp(v.inst)));
       if (vs.valfmt == kValInsitu) {
         put32(static_cast<uint32_t>(v.lval));
       } else {

@@ -23,7 +23,7 @@ namespace pmapi::derive {
 
 // One instance's value at a node.
 struct Value {
-  int32_t inst = kInNull;
+  Inst inst = kInNull;
   AtomValue v;
 };
 
@@ -41,9 +41,9 @@ struct Matcher {
     bool match = false;
     int used = 0;
   };
-  std::map<int32_t, Seen> seen;
+  std::map<Inst, Seen> seen;
   int used = 0;
-  int32_t exact = kInNull;  // metric[name]: the instance, once known
+  Inst exact = kInNull;  // metric[name]: the instance, once known
 };
 
 struct Bound {

@@ -93,13 +93,13 @@ void TraceFilterFailure(const Bound* np, const std::string& call, const absl::St
              " " + call + " failed: " + ErrStr(PcpCode(why)));
 }
 
-bool RegexMatch(const Bound* np, Matcher* m, const Node& pattern, InDom indom, int32_t inst,
+bool RegexMatch(const Bound* np, Matcher* m, const Node& pattern, InDom indom, Inst inst,
                 const EvalEnv& env) {
   auto [it, fresh] = m->seen.try_emplace(inst);
   if (fresh) {
     absl::StatusOr<std::string> name = env.name_indom(indom, inst);
     if (!name.ok()) {
-      TraceFilterFailure(np, "pmNameInDom(" + InDomStr(indom) + ", " + std::to_string(inst) + ", ...)",
+      TraceFilterFailure(np, "pmNameInDom(" + InDomStr(indom) + ", " + std::to_string(ToPcp(inst)) + ", ...)",
                          name.status());
     } else {
       std::string first = name->substr(0, name->find(' '));
@@ -125,7 +125,7 @@ int EvalFilter(Bound* np, const EvalEnv& env) {
       continue;
     }
     if (m->exact == kInNull) {
-      absl::StatusOr<int32_t> inst = env.lookup_indom(in.desc.indom, pat.src->value);
+      absl::StatusOr<Inst> inst = env.lookup_indom(in.desc.indom, pat.src->value);
       if (!inst.ok()) {
         TraceFilterFailure(np, "pmLookupInDom_ctx(...," + InDomStr(in.desc.indom) + "," +
                                    pat.src->value + ")",

@@ -15,8 +15,8 @@ namespace pmapi::derive {
 struct EvalEnv {
   // The fetch holding the operands' values.
   const Result* result = nullptr;
-  std::function<absl::StatusOr<std::string>(InDom, int32_t)> name_indom;
-  std::function<absl::StatusOr<int32_t>(InDom, const std::string&)> lookup_indom;
+  std::function<absl::StatusOr<std::string>(InDom, Inst)> name_indom;
+  std::function<absl::StatusOr<Inst>(InDom, const std::string&)> lookup_indom;
 };
 
 // Evaluates `root` at time `stamp_ns`; returns the number of values in

@@ -195,16 +195,16 @@ double TimeScale(const Units& u) {
 }
 
 // PCP's appl2 trace of operands whose instances do not line up.
-void TraceMismatch(int type, int k, int i, int32_t inst, const char* other, int j,
-                   int32_t other_inst) {
+void TraceMismatch(int type, int k, int i, Inst inst, const char* other, int j,
+                   Inst other_inst) {
   trace::Say("eval_expr: " + std::string(NodeTypeName(type)) + ": inst[" + std::to_string(k) +
-             "] mismatch left [" + std::to_string(i) + "]=" + std::to_string(inst) + " " + other +
-             " [" + std::to_string(j) + "]=" + std::to_string(other_inst));
+             "] mismatch left [" + std::to_string(i) + "]=" + std::to_string(ToPcp(inst)) + " " + other +
+             " [" + std::to_string(j) + "]=" + std::to_string(ToPcp(other_inst)));
 }
 
-void TraceRecover(const char* other, int j, int32_t inst) {
+void TraceRecover(const char* other, int j, Inst inst) {
   trace::Say("eval_expr: recover @ " + std::string(other) + " [" + std::to_string(j) +
-             "]=" + std::to_string(inst));
+             "]=" + std::to_string(ToPcp(inst)));
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ void DumpNode(const Node* n) {
       std::fprintf(stderr, " pattern: %s type: %sregex used=0\n", n->value.c_str(),
                    n->invert ? "inverted " : "");
     } else {
-      std::fprintf(stderr, " pattern: %s type: exact match inst=%d\n", n->value.c_str(), kInNull);
+      std::fprintf(stderr, " pattern: %s type: exact match inst=%d\n", n->value.c_str(), ToPcp(kInNull));
     }
   } else {
     std::fprintf(stderr, " left=%p right=%p save_last=%d", static_cast<const void*>(n->left.get()),
@@ -99,11 +99,11 @@ void DumpValues(const Bound* n) {
   for (int j = 0; j < max; j++) {
     std::fprintf(stderr, "[%d]", j);
     if (j < n->numval && j < static_cast<int>(n->vals.size())) {
-      std::fprintf(stderr, " inst=%d, val=", n->vals[j].inst);
+      std::fprintf(stderr, " inst=%d, val=", ToPcp(n->vals[j].inst));
       DumpAtom(n->desc.type, n->vals[j].v);
     }
     if (j < n->last_numval && j < static_cast<int>(n->last.size())) {
-      std::fprintf(stderr, " (last inst=%d, val=", n->last[j].inst);
+      std::fprintf(stderr, " (last inst=%d, val=", ToPcp(n->last[j].inst));
       DumpAtom(n->desc.type, n->last[j].v);
       std::fputc(')', stderr);
     }
@@ -123,7 +123,7 @@ void DumpPatternBound(const Bound* n) {
       std::fprintf(stderr, " (%d instances, %d matches)", static_cast<int>(m->seen.size()), matches);
     }
   } else {
-    std::fprintf(stderr, "exact match inst=%d", m != nullptr ? m->exact : kInNull);
+    std::fprintf(stderr, "exact match inst=%d", ToPcp(m != nullptr ? m->exact : kInNull));
   }
   std::fputc('\n', stderr);
 }
@@ -166,7 +166,7 @@ void PostValueSet(int j, PmID pmid, int numval, const Bound* root) {
   const int type = root->desc.type;
   for (int k = 0; k < numval && k < static_cast<int>(root->vals.size()); k++) {
     const AtomValue& v = root->vals[k].v;
-    std::fprintf(stderr, " vset[%d]: inst=%d", k, root->vals[k].inst);
+    std::fprintf(stderr, " vset[%d]: inst=%d", k, ToPcp(root->vals[k].inst));
     switch (type) {
       case kType32: std::fprintf(stderr, " l=%d", v.l); break;
       case kTypeU32: std::fprintf(stderr, " u=%u", v.ul); break;

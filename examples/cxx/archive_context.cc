@@ -48,8 +48,8 @@ void PrintFirstValues(pmapi::Context& ctx, const std::string& name, absl::Time s
     if (desc->indom != pmapi::kInDomNull) {
       // Instance names as the archive records them at that time.
       absl::StatusOr<std::string> iname = ctx.NameInDom(desc->indom, v.inst);
-      line += iname.ok() ? absl::StrFormat("inst [%d or \"%s\"] ", v.inst, *iname)
-                         : absl::StrFormat("inst [%d or ???] ", v.inst);
+      line += iname.ok() ? absl::StrFormat("inst [%d or \"%s\"] ", pmapi::ToPcp(v.inst), *iname)
+                         : absl::StrFormat("inst [%d or ???] ", pmapi::ToPcp(v.inst));
     }
     // The value as PCP prints it (pmPrintValue).
     line += "value " + pmapi::FormatValue(vs.valfmt, desc->type, v, 1);

@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     if (desc->indom == pmapi::kInDomNull) return Fail(argv[4], pmapi::PcpError(pmapi::kErrIndom));
     absl::StatusOr<std::vector<pmapi::Instance>> all = ctx->GetInDomArchive(desc->indom);
     if (!all.ok()) return Fail(argv[4], all.status());
-    std::optional<int32_t> inst;
+    std::optional<pmapi::Inst> inst;
     for (const pmapi::Instance& i : *all) {
       if (i.name == argv[4]) inst = i.id;
     }
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
       std::string name = metric;
       if (desc->indom != pmapi::kInDomNull) {
         absl::StatusOr<std::string> iname = ctx->NameInDom(desc->indom, v.inst);
-        name += "[" + (iname.ok() ? *iname : std::to_string(v.inst)) + "]";
+        name += "[" + (iname.ok() ? *iname : std::to_string(pmapi::ToPcp(v.inst))) + "]";
       }
       absl::PrintF("%s %s %s\n", when, name, ValueText(vs, v, desc->type));
     }

@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
       std::string line = "    ";
       if (desc.indom != pmapi::kInDomNull) {
         absl::StatusOr<std::string> iname = ctx->NameInDom(desc.indom, v.inst);
-        line += iname.ok() ? absl::StrFormat("inst [%d or \"%s\"] ", v.inst, *iname)
-                           : absl::StrFormat("inst [%d or ???] ", v.inst);
+        line += iname.ok() ? absl::StrFormat("inst [%d or \"%s\"] ", pmapi::ToPcp(v.inst), *iname)
+                           : absl::StrFormat("inst [%d or ???] ", pmapi::ToPcp(v.inst));
       }
       absl::PrintF("%svalue %s\n", line, pmapi::FormatValue(vs.valfmt, desc.type, v, 1));
     }

@@ -91,9 +91,9 @@ int main(int argc, char** argv) {
     for (int j = 0; j < vs.numval; ++j) {
       std::string label = name;
       if (desc->indom != pmapi::kInDomNull) {
-        const int32_t inst = r->value(vs, j).inst;
+        const pmapi::Inst inst = r->value(vs, j).inst;
         absl::StatusOr<std::string> iname = ctx->NameInDom(desc->indom, inst);
-        label += "[" + (iname.ok() ? *iname : std::to_string(inst)) + "]";
+        label += "[" + (iname.ok() ? *iname : std::to_string(pmapi::ToPcp(inst))) + "]";
       }
       absl::PrintF("%s %s\n", label, ValueText(*r, vs, j, desc->type));
     }

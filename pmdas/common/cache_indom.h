@@ -61,10 +61,11 @@ class CacheIndom {
   }
   // pmdaCacheLookup: < 0 (PM_ERR_INST) for an unknown instance, 0 for an
   // inactive one, 1 (and *data) for an active one.
-  int Lookup(unsigned inst, const T** data) const {
-    if (inst >= entries_.size()) return pmapi::kErrInst;
-    *data = &entries_[inst].data;
-    return entries_[inst].active ? 1 : 0;
+  int Lookup(Inst inst, const T** data) const {
+    const uint32_t i = static_cast<uint32_t>(pmapi::ToPcp(inst));
+    if (i >= entries_.size()) return pmapi::kErrInst;
+    *data = &entries_[i].data;
+    return entries_[i].active ? 1 : 0;
   }
   uint32_t ActiveCount() const {
     uint32_t n = 0;
@@ -78,7 +79,7 @@ class CacheIndom {
     if (indom == nullptr) return;
     indom->set.clear();
     for (size_t i = 0; i < entries_.size(); ++i) {
-      if (entries_[i].active) indom->set.push_back({static_cast<int32_t>(i), entries_[i].name});
+      if (entries_[i].active) indom->set.push_back({static_cast<Inst>(i), entries_[i].name});
     }
   }
 

@@ -21,15 +21,16 @@ struct DsoState {
   uint64_t calls = 0;
 };
 
-int DsoFetch(const DsoState& st, const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+int DsoFetch(const DsoState& st, const PmdaMetric& m, pmapi::Inst inst, AtomValue* atom) {
+  const uint32_t shelf = static_cast<uint32_t>(pmapi::ToPcp(inst));
   if (pmapi::PmIDCluster(m.desc.pmid) != 0) return pmapi::kErrPmid;
   switch (pmapi::PmIDItem(m.desc.pmid)) {
     case 0: atom->ul = 42; return 1;
     case 1: atom->bytes = "hello from a shared object"; return 1;
     case 2: atom->ull = st.calls; return 1;
     case 3:
-      if (inst != 1 && inst != 2) return pmapi::kErrInst;
-      atom->ul = 10 * inst;
+      if (shelf != 1 && shelf != 2) return pmapi::kErrInst;
+      atom->ul = 10 * shelf;
       return 1;
   }
   return pmapi::kErrPmid;
@@ -64,13 +65,14 @@ extern "C" __attribute__((visibility("default"))) void dsotest_init(Pmda* dp) {
     ++state->calls;
     return pmda.DefaultFetch(ids, r);
   };
-  dp->SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+  dp->SetFetchCallback([state](const PmdaMetric& m, pmapi::Inst inst, AtomValue* atom) {
     return DsoFetch(*state, m, inst, atom);
   });
   const pmapi::Units none{};
   const pmapi::Units count{0, 0, 1, 0, 0, 0};
   dp->Init(
-      {pmapi::PmdaIndom{pmapi::PmdaInDom(0), {{1, "top"}, {2, "bottom"}}}},
+      {pmapi::PmdaIndom{pmapi::PmdaInDom(0),
+                        {{pmapi::Inst{1}, "top"}, {pmapi::Inst{2}, "bottom"}}}},
       {{nullptr,
         {pmapi::PmdaPmid(0, 0), pmapi::kTypeU32, pmapi::kInDomNull, pmapi::kSemDiscrete, none}},
        {nullptr,

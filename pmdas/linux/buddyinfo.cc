@@ -86,13 +86,14 @@ void RefreshBuddyinfo(LinuxState& st, Pmda& pmda) {
   }
   if (PmdaIndom* indom = pmda.FindIndom(MakeInDom(pmda.domain(), kBuddyIndom))) {
     indom->set.clear();
-    for (size_t i = 0; i < st.buddys.size(); ++i) indom->set.push_back({static_cast<int32_t>(i), st.buddys[i].name});
+    for (size_t i = 0; i < st.buddys.size(); ++i) indom->set.push_back({static_cast<Inst>(i), st.buddys[i].name});
   }
 }
 
-int FetchBuddyinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
-  if (inst >= st.buddys.size()) return kErrInst;
-  const Buddy& b = st.buddys[inst];
+int FetchBuddyinfo(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
+  const uint32_t i = static_cast<uint32_t>(ToPcp(inst));
+  if (i >= st.buddys.size()) return kErrInst;
+  const Buddy& b = st.buddys[i];
   if (r.item == 0) return (atom->ull = b.value, 1);
   if (r.item != 1) return kErrPmid;
   const unsigned shift = st.PageShift();

@@ -114,7 +114,7 @@ void RefreshNodes(LinuxState& st, Pmda& pmda) {
   }
   st.nodes = std::move(nodes);
   std::vector<PmdaInstid> set;
-  for (const Node& n : st.nodes) set.push_back({n.num, absl::StrCat("node", n.num)});
+  for (const Node& n : st.nodes) set.push_back({Inst{n.num}, absl::StrCat("node", n.num)});
   SetInstances(pmda, kNodeIndom, std::move(set));
 }
 
@@ -129,7 +129,7 @@ void RefreshStat(LinuxState& st, Pmda& pmda) {
     std::erase_if(st.stat.cpus, [&](const auto& c) { return !topo.cpus.contains(c.first); });
   }
   std::vector<PmdaInstid> set;
-  for (const auto& c : st.stat.cpus) set.push_back({c.first, absl::StrCat("cpu", c.first)});
+  for (const auto& c : st.stat.cpus) set.push_back({Inst{c.first}, absl::StrCat("cpu", c.first)});
   SetInstances(pmda, kCpuIndom, std::move(set));
 }
 
@@ -196,17 +196,17 @@ int U32Opt(const std::optional<uint32_t>& v, AtomValue* atom) {
   return 1;
 }
 
-int StatValue(const LinuxState& st, unsigned item, unsigned inst, AtomValue* atom) {
+int StatValue(const LinuxState& st, unsigned item, Inst inst, AtomValue* atom) {
   uint64_t v = 0;
   if (IsPercpu(item)) {
     for (const auto& c : st.stat.cpus) {
-      if (static_cast<unsigned>(c.first) == inst) return CpuTime(item, c.second, &v) ? (atom->ull = Msec(st, v), 1) : 0;
+      if (Inst{c.first} == inst) return CpuTime(item, c.second, &v) ? (atom->ull = Msec(st, v), 1) : 0;
     }
     return kErrInst;
   }
   if (IsPernode(item)) {
     for (const Node& n : st.nodes) {
-      if (static_cast<unsigned>(n.num) != inst) continue;
+      if (Inst{n.num} != inst) continue;
       uint64_t sum = 0;
       for (const auto& c : st.stat.cpus) {
         if (std::find(n.cpus.begin(), n.cpus.end(), c.first) != n.cpus.end() && CpuTime(item, c.second, &v)) sum += v;
@@ -239,13 +239,13 @@ int StatValue(const LinuxState& st, unsigned item, unsigned inst, AtomValue* ato
   return kErrPmid;
 }
 
-int LoadValue(const LinuxState& st, unsigned item, unsigned inst, AtomValue* atom) {
+int LoadValue(const LinuxState& st, unsigned item, Inst inst, AtomValue* atom) {
   if (!st.load) return 0;
   switch (item) {
     case 0:
-      if (inst == 1) return (atom->f = st.load->avg[0], 1);
-      if (inst == 5) return (atom->f = st.load->avg[1], 1);
-      if (inst == 15) return (atom->f = st.load->avg[2], 1);
+      if (inst == Inst{1}) return (atom->f = st.load->avg[0], 1);
+      if (inst == Inst{5}) return (atom->f = st.load->avg[1], 1);
+      if (inst == Inst{15}) return (atom->f = st.load->avg[2], 1);
       return kErrInst;
     case 1: atom->ul = st.load->lastpid; return 1;
     case 2: atom->ul = st.load->running; return 1;
@@ -331,14 +331,14 @@ void RefreshCpu(LinuxState& st, Sources sources, Pmda& pmda) {
   }
 }
 
-int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchCpu(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   switch (r.cluster) {
     case 0: return StatValue(st, r.item, inst, atom);
     case 2: return LoadValue(st, r.item, inst, atom);
     case 18:
       if (r.item == 6 || r.item == 8) {  // hinv.map.cpu_num, hinv.map.cpu_node
         for (const auto& c : st.stat.cpus) {
-          if (static_cast<unsigned>(c.first) != inst) continue;
+          if (Inst{c.first} != inst) continue;
           if (r.item == 6) return (atom->ul = static_cast<uint32_t>(c.first), 1);
           for (const Node& n : st.nodes) {
             if (std::find(n.cpus.begin(), n.cpus.end(), c.first) != n.cpus.end())
@@ -356,7 +356,7 @@ int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue*
       return 1;
     case 55:
       for (const Node& n : st.nodes) {
-        if (static_cast<unsigned>(n.num) != inst) continue;
+        if (Inst{n.num} != inst) continue;
         std::optional<int64_t> on = ReadNumber(st, absl::StrCat("/sys/devices/system/node/node", n.num, "/online"));
         atom->ul = on ? static_cast<uint32_t>(*on) : 1;
         return 1;

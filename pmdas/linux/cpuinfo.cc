@@ -124,9 +124,9 @@ int ScalingValue(const LinuxState& st, unsigned item, unsigned inst, AtomValue* 
   return kErrPmid;
 }
 
-bool IsCpu(const LinuxState& st, unsigned inst) {
+bool IsCpu(const LinuxState& st, Inst inst) {
   for (const auto& c : st.stat.cpus) {
-    if (static_cast<unsigned>(c.first) == inst) return true;
+    if (Inst{c.first} == inst) return true;
   }
   return false;
 }
@@ -164,10 +164,11 @@ void RefreshCpuinfo(LinuxState& st) {
   if (shared) st.cpuinfo.assign(ncpu, saved);
 }
 
-int FetchCpuinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchCpuinfo(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   if (!IsCpu(st, inst)) return kErrInst;
+  const uint32_t cpu = static_cast<uint32_t>(ToPcp(inst));
   if (r.cluster == 55) {
-    const std::string dir = CpuDir(inst);
+    const std::string dir = CpuDir(cpu);
     switch (r.item) {
       case 0: {
         std::optional<int64_t> on = ReadNumber(st, dir + "/online");
@@ -182,14 +183,14 @@ int FetchCpuinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomVa
         return 1;
       }
     }
-    return ScalingValue(st, r.item, inst, atom);
+    return ScalingValue(st, r.item, cpu, atom);
   }
   static const CpuInfo none;
-  const CpuInfo& c = inst < st.cpuinfo.size() ? st.cpuinfo[inst] : none;
+  const CpuInfo& c = cpu < st.cpuinfo.size() ? st.cpuinfo[cpu] : none;
   switch (r.item) {
     case 0:
       if (c.clock != 0) return (atom->f = c.clock, 1);
-      if (const uint64_t khz = CurrentKhz(st, inst)) return (atom->f = static_cast<float>(khz) / 1000.0f, 1);
+      if (const uint64_t khz = CurrentKhz(st, cpu)) return (atom->f = static_cast<float>(khz) / 1000.0f, 1);
       return 0;
     case 1: atom->bytes = Or(c.vendor); return 1;
     case 2: atom->bytes = Or(c.model, &c.model_name); return 1;

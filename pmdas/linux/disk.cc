@@ -242,10 +242,10 @@ bool AddWwidPath(const LinuxState& st, unsigned item, const Disk& d, uint64_t* s
   return true;
 }
 
-int FetchWwid(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchWwid(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   const PmdaInstid* w = nullptr;
   for (const PmdaInstid& e : st.wwids) {
-    if (static_cast<unsigned>(e.inst) == inst) w = &e;
+    if (e.inst == inst) w = &e;
   }
   if (w == nullptr) return kErrInst;
   if (r.item != 3 && r.item != 59) {
@@ -370,7 +370,7 @@ void RefreshDisk(LinuxState& st, Sources sources, Pmda& pmda) {
   SetInstances(pmda, kWwidIndom, st.wwids);
 }
 
-int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchDisk(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   unsigned item = r.item;
   if (r.cluster == 54 || r.cluster == 59) {
     const Disk* d = ByInst(r.cluster == 54 ? st.dms : st.mds, inst);

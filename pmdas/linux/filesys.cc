@@ -62,7 +62,7 @@ void RefreshFilesys(LinuxState& st, Pmda& pmda) {
   SetInstances(pmda, kFilesysIndom, std::move(set));
 }
 
-int FetchFilesys(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchFilesys(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   if (r.item == 0) return (atom->ul = static_cast<uint32_t>(st.filesys.size()), 1);
   const Filesys* fs = ByInst(st.filesys, inst);
   if (fs == nullptr) return kErrInst;

@@ -60,14 +60,18 @@ unsigned ColumnCpu(const IrqTable& t, size_t column) {
   return 0;
 }
 
-void Place(std::vector<int32_t>& at, int32_t inst, size_t i) {
-  if (inst < 0) return;
-  if (at.size() <= static_cast<size_t>(inst)) at.resize(static_cast<size_t>(inst) + 1, -1);
-  at[static_cast<size_t>(inst)] = static_cast<int32_t>(i);
+void Place(std::vector<int32_t>& at, Inst inst, size_t i) {
+  const int32_t n = ToPcp(inst);
+  if (n < 0) return;
+  if (at.size() <= static_cast<size_t>(n)) at.resize(static_cast<size_t>(n) + 1, -1);
+  at[static_cast<size_t>(n)] = static_cast<int32_t>(i);
 }
 
 // The position of instance `inst` in a table's list, or -1.
-int32_t Find(const std::vector<int32_t>& at, unsigned inst) { return inst < at.size() ? at[inst] : -1; }
+int32_t Find(const std::vector<int32_t>& at, Inst inst) {
+  const uint32_t i = static_cast<uint32_t>(ToPcp(inst));
+  return i < at.size() ? at[i] : -1;
+}
 
 void ParseTable(const std::string& text, bool interrupts, LinuxState& st, IrqTable& t, InstanceNumbers& line_ids,
                 InstanceNumbers& cpu_ids) {
@@ -108,7 +112,7 @@ void ParseTable(const std::string& text, bool interrupts, LinuxState& st, IrqTab
       const unsigned cpu = ColumnCpu(t, column);
       if (cpu < t.sums.size()) t.sums[cpu] += value;
       std::string cell = absl::StrCat(name, "::cpu", cpu);
-      const int32_t id = cpu_ids.For(cell);
+      const Inst id = cpu_ids.For(cell);
       t.percpu.push_back({id, static_cast<uint32_t>(value), std::move(cell)});
       row.total += value;
     }
@@ -127,9 +131,10 @@ void Publish(const IrqTable& t, Pmda& pmda, unsigned line_indom, unsigned cpu_in
   SetInstances(pmda, cpu_indom, std::move(cells));
 }
 
-int CpuSum(const IrqTable& t, unsigned inst, AtomValue* atom) {
-  if (inst >= t.sums.size()) return kErrInst;
-  atom->ull = t.sums[ColumnCpu(t, inst)];
+int CpuSum(const IrqTable& t, Inst inst, AtomValue* atom) {
+  const uint32_t i = static_cast<uint32_t>(ToPcp(inst));
+  if (i >= t.sums.size()) return kErrInst;
+  atom->ull = t.sums[ColumnCpu(t, i)];
   return 1;
 }
 
@@ -142,7 +147,7 @@ void RefreshInterrupts(LinuxState& st, Pmda& pmda) {
   Publish(st.sirq, pmda, kSoftirqIndom, kSoftirqCpuIndom);
 }
 
-int FetchInterrupts(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchInterrupts(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   const IrqTable& t = r.cluster == 4 ? st.irq : st.sirq;
   const unsigned what = r.cluster == 63 ? 10 + r.item : r.item;  // 63.0, 63.1 as 10, 11
   switch (what) {

@@ -151,7 +151,7 @@ constexpr Family kFamilies[] = {
     {20, kSlabIndom, RefreshSlabinfo},
 };
 
-int FetchValue(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchValue(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   switch (r.cluster) {
     case 0:
       if (IsDiskItem(r.item)) return FetchDisk(st, r, inst, atom);
@@ -222,10 +222,11 @@ std::vector<PmdaIndom> Indoms() {
                           kFchostIndom, kSlabIndom}) {
     v.push_back(PmdaIndom{PmdaInDom(serial), {}});
   }
-  v[2].set = {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}};
+  v[2].set = {{Inst{1}, "1 minute"}, {Inst{5}, "5 minute"}, {Inst{15}, "15 minute"}};
   for (PmdaIndom& i : RpcIndoms()) v.push_back(std::move(i));
   v.push_back(
-      PmdaIndom{PmdaInDom(kPressureIndom), {{10, "10 second"}, {60, "1 minute"}, {300, "5 minute"}}});
+      PmdaIndom{PmdaInDom(kPressureIndom),
+                {{Inst{10}, "10 second"}, {Inst{60}, "1 minute"}, {Inst{300}, "5 minute"}}});
   return v;
 }
 
@@ -262,7 +263,7 @@ void LinuxAgentInit(Pmda& dp) {
     }
     return pmda.DefaultFetch(ids, result);
   };
-  dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
+  dp.dispatch().instance = [state](InDom indom, Inst inst, const std::string* name, Pmda& pmda) {
     const unsigned serial = InDomSerial(indom);
     if (Sources s = SourceOfIndom(serial)) Refresh(*state, s, pmda);
     for (const Family& f : kFamilies) {
@@ -270,7 +271,7 @@ void LinuxAgentInit(Pmda& dp) {
     }
     return pmda.DefaultInstance(indom, inst, name);
   };
-  dp.SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+  dp.SetFetchCallback([state](const PmdaMetric& m, Inst inst, AtomValue* atom) {
     return FetchValue(*state, agent_tables::RowOf(m), inst, atom);
   });
   dp.Init(Indoms(), Metrics());

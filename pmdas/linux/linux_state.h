@@ -70,10 +70,10 @@ using Sources = uint64_t;  // a set of Source bits
 // agent's life, as PCP's instance cache does.
 class InstanceNumbers {
  public:
-  int32_t For(const std::string& name) {
+  Inst For(const std::string& name) {
     auto [it, added] = ids_.try_emplace(name, next_);
     if (added) ++next_;
-    return it->second;
+    return Inst{it->second};
   }
 
  private:
@@ -82,14 +82,14 @@ class InstanceNumbers {
 };
 
 struct Disk {
-  int32_t inst = 0;
+  Inst inst{};
   ls::DiskStat s;
   std::string name;  // instance name where it is not the kernel's (dm, md)
   std::string wwid;  // disks: hinv.map.scsi_id as the last refresh read it
 };
 
 struct NetIf {
-  int32_t inst = 0;
+  Inst inst{};
   ls::NetDev s;
   // settings, from /sys/class/net/NAME or the interface ioctls
   uint32_t mtu = 0, speed = 0, type = 0, duplex = 0;
@@ -104,7 +104,7 @@ struct NetAddr {
 };
 
 struct Filesys {
-  int32_t inst = 0;
+  Inst inst{};
   std::string device, dir;
   uint64_t blocks = 0, bfree = 0, bavail = 0, files = 0, ffree = 0, bsize = 0;  // statfs
   bool readonly = false;
@@ -133,7 +133,7 @@ struct Slabinfo {
 };
 
 struct Zone {
-  int32_t inst = 0;
+  Inst inst{};
   std::string name;
   absl::flat_hash_map<std::string, uint64_t> values;  // pages
   bool listed = true;  // zones with no pages present are not
@@ -161,12 +161,12 @@ struct Node {
 // /proc/interrupts or /proc/softirqs as last read (interrupts.cc).
 struct IrqTable {
   struct Line {
-    int32_t inst = 0;
+    Inst inst{};
     uint64_t total = 0;  // over the processors
     std::string name;
   };
   struct Cell {  // one line's count on one processor ("NAME::cpuN")
-    int32_t inst = 0;
+    Inst inst{};
     uint32_t value = 0;
     std::string name;
   };
@@ -248,7 +248,7 @@ struct ScsiDevice {
 // counters by PMID item (tape_fchost.cc).
 inline constexpr size_t kTapeCounters = 10, kFchostCounters = 8;
 struct StatsDevice {
-  int32_t inst = 0;
+  Inst inst{};
   std::string name;
   std::array<uint64_t, kTapeCounters> counts{};  // fchost uses the first kFchostCounters
 };
@@ -359,7 +359,7 @@ size_t ConfiguredCpus();
 void RefreshCpu(LinuxState& st, Sources sources, Pmda& pmda);    // stat uptime loadavg uname syskernel nodes hinv
 void RefreshMem(LinuxState& st, Sources sources, Pmda& pmda);    // meminfo vmstat numa
 void RefreshPressureKsm(LinuxState& st, Sources sources, const std::vector<unsigned>& clusters);
-int FetchPressureKsm(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchPressureKsm(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
 void RefreshZoneinfo(LinuxState& st, Pmda& pmda);                 // zoneinfo
 void RefreshBuddyinfo(LinuxState& st, Pmda& pmda);                // buddyinfo
 void RefreshSlabinfo(LinuxState& st, Pmda& pmda);                 // slabinfo
@@ -368,9 +368,9 @@ void RefreshSlabinfo(LinuxState& st, Pmda& pmda);                 // slabinfo
 // header only while *major < 0 (the agent keeps the first it reads).
 std::vector<std::pair<std::string, SlabCache>> ParseSlabinfo(std::string_view text, int* major, int* minor,
                                                              unsigned pageshift);
-int FetchSlabinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
-int FetchBuddyinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
-int FetchZoneinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchSlabinfo(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
+int FetchBuddyinfo(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
+int FetchZoneinfo(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
 void RefreshDisk(LinuxState& st, Sources sources, Pmda& pmda);   // diskstats
 void RefreshNet(LinuxState& st, Sources sources, Pmda& pmda);    // netdev
 void RefreshNetAddr(LinuxState& st, Sources sources, Pmda& pmda);  // interface addresses
@@ -382,50 +382,50 @@ struct Inet6Entry {
   uint16_t scope = 0;
 };
 std::vector<Inet6Entry> ParseIfInet6(std::string_view text);
-int FetchNetAddr(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchNetAddr(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
 void RefreshProto(LinuxState& st, Sources sources, Pmda& pmda);  // snmp sockstat
 void RefreshFilesys(LinuxState& st, Pmda& pmda);                  // mounts
 Sources SockSourceOf(unsigned cluster);
 void RefreshSock(LinuxState& st, Sources sources);              // sockets, softnet
 
-int FetchCpu(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchCpu(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
 void RefreshInterrupts(LinuxState& st, Pmda& pmda);              // interrupts softirqs
-int FetchInterrupts(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchInterrupts(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
 void RefreshLogin(LinuxState& st);                                // utmp
 void RefreshTty(LinuxState& st, Pmda& pmda);                      // tty/driver/serial
 void RefreshVfs(LinuxState& st);                                  // sys/fs
 void RefreshLocks(LinuxState& st);                                // locks
 int FetchVfs(const LinuxState& st, const MetricRow& r, AtomValue* atom);
 void RefreshRpc(LinuxState& st);                                  // net/rpc, fs/nfsd
-int FetchRpc(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchRpc(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
 std::vector<PmdaIndom> RpcIndoms();  // the four request instance domains
 void RefreshBandwidth(LinuxState& st);                            // bandwidth.conf
 int BandwidthValue(const LinuxState& st, int node, AtomValue* atom);
 void RefreshScsi(LinuxState& st, Pmda& pmda);                     // scsi/scsi
-int FetchScsi(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchScsi(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
 // hinv.map.scsi_id of a disk: its WWID, or "unknown".
 std::string ScsiId(const LinuxState& st, const std::string& device);
 void RefreshTape(LinuxState& st, Pmda& pmda);                     // sys/class/scsi_tape
 void RefreshFchost(LinuxState& st, Pmda& pmda);                   // sys/class/fc_host
 // tape.dev.*, hinv.ntape (cluster 71), fchost.*, hinv.nfchost (cluster 91)
-int FetchTapeFchost(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
-int FetchTty(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchTapeFchost(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
+int FetchTty(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
 int FetchLogin(const LinuxState& st, const MetricRow& r, AtomValue* atom);
 void RefreshCpuinfo(LinuxState& st);                              // cpuinfo (after stat)
 // hinv.cpu: cluster 18 (but hinv.machine and hinv.map) and 55 (but hinv.node.online)
-int FetchCpuinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
-int FetchMem(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
-int FetchDisk(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
-int FetchNet(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
-int FetchProto(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
-int FetchSock(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
-int FetchFilesys(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom);
+int FetchCpuinfo(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
+int FetchMem(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
+int FetchDisk(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
+int FetchNet(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
+int FetchProto(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
+int FetchSock(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
+int FetchFilesys(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom);
 
 // Returns the element of `list` whose inst is `inst`, or null.
 template <typename T>
-const T* ByInst(const std::vector<T>& list, unsigned inst) {
+const T* ByInst(const std::vector<T>& list, Inst inst) {
   for (const T& e : list) {
-    if (static_cast<unsigned>(e.inst) == inst) return &e;
+    if (e.inst == inst) return &e;
   }
   return nullptr;
 }

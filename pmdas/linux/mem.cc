@@ -175,10 +175,10 @@ bool NodeField(const Node& node, absl::string_view field, uint64_t* v) {
   return found;
 }
 
-int NumaValue(const LinuxState& st, unsigned item, unsigned inst, AtomValue* atom) {
+int NumaValue(const LinuxState& st, unsigned item, Inst inst, AtomValue* atom) {
   const Node* node = nullptr;
   for (const Node& n : st.nodes) {
-    if (static_cast<unsigned>(n.num) == inst) node = &n;
+    if (Inst{n.num} == inst) node = &n;
   }
   if (node == nullptr) return kErrInst;
   if (item < 32) return NodeField(*node, kNumaFields[item], &atom->ull) ? 1 : 0;
@@ -208,7 +208,7 @@ void RefreshMem(LinuxState& st, Sources sources, Pmda&) {
   }
 }
 
-int FetchMem(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchMem(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   switch (r.cluster) {
     case 1: return MeminfoValue(st, r.item, atom);
     case 36: return NumaValue(st, r.item, inst, atom);

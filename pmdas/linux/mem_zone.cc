@@ -96,11 +96,11 @@ absl::string_view KeyOf(const MetricRow& r) {
   return leaf;
 }
 
-int FetchZoneinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchZoneinfo(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   const std::vector<Zone>& list = r.cluster == 70 ? st.protection : st.zones;
   const absl::string_view key = r.cluster == 70 ? absl::string_view("protection") : KeyOf(r);
   for (const Zone& z : list) {
-    if (static_cast<unsigned>(z.inst) != inst || !z.listed) continue;
+    if (z.inst != inst || !z.listed) continue;
     auto it = z.values.find(key);
     if (it == z.values.end()) return 0;
     atom->ull = it->second * st.pagesize / 1024;

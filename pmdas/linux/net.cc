@@ -138,7 +138,7 @@ void RefreshNet(LinuxState& st, Sources sources, Pmda& pmda) {
   SetInstances(pmda, kNetIndom, std::move(set));
 }
 
-int FetchNet(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchNet(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   if (r.cluster == 90) {  // network.all: in 0-3, out 4-7, total 8-11
     if (r.item > 11) return kErrPmid;
     uint64_t sum = 0;

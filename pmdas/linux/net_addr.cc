@@ -200,7 +200,7 @@ void RefreshNetAddr(LinuxState& st, Sources sources, Pmda& pmda) {
   st.addrs.Fill(pmda.FindIndom(MakeInDom(pmda.domain(), kNetAddrIndom)));
 }
 
-int FetchNetAddr(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchNetAddr(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   const NetAddr* a = nullptr;
   if (st.addrs.Lookup(inst, &a) <= 0) return kErrInst;
   switch (r.item) {

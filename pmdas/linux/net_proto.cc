@@ -173,7 +173,9 @@ void RefreshProto(LinuxState& st, Sources sources, Pmda& pmda) {
     st.snmp6_read = !snmp6.empty();
     ParseSnmp6(snmp6, st);
     std::vector<PmdaInstid> set;
-    for (const auto& [type, v] : st.icmpmsg) set.push_back({type, absl::StrCat("Type", type)});
+    for (const auto& [type, v] : st.icmpmsg) {
+      set.push_back({Inst{type}, absl::StrCat("Type", type)});
+    }
     SetInstances(pmda, kIcmpMsgIndom, std::move(set));
   }
   if (sources & kSrcSockstat) {
@@ -183,10 +185,10 @@ void RefreshProto(LinuxState& st, Sources sources, Pmda& pmda) {
   }
 }
 
-int FetchProto(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchProto(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   if (r.cluster == 11 || r.cluster == 73) return SockstatValue(st, r, atom);
   if (r.cluster == 14 && (r.item == 88 || r.item == 89)) {
-    auto it = st.icmpmsg.find(static_cast<int>(inst));
+    auto it = st.icmpmsg.find(ToPcp(inst));
     if (it == st.icmpmsg.end()) return kErrInst;
     const uint64_t v = r.item == 88 ? it->second.first : it->second.second;
     if (v == ~uint64_t{0}) return 0;

@@ -166,7 +166,7 @@ uint32_t SoftnetFlagOf(unsigned item) {
   return kSoftnetBasic;
 }
 
-int FetchSoftnet(const LinuxState& st, unsigned item, unsigned inst, AtomValue* atom) {
+int FetchSoftnet(const LinuxState& st, unsigned item, Inst inst, AtomValue* atom) {
   if (item > 11) return kErrPmid;
   const Softnet& sn = st.softnet;
   if (!(sn.flags & SoftnetFlagOf(item))) return kErrAppversion;
@@ -174,7 +174,7 @@ int FetchSoftnet(const LinuxState& st, unsigned item, unsigned inst, AtomValue* 
     atom->ull = sn.all[item];
     return 1;
   }
-  auto it = sn.percpu.find(static_cast<int>(inst));
+  auto it = sn.percpu.find(ToPcp(inst));
   if (it == sn.percpu.end()) return kErrInst;
   atom->ull = it->second[item - 6];
   return 1;
@@ -211,7 +211,7 @@ void RefreshSock(LinuxState& st, Sources sources) {
   if (sources & kSrcSoftnet) RefreshSoftnet(st);
 }
 
-int FetchSock(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchSock(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   switch (r.cluster) {
     case 19: case 76: {
       const auto& t = r.cluster == 19 ? st.tcp : st.tcp6;

@@ -90,7 +90,7 @@ void RefreshPressureKsm(LinuxState& st, Sources sources, const std::vector<unsig
   if (sources & kSrcKsm) ReadKsm(st);
 }
 
-int FetchPressureKsm(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchPressureKsm(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   if (r.cluster == 69) {
     if (r.item >= st.ksm.size()) return kErrPmid;
     atom->ull = st.ksm[r.item];
@@ -103,7 +103,7 @@ int FetchPressureKsm(const LinuxState& st, const MetricRow& r, unsigned inst, At
   const PressureLine& l = full ? it->second.full : it->second.some;
   if (!l.valid) return 0;
   if (r.item % 2 == 1) return (atom->ull = l.total, 1);
-  switch (inst) {
+  switch (ToPcp(inst)) {
     case 10: atom->f = l.avg[0]; return 1;
     case 60: atom->f = l.avg[1]; return 1;
     case 300: atom->f = l.avg[2]; return 1;

@@ -55,7 +55,7 @@ const char* const kNfs4ServerOps[] = {
 template <size_t N>
 std::vector<PmdaInstid> Table(const char* const (&names)[N], int32_t first) {
   std::vector<PmdaInstid> out;
-  for (size_t i = 0; i < N; ++i) out.push_back({first + static_cast<int32_t>(i), names[i]});
+  for (size_t i = 0; i < N; ++i) out.push_back({Inst{first + static_cast<int32_t>(i)}, names[i]});
   return out;
 }
 
@@ -243,14 +243,15 @@ void RefreshRpc(LinuxState& st) {
   ReadNfsd(st, s.threads);
 }
 
-int FetchRpc(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchRpc(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
+  const uint32_t i = static_cast<uint32_t>(ToPcp(inst));
   const RpcStats& s = st.rpc;
   const auto& c = s.client;
   const auto& v = s.server;
   auto one = [&](bool ok, const uint32_t* counts, size_t n, unsigned first) -> int {
     if (!ok) return 0;
-    if (inst < first || inst >= first + n) return kErrInst;
-    atom->ul = counts[inst];
+    if (i < first || i >= first + n) return kErrInst;
+    atom->ul = counts[i];
     return 1;
   };
   auto all = [&](bool ok, uint32_t sum) { return ok ? (atom->ul = sum, 1) : 0; };
@@ -268,8 +269,8 @@ int FetchRpc(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue*
     case 65: return one(c.ok, c.req4, kRpc4ClientOps, 0);
     case 67:
       if (!v.ok) return 0;
-      if (inst == 0 || inst > kRpc4ServerOps) return kErrInst;
-      atom->ul = v.req4[inst];
+      if (i == 0 || i > kRpc4ServerOps) return kErrInst;
+      atom->ul = v.req4[i];
       return 1;
   }
   std::optional<uint64_t> value = Plain(s, r.item);

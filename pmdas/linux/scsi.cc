@@ -90,14 +90,15 @@ void RefreshScsi(LinuxState& st, Pmda& pmda) {
     }
   }
   std::vector<PmdaInstid> set;
-  for (size_t i = 0; i < st.scsi.size(); ++i) set.push_back({static_cast<int32_t>(i), st.scsi[i].name});
+  for (size_t i = 0; i < st.scsi.size(); ++i) set.push_back({static_cast<Inst>(i), st.scsi[i].name});
   SetInstances(pmda, kScsiIndom, std::move(set));
 }
 
-int FetchScsi(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchScsi(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   if (r.item != 0) return kErrPmid;
-  if (inst >= st.scsi.size()) return kErrInst;
-  atom->bytes = st.scsi[inst].device;
+  const uint32_t i = static_cast<uint32_t>(ToPcp(inst));
+  if (i >= st.scsi.size()) return kErrInst;
+  atom->bytes = st.scsi[i].device;
   return 1;
 }
 

@@ -161,7 +161,7 @@ void RefreshSlabinfo(LinuxState& st, Pmda& pmda) {
   st.slab.caches.Fill(pmda.FindIndom(MakeInDom(pmda.domain(), kSlabIndom)));
 }
 
-int FetchSlabinfo(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchSlabinfo(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   if (!st.slab.permission) return 0;
   const SlabCache* c = nullptr;
   const int found = st.slab.caches.Lookup(inst, &c);

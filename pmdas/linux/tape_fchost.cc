@@ -155,7 +155,7 @@ std::vector<PmdaInstid> InstancesOf(const std::vector<StatsDevice>& devices) {
   return set;
 }
 
-int DeviceValue(const std::vector<StatsDevice>& devices, unsigned item, size_t counters, unsigned inst,
+int DeviceValue(const std::vector<StatsDevice>& devices, unsigned item, size_t counters, Inst inst,
                 AtomValue* atom) {
   if (item == 16) {
     atom->ul = static_cast<uint32_t>(devices.size());
@@ -180,7 +180,7 @@ void RefreshFchost(LinuxState& st, Pmda& pmda) {
   SetInstances(pmda, kFchostIndom, InstancesOf(st.fchosts));
 }
 
-int FetchTapeFchost(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchTapeFchost(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   if (r.cluster == 71) return DeviceValue(st.tapes, r.item, kTapeCounters, inst, atom);
   if (r.cluster == 91) return DeviceValue(st.fchosts, r.item, kFchostCounters, inst, atom);
   return kErrPmid;

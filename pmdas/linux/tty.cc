@@ -93,15 +93,16 @@ void RefreshTty(LinuxState& st, Pmda& pmda) {
   for (absl::string_view line : absl::StrSplit(*text, '\n', absl::SkipEmpty())) ReadLine(st, line);
   std::vector<PmdaInstid> set;
   for (size_t i = 0; i < st.ttys.size(); ++i) {
-    if (st.ttys[i].active) set.push_back({static_cast<int32_t>(i), st.ttys[i].name});
+    if (st.ttys[i].active) set.push_back({static_cast<Inst>(i), st.ttys[i].name});
   }
   SetInstances(pmda, kTtyIndom, std::move(set));
 }
 
-int FetchTty(const LinuxState& st, const MetricRow& r, unsigned inst, AtomValue* atom) {
+int FetchTty(const LinuxState& st, const MetricRow& r, Inst inst, AtomValue* atom) {
   if (!st.tty_permission) return 0;
-  if (inst >= st.ttys.size() || !st.ttys[inst].active) return 0;
-  const TtyPort& t = st.ttys[inst];
+  const uint32_t i = static_cast<uint32_t>(ToPcp(inst));
+  if (i >= st.ttys.size() || !st.ttys[i].active) return 0;
+  const TtyPort& t = st.ttys[i];
   switch (r.item) {
     case 0: atom->ul = t.tx; return 1;
     case 1: atom->ul = t.rx; return 1;

@@ -83,7 +83,7 @@ class Cgroups {
   void Refresh(const CgroupNeeds& needs, Pmda& pmda);
   // The value of a cgroup metric for instance `inst` (a fetch callback's
   // answer: > 0 a value, 0 none, < 0 an error).
-  int Value(const agent_tables::MetricRow& row, unsigned inst, AtomValue* atom) const;
+  int Value(const agent_tables::MetricRow& row, Inst inst, AtomValue* atom) const;
 
  private:
   std::unique_ptr<CgroupData> data_;

@@ -26,7 +26,7 @@ int Str(const std::string& s, AtomValue* atom) {
 // Looks `inst` up in `indom`: the lookup's answer when it is not an
 // active instance (an error, or 0 for no value), else 1 and *out.
 template <typename T>
-int Find(const CacheIndom<T>& indom, unsigned inst, const T** out) {
+int Find(const CacheIndom<T>& indom, Inst inst, const T** out) {
   return indom.Lookup(inst, out);
 }
 
@@ -41,7 +41,7 @@ std::string MountSubsystems(const CgroupData& d, const CgroupMount& m) {
   return found.empty() ? "?" : absl::StrJoin(found, ",");
 }
 
-int SubsysValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* atom) {
+int SubsysValue(const CgroupData& d, unsigned item, Inst inst, AtomValue* atom) {
   if (item == 1) return (atom->ul = d.subsys.ActiveCount(), 1);
   const CgroupSubsys* s = nullptr;
   if (int sts = Find(d.subsys, inst, &s); sts <= 0) return sts;
@@ -53,7 +53,7 @@ int SubsysValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* at
   return kErrPmid;
 }
 
-int MountsValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* atom) {
+int MountsValue(const CgroupData& d, unsigned item, Inst inst, AtomValue* atom) {
   if (item == 1) return (atom->ul = d.mounts.ActiveCount(), 1);
   if (item != 0) return kErrPmid;
   const CgroupMount* m = nullptr;
@@ -61,7 +61,7 @@ int MountsValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* at
   return Str(MountSubsystems(d, *m), atom);
 }
 
-int CpusetValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* atom) {
+int CpusetValue(const CgroupData& d, unsigned item, Inst inst, AtomValue* atom) {
   const CgroupCpuset* c = nullptr;
   if (int sts = Find(d.cpuset, inst, &c); sts <= 0) return sts;
   switch (item) {
@@ -72,7 +72,7 @@ int CpusetValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* at
   return kErrPmid;
 }
 
-int CpuacctValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* atom) {
+int CpuacctValue(const CgroupData& d, unsigned item, Inst inst, AtomValue* atom) {
   if (item == 3) {
     const CgroupPerCpu* p = nullptr;
     if (int sts = Find(d.percpu, inst, &p); sts <= 0) return sts;
@@ -89,7 +89,7 @@ int CpuacctValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* a
   return kErrPmid;
 }
 
-int CpuschedValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* atom) {
+int CpuschedValue(const CgroupData& d, unsigned item, Inst inst, AtomValue* atom) {
   const CgroupCpusched* c = nullptr;
   if (int sts = Find(d.cpusched, inst, &c); sts <= 0) return sts;
   switch (item) {
@@ -104,7 +104,7 @@ int CpuschedValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* 
   return kErrPmid;
 }
 
-int MemoryValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* atom) {
+int MemoryValue(const CgroupData& d, unsigned item, Inst inst, AtomValue* atom) {
   const CgroupMemory* m = nullptr;
   if (int sts = Find(d.memory, inst, &m); sts <= 0) return sts;
   switch (item) {
@@ -117,7 +117,7 @@ int MemoryValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* at
   return item < m->stat.size() ? U64(m->stat[item], atom) : kErrPmid;
 }
 
-int NetclsValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* atom) {
+int NetclsValue(const CgroupData& d, unsigned item, Inst inst, AtomValue* atom) {
   const CgroupNetcls* n = nullptr;
   if (int sts = Find(d.netcls, inst, &n); sts <= 0) return sts;
   if (item == 0) return U64(n->classid, atom);
@@ -137,7 +137,7 @@ int BlkValue(const BlkStats& s, unsigned item, uint64_t hz, AtomValue* atom) {
   return 1;
 }
 
-int BlkioValue(const CgroupData& d, const agent_tables::MetricRow& row, unsigned inst, AtomValue* atom) {
+int BlkioValue(const CgroupData& d, const agent_tables::MetricRow& row, Inst inst, AtomValue* atom) {
   constexpr int kPerDevice = 27;  // the group::device instance domain
   if (row.indom == kPerDevice) {
     const BlkStats* s = nullptr;
@@ -161,7 +161,7 @@ int PressureValue(const Pressure& p, unsigned field, AtomValue* atom) {
   return 1;
 }
 
-int Cgroup2Value(const CgroupData& d, unsigned cluster, unsigned item, unsigned inst, AtomValue* atom) {
+int Cgroup2Value(const CgroupData& d, unsigned cluster, unsigned item, Inst inst, AtomValue* atom) {
   const Cgroup2* g = nullptr;
   if (int sts = Find(d.cgroup2, inst, &g); sts <= 0) return sts;
   if (cluster == kClusterCpuStat) {
@@ -179,7 +179,7 @@ int Cgroup2Value(const CgroupData& d, unsigned cluster, unsigned item, unsigned 
   return PressureValue(item < 4 ? *some : *full, item % 4, atom);
 }
 
-int IoStatValue(const CgroupData& d, unsigned item, unsigned inst, AtomValue* atom) {
+int IoStatValue(const CgroupData& d, unsigned item, Inst inst, AtomValue* atom) {
   const IoStat* io = nullptr;
   if (int sts = Find(d.perdev_io, inst, &io); sts <= 0) return sts;
   return item < io->v.size() ? U64(io->v[item], atom) : kErrPmid;
@@ -241,7 +241,7 @@ void Cgroups::Refresh(const CgroupNeeds& needs, Pmda& pmda) {
   fill(38, d.mounts);
 }
 
-int Cgroups::Value(const agent_tables::MetricRow& row, unsigned inst, AtomValue* atom) const {
+int Cgroups::Value(const agent_tables::MetricRow& row, Inst inst, AtomValue* atom) const {
   const CgroupData& d = *data_;
   switch (row.cluster) {
     case kClusterSubsys: return SubsysValue(d, row.item, inst, atom);

@@ -179,7 +179,7 @@ void RefreshPids(ProcState& st, Pmda& pmda, bool keep_gone) {
   if (indom != nullptr && (changed || indom->set.size() != st.pids.size())) {
     indom->set.clear();
     indom->set.reserve(st.listing.size());
-    for (const auto& it : st.listing) indom->set.push_back({it->first, it->second.name});
+    for (const auto& it : st.listing) indom->set.push_back({Inst{it->first}, it->second.name});
   }
 }
 
@@ -265,12 +265,12 @@ void ProcAgentInit(Pmda& dp) {
     state->cfg.files = files;
     return pmda.DefaultFetch(ids, result);
   };
-  dp.dispatch().instance = [state](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
+  dp.dispatch().instance = [state](InDom indom, Inst inst, const std::string* name, Pmda& pmda) {
     if (InDomSerial(indom) == kProcIndom) RefreshPids(*state, pmda, true);
     state->cgroups->Refresh(NeedsOfIndom(InDomSerial(indom)), pmda);
     return pmda.DefaultInstance(indom, inst, name);
   };
-  dp.SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+  dp.SetFetchCallback([state](const PmdaMetric& m, Inst inst, AtomValue* atom) {
     const MetricRow& r = agent_tables::RowOf(m);
     if (IsCgroupCluster(r.cluster)) return state->cgroups->Value(r, inst, atom);
     if (r.cluster == 8 && r.item == 99) {
@@ -290,7 +290,7 @@ void ProcAgentInit(Pmda& dp) {
     }
     // values are asked for in instance order: the process listed after
     // the last one is tried before a search
-    const int32_t pid = static_cast<int32_t>(inst);
+    const int32_t pid = ToPcp(inst);
     const std::vector<std::map<int32_t, Pid>::iterator>& listing = state->listing;
     size_t at = state->cursor;
     if (at < listing.size() && listing[at]->first != pid) ++at;

@@ -39,10 +39,11 @@ class CacheIndom : public PmdaIndomSource {
     if (indom != indom_) return out;
     (void)caches_.Op(indom_, kCacheWalkRewind);
     for (;;) {
-      absl::StatusOr<int> inst = caches_.Op(indom_, kCacheWalkNext);
-      if (!inst.ok() || *inst < 0) break;
-      absl::StatusOr<CacheEntryInfo> e = caches_.Lookup(indom_, *inst);
-      if (e.ok()) out.push_back({*inst, e->name});
+      absl::StatusOr<int> next = caches_.Op(indom_, kCacheWalkNext);
+      if (!next.ok() || *next < 0) break;
+      const Inst inst{*next};
+      absl::StatusOr<CacheEntryInfo> e = caches_.Lookup(indom_, inst);
+      if (e.ok()) out.push_back({inst, e->name});
     }
     return out;
   }
@@ -60,12 +61,12 @@ class CacheIndom : public PmdaIndomSource {
     else if (verb == "hide") flags = kCacheHide;
     else if (verb == "cull") flags = kCacheCull;
     else return PcpError(kErrConv);
-    absl::StatusOr<int> inst = caches_.Store(indom_, flags, name, nullptr);
+    absl::StatusOr<Inst> inst = caches_.Store(indom_, flags, name, nullptr);
     return inst.ok() ? absl::OkStatus() : inst.status();
   }
   // Returns the entry of an active instance; PM_ERR_INST otherwise.
-  absl::StatusOr<CacheEntryInfo> Find(unsigned inst) const {
-    absl::StatusOr<CacheEntryInfo> e = caches_.Lookup(indom_, static_cast<int>(inst));
+  absl::StatusOr<CacheEntryInfo> Find(Inst inst) const {
+    absl::StatusOr<CacheEntryInfo> e = caches_.Lookup(indom_, inst);
     if (e.ok() && e->state != kCacheActive) return PcpError(kErrInst);
     return e;
   }
@@ -133,15 +134,17 @@ std::vector<PmdaMetric> Metrics() {
 
 std::vector<PmdaIndom> Indoms() {
   std::vector<PmdaIndom> out(4);
-  out[0] = PmdaIndom{PmdaInDom(kColourIndom), {{0, "red"}, {1, "green"}, {2, "blue"}}};
+  out[0] = PmdaIndom{PmdaInDom(kColourIndom),
+                     {{Inst{0}, "red"}, {Inst{1}, "green"}, {Inst{2}, "blue"}}};
   out[1].indom = PmdaInDom(kBinIndom);
-  for (int i = 1; i <= 9; ++i) out[1].set.push_back({i * 100, absl::StrCat("bin-", i * 100)});
+  for (int i = 1; i <= 9; ++i) out[1].set.push_back({Inst{i * 100}, absl::StrCat("bin-", i * 100)});
   out[2].indom = PmdaInDom(kEmptyIndom);
   out[3].indom = PmdaInDom(kCacheIndom);  // its instances come from the cache
   return out;
 }
 
-int FetchValue(const TestState& st, unsigned item, unsigned inst, AtomValue* atom) {
+int FetchValue(const TestState& st, unsigned item, Inst inst, AtomValue* atom) {
+  const uint32_t i = static_cast<uint32_t>(ToPcp(inst));
   switch (item) {
     case 0: atom->l = -1; return 1;
     case 1: atom->ul = 4000000000u; return 1;
@@ -152,24 +155,25 @@ int FetchValue(const TestState& st, unsigned item, unsigned inst, AtomValue* ato
     case 6: atom->bytes = "hullo world!"; return 1;
     case 7: atom->bytes = std::string("\x01\x02\x00\xff", 4); return kPmdaFetchDynamic;
     case 8:
-      if (inst > 2) return kErrInst;
-      atom->l = 101 * static_cast<int32_t>(inst + 1);
+      if (i > 2) return kErrInst;
+      atom->l = 101 * static_cast<int32_t>(i + 1);
       return 1;
     case 9:
-      if (inst < 100 || inst > 900 || inst % 100 != 0) return kErrInst;
-      atom->ul = inst;
+      if (i < 100 || i > 900 || i % 100 != 0) return kErrInst;
+      atom->ul = i;
       return 1;
     case 10: atom->ll = st.numfetch; return 1;
   }
   return kErrPmid;
 }
 
-int FetchStorable(const TestState& st, unsigned item, unsigned inst, AtomValue* atom) {
+int FetchStorable(const TestState& st, unsigned item, Inst inst, AtomValue* atom) {
+  const uint32_t i = static_cast<uint32_t>(ToPcp(inst));
   switch (item) {
     case 0: atom->l = st.write_me; return 1;
     case 1:
-      if (inst > 2) return kErrInst;
-      atom->l = st.dial[inst];
+      if (i > 2) return kErrInst;
+      atom->l = st.dial[i];
       return 1;
     case 2: atom->bytes = st.note; return 1;
     case 3: atom->ul = 7; return 1;
@@ -177,13 +181,13 @@ int FetchStorable(const TestState& st, unsigned item, unsigned inst, AtomValue* 
   return kErrPmid;
 }
 
-int FetchBehaviour(const TestState& st, unsigned item, unsigned inst, AtomValue* atom) {
+int FetchBehaviour(const TestState& st, unsigned item, Inst inst, AtomValue* atom) {
   switch (item) {
     case 0: atom->ul = st.numfetch; return 1;
     case 1: return kErrInst;                     // never called: no instances
     case 2: return kPmdaFetchNoValues;           // no value right now
     case 3: return kErrAgain;                    // temporarily unavailable
-    case 4: return inst == 1 ? kPmdaFetchNoValues : (atom->l = static_cast<int32_t>(inst), 1);
+    case 4: return inst == Inst{1} ? kPmdaFetchNoValues : (atom->l = ToPcp(inst), 1);
   }
   return kErrPmid;
 }
@@ -245,7 +249,7 @@ int FetchEvents(TestState& st, unsigned item, int domain, AtomValue* atom) {
   return kPmdaFetchDynamic;
 }
 
-int FetchCache(const TestState& st, unsigned item, unsigned inst, AtomValue* atom) {
+int FetchCache(const TestState& st, unsigned item, Inst inst, AtomValue* atom) {
   if (item == 1) {
     atom->bytes = "add NAME, hide NAME or cull NAME";
     return 1;
@@ -253,13 +257,13 @@ int FetchCache(const TestState& st, unsigned item, unsigned inst, AtomValue* ato
   if (item != 0) return kErrPmid;
   absl::StatusOr<CacheEntryInfo> e = st.cache.Find(inst);
   if (!e.ok()) return kErrInst;
-  atom->ul = static_cast<uint32_t>(e->name.size()) * 10 + inst;
+  atom->ul = static_cast<uint32_t>(e->name.size()) * 10 + static_cast<uint32_t>(ToPcp(inst));
   return 1;
 }
 
-int TestFetchCallback(TestState& st, const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+int TestFetchCallback(TestState& st, const PmdaMetric& m, Inst inst, AtomValue* atom) {
   const unsigned cluster = PmIDCluster(m.desc.pmid), item = PmIDItem(m.desc.pmid);
-  if (m.desc.indom == kInDomNull && inst != static_cast<unsigned>(kInNull)) return kErrInst;
+  if (m.desc.indom == kInDomNull && inst != kInNull) return kErrInst;
   switch (cluster) {
     case kValues: return FetchValue(st, item, inst, atom);
     case kStorable: return FetchStorable(st, item, inst, atom);
@@ -308,9 +312,10 @@ absl::Status StoreSet(TestState& st, const Result& r, const ValueSet& vs) {
       if (vs.valfmt != kValInsitu) return PcpError(kErrConv);
       for (int j = 0; j < vs.numval; ++j) {
         ValueView v = r.value(vs, j);
-        if (v.inst < 0 || v.inst > 2) return PcpError(kErrInst);
+        const int32_t inst = ToPcp(v.inst);
+        if (inst < 0 || inst > 2) return PcpError(kErrInst);
         if (absl::Status s = CheckRange(v.lval); !s.ok()) return s;
-        st.dial[v.inst] = v.lval;
+        st.dial[inst] = v.lval;
       }
       return absl::OkStatus();
     case 2: {
@@ -396,13 +401,14 @@ void TestAgentInit(Pmda& dp) {
   };
   dp.dispatch().label = TestLabels;
   InstallDynamicNames(dp);
-  dp.SetFetchCallback([state](const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+  dp.SetFetchCallback([state](const PmdaMetric& m, Inst inst, AtomValue* atom) {
     return TestFetchCallback(*state, m, inst, atom);
   });
-  dp.SetLabelCallback([](InDom indom, unsigned inst, LabelSet* labels) {
-    if (InDomSerial(indom) != kColourIndom || inst > 2) return 0;
+  dp.SetLabelCallback([](InDom indom, Inst inst, LabelSet* labels) {
+    const uint32_t i = static_cast<uint32_t>(ToPcp(inst));
+    if (InDomSerial(indom) != kColourIndom || i > 2) return 0;
     static constexpr const char* kNames[] = {"red", "green", "blue"};
-    absl::Status s = PmdaAddLabels(labels, absl::StrCat("{\"colour\":\"", kNames[inst], "\"}"));
+    absl::Status s = PmdaAddLabels(labels, absl::StrCat("{\"colour\":\"", kNames[i], "\"}"));
     return s.ok() ? 1 : PcpCode(s);
   });
   std::vector<PmdaMetric> metrics = Metrics();

@@ -44,7 +44,7 @@ void WalkInDom(Context& ctx, pmapi::InDom indom, ArchiveWalk* w) {
     auto name = ctx.NameInDom(indom, i.id);
     if (Note(name, w)) w->digest += Digest(*name);
     auto id = ctx.LookupInDom(indom, i.name);
-    if (Note(id, w)) w->digest += static_cast<uint64_t>(*id);
+    if (Note(id, w)) w->digest += static_cast<uint64_t>(pmapi::ToPcp(*id));
   }
   auto text = ctx.LookupInDomText(indom, pmapi::TextKind::kOneline);
   if (Note(text, w)) w->digest += Digest(*text);

@@ -52,7 +52,7 @@ uint64_t Digest(const pmapi::Result& r) {
     h = Mix(h, static_cast<uint64_t>(vs.valfmt));
     for (int j = 0; j < vs.numval; ++j) {
       pmapi::ValueView v = r.value(vs, j);
-      h = Mix(h, static_cast<uint64_t>(v.inst));
+      h = Mix(h, static_cast<uint64_t>(pmapi::ToPcp(v.inst)));
       h = Mix(h, static_cast<uint64_t>(v.lval));
       h = Mix(h, static_cast<uint64_t>(v.vtype));
       h = Mix(h, Digest(v.payload));

@@ -80,7 +80,7 @@ TEST_F(FaultPmcd, KilledPmcdIsIpcAndReconnectAfterRestartRestoresFetching) {
   ASSERT_TRUE(desc.ok());
   // Only instance 1 of the three colours.
   ASSERT_TRUE(ctx->DelProfile(desc->indom, {}).ok());
-  const int32_t one[] = {1};
+  const Inst one[] = {Inst{1}};
   ASSERT_TRUE(ctx->AddProfile(desc->indom, one).ok());
   EXPECT_EQ(CountValues(*ctx, *colour).value_or(-1), 1);
 

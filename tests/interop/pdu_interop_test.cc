@@ -221,12 +221,12 @@ TEST(Interop, InstancesOfColour) {
   absl::StatusOr<InstanceList> all = DecodeInstance(*r);
   ASSERT_TRUE(all.ok()) << all.status();
   EXPECT_EQ(all->indom, kColourInDom);
-  EXPECT_EQ(all->insts, (std::vector<int32_t>{0, 1, 2}));
+  EXPECT_EQ(all->insts, (std::vector<Inst>{Inst{0}, Inst{1}, Inst{2}}));
   EXPECT_EQ(all->names, (std::vector<std::string>{"red", "green", "blue"}));
   r = Call(*c, EncodeInstanceReq(0, kColourInDom, kInNull, "green"));
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(DecodeInstance(*r)->insts, std::vector<int32_t>{1});
-  r = Call(*c, EncodeInstanceReq(0, kColourInDom, 2, ""));
+  EXPECT_EQ(DecodeInstance(*r)->insts, std::vector<Inst>{Inst{1}});
+  r = Call(*c, EncodeInstanceReq(0, kColourInDom, Inst{2}, ""));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(DecodeInstance(*r)->names, std::vector<std::string>{"blue"});
   r = Call(*c, EncodeInstanceReq(0, kColourInDom, kInNull, "purple"));

@@ -63,7 +63,7 @@ void MixResult(uint64_t* d, const pmapi::Result& r, const std::set<pmapi::PmID>&
     Mix(d, static_cast<uint64_t>(vs.numval));
     for (int j = 0; j < vs.numval; ++j) {
       pmapi::ValueView v = r.value(vs, j);
-      Mix(d, static_cast<uint64_t>(v.inst));
+      Mix(d, static_cast<uint64_t>(pmapi::ToPcp(v.inst)));
       if (vs.valfmt == pmapi::kValInsitu) {
         Mix(d, static_cast<uint64_t>(v.lval));
       } else {
@@ -202,7 +202,7 @@ Walk WalkContext(pmapi::Context& ctx, const WalkSpec& spec) {
       continue;
     }
     for (const pmapi::Instance& i : *insts) {
-      Mix(&w.indoms_digest, static_cast<uint64_t>(i.id));
+      Mix(&w.indoms_digest, static_cast<uint64_t>(pmapi::ToPcp(i.id)));
       MixString(&w.indoms_digest, i.name);
     }
   }

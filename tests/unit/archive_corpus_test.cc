@@ -82,8 +82,8 @@ TEST_F(ArchiveCorpusTest, RepeatBecomesTheLatestOfItsTime) {
         ASSERT_TRUE(n.has_value());
         EXPECT_EQ(*n, h[i].name(k));
       }
-      size_t at = h[i].Find(7733366);
-      size_t before = h[i - 1].Find(7733366);
+      size_t at = h[i].Find(Inst{7733366});
+      size_t before = h[i - 1].Find(Inst{7733366});
       if (at < h[i].size() && before < h[i - 1].size() &&
           h[i].name(at) == "7733366 isql AWAITING COMMAND" &&
           h[i - 1].name(before) == "7733366 isql COMMIT TRANSACTI") {

@@ -239,7 +239,7 @@ TEST(LabelRecordDecoderTest, NegativeCountIsAnEmptySet) {
   absl::StatusOr<LabelRecord> r = DecodeLabelRecord(b.v(), false);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->sets.size(), 1u);
-  EXPECT_EQ(r->sets[0].inst, 1);
+  EXPECT_EQ(r->sets[0].inst, Inst{1});
   EXPECT_TRUE(r->sets[0].json.empty());
   EXPECT_TRUE(r->sets[0].labels.empty());
 }

@@ -108,12 +108,13 @@ TEST(ArchiveReaderTest, SmallV3ByFileNameAndInstances) {
   const std::vector<InDomSnapshot>* h = (*a)->InDomHistory(MakeInDom(29, 3));
   ASSERT_NE(h, nullptr);
   ASSERT_GE(h->size(), 2u);
-  std::optional<std::string_view> name = (*a)->InstanceName(MakeInDom(29, 3), 0, (*h)[1].stamp);
+  std::optional<std::string_view> name =
+      (*a)->InstanceName(MakeInDom(29, 3), Inst{0}, (*h)[1].stamp);
   ASSERT_TRUE(name.has_value());
   EXPECT_EQ(*name, "m-00");
   ArchiveTime before = (*h)[0].stamp;
   before.sec -= 1;
-  EXPECT_FALSE((*a)->InstanceName(MakeInDom(29, 3), 0, before).has_value());
+  EXPECT_FALSE((*a)->InstanceName(MakeInDom(29, 3), Inst{0}, before).has_value());
 }
 
 TEST(ArchiveReaderTest, CompressedAndMultiVolume) {

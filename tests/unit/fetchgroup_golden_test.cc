@@ -134,7 +134,7 @@ std::string RunCase(int n, const Case& c) {
     } else if (indom != nullptr) {
       absl::StrAppend(&out, n, "\t", k, "\tindom\t", indom->status, "\t", indom->instances.size(), "\n");
       for (const FetchGroupInstance& i : indom->instances) {
-        absl::StrAppend(&out, n, "\t", k, "\tinst\t", i.inst, "\t", i.name.value_or("(null)"), "\t",
+        absl::StrAppend(&out, n, "\t", k, "\tinst\t", ToPcp(i.inst), "\t", i.name.value_or("(null)"), "\t",
                         i.status, "\t", ValueText(i.value, type), "\n");
       }
     } else {

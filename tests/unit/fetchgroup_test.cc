@@ -48,13 +48,13 @@ class ScriptedSource : public Source {
     return PcpError(kErrPmid);
   }
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom) override {
-    return std::vector<Instance>{{0, "a"}, {1, "b"}, {2, "c"}};
+    return std::vector<Instance>{{Inst{0}, "a"}, {Inst{1}, "b"}, {Inst{2}, "c"}};
   }
-  absl::StatusOr<std::string> NameInDom(InDom, int32_t) override { return PcpError(kErrInst); }
-  absl::StatusOr<int32_t> LookupInDom(InDom, std::string_view name) override {
-    if (name == "a") return 0;
-    if (name == "b") return 1;
-    if (name == "c") return 2;
+  absl::StatusOr<std::string> NameInDom(InDom, Inst) override { return PcpError(kErrInst); }
+  absl::StatusOr<Inst> LookupInDom(InDom, std::string_view name) override {
+    if (name == "a") return Inst{0};
+    if (name == "b") return Inst{1};
+    if (name == "c") return Inst{2};
     return PcpError(kErrInst);
   }
   absl::StatusOr<std::string> LookupText(uint32_t, int) override { return PcpError(kErrText); }
@@ -93,7 +93,7 @@ Result Record(int64_t t, int32_t v) {
     if (v >= 0) r.AddInsitu(kInNull, v);
   }
   r.AddSet(kPerInst, 3, kValInsitu);
-  for (int32_t inst : {2, 0, 1}) r.AddInsitu(inst, inst * 100 + static_cast<int32_t>(t));
+  for (int32_t inst : {2, 0, 1}) r.AddInsitu(Inst{inst}, inst * 100 + static_cast<int32_t>(t));
   return r;
 }
 
@@ -171,7 +171,7 @@ TEST(FetchGroupTest, IndomSortedNamedAndLimited) {
   ASSERT_TRUE(all.ok() && small.ok() && single.ok());
   ASSERT_TRUE(fg->Fetch().ok());
   ASSERT_EQ((*all)->instances.size(), 3u);
-  EXPECT_EQ((*all)->instances[0].inst, 0);
+  EXPECT_EQ((*all)->instances[0].inst, Inst{0});
   EXPECT_EQ((*all)->instances[0].name, "a");
   EXPECT_EQ((*all)->instances[2].value.atom.bytes, "201");
   EXPECT_EQ((*small)->status, kErrToobig);
@@ -195,10 +195,10 @@ TEST(FetchGroupTest, RegistrationErrors) {
 TEST(FetchGroupTest, ProfileNarrowedThenClearedAndFailedFetch) {
   auto fg = Group({Record(1, 5)});
   ASSERT_TRUE(fg->AddItem("p", "b", std::nullopt, kType32).ok());
-  EXPECT_TRUE(fg->context().ProfileAdmits(kIndom, 1));
-  EXPECT_FALSE(fg->context().ProfileAdmits(kIndom, 0));
+  EXPECT_TRUE(fg->context().ProfileAdmits(kIndom, Inst{1}));
+  EXPECT_FALSE(fg->context().ProfileAdmits(kIndom, Inst{0}));
   ASSERT_TRUE(fg->AddIndom("p", std::nullopt, kType32, 4).ok());
-  EXPECT_TRUE(fg->context().ProfileAdmits(kIndom, 0));
+  EXPECT_TRUE(fg->context().ProfileAdmits(kIndom, Inst{0}));
   auto item = fg->AddItem("i", std::nullopt, "instant", kTypeU32);
   const FetchGroupTimestamp* stamp = fg->AddTimestamp();
   ASSERT_TRUE(fg->Fetch().ok());
@@ -209,7 +209,7 @@ TEST(FetchGroupTest, ProfileNarrowedThenClearedAndFailedFetch) {
   EXPECT_EQ((*item)->status, kErrValue);
   EXPECT_EQ((*item)->value.atom.ul, 0xffffffffu);
   ASSERT_TRUE(fg->Clear().ok());
-  EXPECT_FALSE(fg->context().ProfileAdmits(kIndom, 1));
+  EXPECT_FALSE(fg->context().ProfileAdmits(kIndom, Inst{1}));
 }
 
 }  // namespace

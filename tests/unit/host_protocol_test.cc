@@ -186,7 +186,7 @@ TEST(HostProtocol, ProfileIsSentOnlyWhenItChanges) {
   const PmID ids[] = {kId};
   ASSERT_TRUE(p->Fetch(ids, &profile, &r, nullptr).ok());
   ASSERT_TRUE(p->Fetch(ids, &profile, &r, nullptr).ok());
-  int32_t one = 1;
+  const Inst one{1};
   profile.Add(kInDom, {&one, 1});
   ASSERT_TRUE(p->Fetch(ids, &profile, &r, nullptr).ok());
   ASSERT_TRUE(p->Fetch(ids, nullptr, &r, nullptr).ok());
@@ -404,7 +404,7 @@ TEST(HostProtocol, InstancesTextAndLabels) {
   FakePmcd pmcd([](const std::vector<uint8_t>& req) -> std::vector<std::vector<uint8_t>> {
     switch (TypeOf(req)) {
       case kPduInstanceReq:
-        return {EncodeInstance(0, InstanceList{kInDom, {0, 1}, {"red", "green"}})};
+        return {EncodeInstance(0, InstanceList{kInDom, {Inst{0}, Inst{1}}, {"red", "green"}})};
       case kPduTextReq:
         return {EncodeText(0, 0, "one line")};
       case kPduLabelReq: {
@@ -426,7 +426,7 @@ TEST(HostProtocol, InstancesTextAndLabels) {
   ASSERT_NE(p, nullptr);
   absl::StatusOr<HostInstances> insts = p->Instances(kInDom, kInNull, "");
   ASSERT_TRUE(insts.ok());
-  EXPECT_EQ(insts->ids, (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(insts->ids, (std::vector<Inst>{Inst{0}, Inst{1}}));
   EXPECT_EQ(insts->names, (std::vector<std::string>{"red", "green"}));
   EXPECT_EQ(*p->Text(ToPcp(kId), kTextOneline | kTextPmid), "one line");
   absl::StatusOr<std::vector<LabelSet>> labels = p->Labels(ToPcp(kId), kLabelItem);
@@ -637,7 +637,7 @@ std::vector<BadReply> BadReplies() {
       {"DESC cut short", kPduDescReq,
        [d] { return Truncated(EncodeDesc(0, d), 8); }},
       {"INSTANCE whose name runs past the PDU", kPduInstanceReq,
-       [] { return Truncated(EncodeInstance(0, InstanceList{kInDom, {1}, {"a-long-name"}}), 14); }},
+       [] { return Truncated(EncodeInstance(0, InstanceList{kInDom, {Inst{1}}, {"a-long-name"}}), 14); }},
       {"TEXT whose length runs past the PDU", kPduTextReq,
        [] { return Truncated(EncodeText(0, ToPcp(kId), "some help text"), 10); }},
       {"HIGHRES_RESULT cut inside its value sets", kPduHighResFetch,

@@ -24,7 +24,7 @@ constexpr InDom kIndom = MakeInDom(29, 1);
 
 struct Obs {
   PmID pmid;
-  std::vector<std::pair<int32_t, int32_t>> values;  // inst, lval
+  std::vector<std::pair<Inst, int32_t>> values;  // inst, lval
 };
 
 class FakeArchive : public RecordSource, public InterpMetadata {
@@ -66,10 +66,10 @@ class FakeArchive : public RecordSource, public InterpMetadata {
     auto it = descs_.find(pmid);
     return it == descs_.end() ? nullptr : &it->second;
   }
-  const std::vector<int32_t>& AllInstances(InDom) override { return all_instances_; }
+  const std::vector<Inst>& AllInstances(InDom) override { return all_instances_; }
   const Lifetimes* InstanceLifetimes(InDom) override { return lives_.empty() ? nullptr : &lives_; }
-  void SetInstances(std::vector<int32_t> all) { all_instances_ = std::move(all); }
-  void SetLife(int32_t inst, int64_t birth_ns, std::optional<int64_t> death_ns) {
+  void SetInstances(std::vector<Inst> all) { all_instances_ = std::move(all); }
+  void SetLife(Inst inst, int64_t birth_ns, std::optional<int64_t> death_ns) {
     lives_[inst] = Lifetime{birth_ns, death_ns};
   }
 
@@ -78,13 +78,13 @@ class FakeArchive : public RecordSource, public InterpMetadata {
  private:
   std::vector<Result> records_;
   std::map<PmID, Desc> descs_;
-  std::vector<int32_t> all_instances_{0, 1, 2};
+  std::vector<Inst> all_instances_{Inst{0}, Inst{1}, Inst{2}};
   Lifetimes lives_;
 };
 
 // Returns the in-situ values of set 0 of r as inst -> value.
-std::map<int32_t, int32_t> Values(const Result& r, int set = 0) {
-  std::map<int32_t, int32_t> out;
+std::map<Inst, int32_t> Values(const Result& r, int set = 0) {
+  std::map<Inst, int32_t> out;
   const ValueSet& vs = r.sets()[set];
   for (int j = 0; j < vs.numval; ++j) out[r.value(vs, j).inst] = r.value(vs, j).lval;
   return out;
@@ -189,19 +189,19 @@ TEST(InterpMarkTest, CounterGivesNoValueOnceAfterCrossingAMark) {
 TEST(InterpInstancesTest, InstancesComeAndGoAndFollowTheProfile) {
   FakeArchive a;
   a.AddDesc(kPerInst, kType32, kSemInstant, kIndom);
-  a.AddRecord(1 * kSec, {{kPerInst, {{0, 1}, {1, 10}}}});
-  a.AddRecord(2 * kSec, {{kPerInst, {{0, 2}, {1, 20}, {2, 200}}}});
-  a.AddRecord(3 * kSec, {{kPerInst, {{0, 3}, {2, 300}}}});
+  a.AddRecord(1 * kSec, {{kPerInst, {{Inst{0}, 1}, {Inst{1}, 10}}}});
+  a.AddRecord(2 * kSec, {{kPerInst, {{Inst{0}, 2}, {Inst{1}, 20}, {Inst{2}, 200}}}});
+  a.AddRecord(3 * kSec, {{kPerInst, {{Inst{0}, 3}, {Inst{2}, 300}}}});
   InterpEngine e(&a, &a);
   Profile p;
   PmID ids[] = {kPerInst};
   auto v = Values(*e.Fetch(2 * kSec + kSec / 4, ids, p, true));
-  EXPECT_EQ(v, (std::map<int32_t, int32_t>{{0, 2}, {2, 200}}));  // inst 1 has no next value
-  int32_t only2[] = {2};
+  EXPECT_EQ(v, (std::map<Inst, int32_t>{{Inst{0}, 2}, {Inst{2}, 200}}));  // inst 1 has no next value
+  const Inst only2[] = {Inst{2}};
   p.Delete(kIndom, {});
   p.Add(kIndom, only2);
   v = Values(*e.Fetch(2 * kSec + kSec * 3 / 4, ids, p, true));  // the prior, though nearer the next
-  EXPECT_EQ(v, (std::map<int32_t, int32_t>{{2, 200}}));
+  EXPECT_EQ(v, (std::map<Inst, int32_t>{{Inst{2}, 200}}));
 }
 
 // libpcp's order: a hash table of 4 buckets for the 4 instances, each
@@ -209,32 +209,32 @@ TEST(InterpInstancesTest, InstancesComeAndGoAndFollowTheProfile) {
 TEST(InterpInstancesTest, ResultListsInstancesInLibpcpsHashOrder) {
   FakeArchive a;
   a.AddDesc(kPerInst, kType32, kSemInstant, kIndom);
-  a.SetInstances({5, 3, 8, 1});
-  a.AddRecord(1 * kSec, {{kPerInst, {{1, 10}, {3, 30}, {5, 50}, {8, 80}}}});
+  a.SetInstances({Inst{5}, Inst{3}, Inst{8}, Inst{1}});
+  a.AddRecord(1 * kSec, {{kPerInst, {{Inst{1}, 10}, {Inst{3}, 30}, {Inst{5}, 50}, {Inst{8}, 80}}}});
   InterpEngine e(&a, &a);
   PmID ids[] = {kPerInst};
   absl::StatusOr<Result> r = e.Fetch(1 * kSec, ids, Profile(), true);
   ASSERT_TRUE(r.ok());
-  std::vector<int32_t> order;
+  std::vector<Inst> order;
   for (int j = 0; j < r->sets()[0].numval; ++j) order.push_back(r->value(r->sets()[0], j).inst);
-  EXPECT_EQ(order, (std::vector<int32_t>{8, 1, 5, 3}));
+  EXPECT_EQ(order, (std::vector<Inst>{Inst{8}, Inst{1}, Inst{5}, Inst{3}}));
 }
 
 // A discrete value is not carried past its instance's life (QA test 1288).
 TEST(InterpInstancesTest, DiscreteValuesEndWithTheInstancesLife) {
   FakeArchive a;
   a.AddDesc(kPerInst, kType32, kSemDiscrete, kIndom);
-  a.AddRecord(1 * kSec, {{kPerInst, {{0, 1}, {1, 10}}}});
-  a.AddRecord(2 * kSec, {{kPerInst, {{0, 2}}}});
-  a.AddRecord(3 * kSec, {{kPerInst, {{0, 3}}}});
-  a.SetLife(0, 1 * kSec, std::nullopt);
-  a.SetLife(1, 1 * kSec, 2 * kSec);
+  a.AddRecord(1 * kSec, {{kPerInst, {{Inst{0}, 1}, {Inst{1}, 10}}}});
+  a.AddRecord(2 * kSec, {{kPerInst, {{Inst{0}, 2}}}});
+  a.AddRecord(3 * kSec, {{kPerInst, {{Inst{0}, 3}}}});
+  a.SetLife(Inst{0}, 1 * kSec, std::nullopt);
+  a.SetLife(Inst{1}, 1 * kSec, 2 * kSec);
   InterpEngine e(&a, &a);
   PmID ids[] = {kPerInst};
   EXPECT_EQ(Values(*e.Fetch(2 * kSec, ids, Profile(), true)),
-            (std::map<int32_t, int32_t>{{0, 2}, {1, 10}}));
+            (std::map<Inst, int32_t>{{Inst{0}, 2}, {Inst{1}, 10}}));
   EXPECT_EQ(Values(*e.Fetch(2 * kSec + 1, ids, Profile(), true)),
-            (std::map<int32_t, int32_t>{{0, 2}}));
+            (std::map<Inst, int32_t>{{Inst{0}, 2}}));
 }
 
 TEST(InterpTypesTest, DoubleCounterAndNonArithmeticCounter) {

@@ -189,7 +189,7 @@ TEST_F(AgentsEnvTest, SerialPortsForTheSuperUserOrWithAccess) {
   PmID tx = *ctx.LookupName("tty.serial.tx");
   const InDom indom = ctx.LookupDesc(tx)->indom;
   EXPECT_EQ(InDomSerial(indom), 35u);
-  EXPECT_EQ(*ctx.NameInDom(indom, 1), "4");  // numbered in order of discovery
+  EXPECT_EQ(*ctx.NameInDom(indom, Inst{1}), "4");  // numbered in order of discovery
 }
 
 // The proc agent's names below a node the name space marks as its own

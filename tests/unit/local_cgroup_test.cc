@@ -57,7 +57,7 @@ class CgroupTreeTest : public testing::Test {
     absl::StatusOr<Result> r = ctx->Fetch({&*id, 1});
     EXPECT_TRUE(r.ok() && desc.ok()) << name;
     if (!r.ok() || !desc.ok()) return out;
-    std::map<int32_t, std::string> names;
+    std::map<Inst, std::string> names;
     if (desc->indom != kInDomNull) {
       for (const Instance& i : ctx->GetInDom(desc->indom).value_or(std::vector<Instance>{})) names[i.id] = i.name;
     }

@@ -29,7 +29,7 @@ class LocalContextTest : public LocalFixture {
     ValueView v = r.value(r.sets()[0], 0);
     return std::string(v.payload.begin(), v.payload.end());
   }
-  absl::Status StoreInsitu(const std::string& name, std::vector<std::pair<int32_t, int32_t>> values) {
+  absl::Status StoreInsitu(const std::string& name, std::vector<std::pair<Inst, int32_t>> values) {
     Result r;
     r.AddSet(Id(name), static_cast<int>(values.size()), kValInsitu);
     for (auto [inst, v] : values) r.AddInsitu(inst, v);
@@ -194,7 +194,7 @@ TEST_F(LocalContextTest, FetchBehaviours) {
   EXPECT_EQ(FetchOne("test.again").sets()[0].numval, kErrAgain);
   Result gappy = FetchOne("test.gappy");
   ASSERT_EQ(gappy.sets()[0].numval, 2);
-  EXPECT_EQ(gappy.value(gappy.sets()[0], 1).inst, 2);
+  EXPECT_EQ(gappy.value(gappy.sets()[0], 1).inst, Inst{2});
   Result bins = FetchOne("test.bin");
   ASSERT_EQ(bins.sets()[0].numval, 9);
   EXPECT_EQ(bins.value(bins.sets()[0], 8).lval, 900);
@@ -215,22 +215,22 @@ TEST_F(LocalContextTest, FetchBehaviours) {
 TEST_F(LocalContextTest, ProfileIsHonoured) {
   const InDom colour = MakeInDom(250, 0);
   ASSERT_TRUE(ctx_->DelProfile(colour, {}).ok());
-  int32_t blue = 2;
+  const Inst blue{2};
   ASSERT_TRUE(ctx_->AddProfile(colour, {&blue, 1}).ok());
   Result r = FetchOne("test.colour");
   ASSERT_EQ(r.sets()[0].numval, 1);
-  EXPECT_EQ(r.value(r.sets()[0], 0).inst, 2);
+  EXPECT_EQ(r.value(r.sets()[0], 0).inst, Inst{2});
 }
 
 TEST_F(LocalContextTest, Instances) {
   const InDom colour = MakeInDom(250, 0);
   absl::StatusOr<std::vector<Instance>> all = ctx_->GetInDom(colour);
   ASSERT_TRUE(all.ok());
-  EXPECT_EQ(*all, (std::vector<Instance>{{0, "red"}, {1, "green"}, {2, "blue"}}));
-  EXPECT_EQ(*ctx_->NameInDom(colour, 1), "green");
-  EXPECT_EQ(*ctx_->LookupInDom(colour, "blue"), 2);
+  EXPECT_EQ(*all, (std::vector<Instance>{{Inst{0}, "red"}, {Inst{1}, "green"}, {Inst{2}, "blue"}}));
+  EXPECT_EQ(*ctx_->NameInDom(colour, Inst{1}), "green");
+  EXPECT_EQ(*ctx_->LookupInDom(colour, "blue"), Inst{2});
   EXPECT_EQ(PcpCode(ctx_->LookupInDom(colour, "mauve").status()), kErrInst);
-  EXPECT_EQ(PcpCode(ctx_->NameInDom(colour, 9).status()), kErrInst);
+  EXPECT_EQ(PcpCode(ctx_->NameInDom(colour, Inst{9}).status()), kErrInst);
   EXPECT_EQ(PcpCode(ctx_->GetInDom(MakeInDom(250, 77)).status()), kErrIndom);
   EXPECT_EQ(PcpCode(ctx_->GetInDom(MakeInDom(29, 0)).status()), kErrNoagent);
   EXPECT_TRUE(ctx_->GetInDom(MakeInDom(250, 2))->empty());
@@ -263,7 +263,7 @@ TEST_F(LocalContextTest, Labels) {
   absl::StatusOr<std::vector<LabelSet>> inst = ctx_->LookupLabels(LabelLevel::kInstances, MakeInDom(250, 0));
   ASSERT_EQ(inst->size(), 3u);
   EXPECT_EQ((*inst)[2].json, "{\"colour\":\"blue\"}");
-  EXPECT_EQ((*inst)[2].inst, 2);
+  EXPECT_EQ((*inst)[2].inst, Inst{2});
   absl::StatusOr<std::vector<LabelSet>> context = ctx_->LookupLabels(LabelLevel::kContext);
   ASSERT_TRUE(context.ok());
   EXPECT_NE((*context)[0].json.find("\"hostname\":"), std::string::npos);
@@ -310,12 +310,12 @@ TEST_F(LocalContextTest, StoreRules) {
   EXPECT_EQ(FetchOne("test.write_me").value(FetchOne("test.write_me").sets()[0], 0).lval, 200);
   EXPECT_EQ(PcpCode(StoreInsitu("test.write_me", {{kInNull, -1}})), kErrSign);
   EXPECT_EQ(PcpCode(StoreInsitu("test.write_me", {{kInNull, 256}})), kErrConv);
-  EXPECT_TRUE(StoreInsitu("test.dial", {{0, 1}, {2, 255}}).ok());
+  EXPECT_TRUE(StoreInsitu("test.dial", {{Inst{0}, 1}, {Inst{2}, 255}}).ok());
   Result dial = FetchOne("test.dial");
   EXPECT_EQ(dial.value(dial.sets()[0], 2).lval, 255);
-  EXPECT_EQ(PcpCode(StoreInsitu("test.dial", {{5, 1}})), kErrInst);
+  EXPECT_EQ(PcpCode(StoreInsitu("test.dial", {{Inst{5}, 1}})), kErrInst);
   EXPECT_EQ(PcpCode(StoreInsitu("test.readonly", {{kInNull, 1}})), kErrPermission);
-  EXPECT_EQ(PcpCode(StoreInsitu("test.colour", {{0, 1}})), kErrPermission);
+  EXPECT_EQ(PcpCode(StoreInsitu("test.colour", {{Inst{0}, 1}})), kErrPermission);
   EXPECT_EQ(PcpCode(StoreInsitu("kernel.all.nprocs", {{kInNull, 1}})), kErrPermission);
   Result bad;
   bad.AddSet(MakePmID(250, 9, 9), 1, kValInsitu);

@@ -49,7 +49,7 @@ TEST(LocalDsoTest, LoadsByPathAndAnswersFetches) {
   ValueView g = r->value(r->sets()[1], 0);
   EXPECT_EQ(std::string(g.payload.begin(), g.payload.end()), std::string("hello from a shared object\0", 27));
   ASSERT_EQ(r->sets()[2].numval, 2);
-  EXPECT_EQ(r->value(r->sets()[2], 1).inst, 2);
+  EXPECT_EQ(r->value(r->sets()[2], 1).inst, Inst{2});
   EXPECT_EQ(r->value(r->sets()[2], 1).lval, 20);
   r = ctx->Fetch(ids);
   uint64_t calls = 0;
@@ -58,7 +58,7 @@ TEST(LocalDsoTest, LoadsByPathAndAnswersFetches) {
   std::memcpy(&calls, c.payload.data(), 8);
   EXPECT_EQ(calls, 2u);
   EXPECT_EQ(ctx->LookupDesc(ids[2])->indom, MakeInDom(251, 0));
-  EXPECT_EQ(*ctx->NameInDom(MakeInDom(251, 0), 1), "top");
+  EXPECT_EQ(*ctx->NameInDom(MakeInDom(251, 0), Inst{1}), "top");
   EXPECT_EQ(*ctx->LookupText(*answer, TextKind::kOneline), "The answer");
   EXPECT_EQ(*ctx->LookupInDomText(MakeInDom(251, 0), TextKind::kOneline), "Two shelves");
   EXPECT_EQ(PcpCode(ctx->Fetch({&ids[0], 1}).status()), 0);

@@ -159,7 +159,7 @@ TEST_F(LocalEventsTest, CacheInstancesComeAndGo) {
   EXPECT_EQ(in[0].name, "alpha");
   EXPECT_EQ(in[1].name, "beta");
   EXPECT_EQ(in[2].name, "gamma");
-  const int32_t beta = in[1].id;
+  const Inst beta = in[1].id;
   ASSERT_TRUE(StoreString("test.cache.control", "add delta").ok());
   ASSERT_TRUE(StoreString("test.cache.control", "hide beta").ok());
   in = CacheInstances();
@@ -188,7 +188,8 @@ TEST_F(LocalEventsTest, CacheInstancesComeAndGo) {
     ValueView v = r.value(r.sets()[0], j);
     absl::StatusOr<std::string> name = ctx_->NameInDom(ctx_->LookupDesc(Id("test.cache.value"))->indom, v.inst);
     ASSERT_TRUE(name.ok());
-    EXPECT_EQ(static_cast<uint32_t>(v.lval), name->size() * 10 + static_cast<uint32_t>(v.inst));
+    EXPECT_EQ(static_cast<uint32_t>(v.lval),
+              name->size() * 10 + static_cast<uint32_t>(ToPcp(v.inst)));
   }
 }
 

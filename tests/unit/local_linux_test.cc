@@ -82,13 +82,13 @@ TEST(LocalLinuxTest, DescriptorsMatchPcp) {
 }
 
 // Returns the values of `name` by instance id.
-std::map<int32_t, ValueView> Values(Context& ctx, const std::string& name, Result* keep) {
+std::map<Inst, ValueView> Values(Context& ctx, const std::string& name, Result* keep) {
   absl::StatusOr<PmID> id = ctx.LookupName(name);
   EXPECT_TRUE(id.ok()) << name;
   absl::StatusOr<Result> r = ctx.Fetch({&*id, 1});
   EXPECT_TRUE(r.ok()) << name;
   *keep = *std::move(r);
-  std::map<int32_t, ValueView> out;
+  std::map<Inst, ValueView> out;
   const ValueSet& vs = keep->sets()[0];
   for (int j = 0; j < vs.numval; ++j) out[keep->value(vs, j).inst] = keep->value(vs, j);
   return out;
@@ -105,22 +105,22 @@ TEST(LocalLinuxTest, ValuesAreSane) {
   Result keep;
   const uint32_t ncpu = static_cast<uint32_t>(Values(ctx, "hinv.ncpu", &keep).at(kInNull).lval);
   EXPECT_GE(ncpu, 1u);
-  std::map<int32_t, ValueView> user = Values(ctx, "kernel.percpu.cpu.user", &keep);
+  std::map<Inst, ValueView> user = Values(ctx, "kernel.percpu.cpu.user", &keep);
   EXPECT_EQ(user.size(), ncpu);
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 0), user.begin()->first), "cpu" + std::to_string(user.begin()->first));
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 0), user.begin()->first), "cpu" + std::to_string(ToPcp(user.begin()->first)));
   const uint64_t physmem = U64(Values(ctx, "mem.physmem", &keep).at(kInNull));
   const uint64_t used = U64(Values(ctx, "mem.util.used", &keep).at(kInNull));
   EXPECT_GT(physmem, 0u);
   EXPECT_LE(used, physmem);
   EXPECT_EQ(static_cast<uint64_t>(static_cast<uint32_t>(Values(ctx, "hinv.physmem", &keep).at(kInNull).lval)),
             physmem / 1024);
-  std::map<int32_t, ValueView> load = Values(ctx, "kernel.all.load", &keep);
+  std::map<Inst, ValueView> load = Values(ctx, "kernel.all.load", &keep);
   ASSERT_EQ(load.size(), 3u);
   float one;
-  std::memcpy(&one, load.at(1).payload.data(), 4);
+  std::memcpy(&one, load.at(Inst{1}).payload.data(), 4);
   EXPECT_GE(one, 0.0f);
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 2), 15), "15 minute");
-  EXPECT_EQ(*ctx.LookupInDom(MakeInDom(60, 2), "5"), 5);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 2), Inst{15}), "15 minute");
+  EXPECT_EQ(*ctx.LookupInDom(MakeInDom(60, 2), "5"), Inst{5});
   ValueView sys = Values(ctx, "kernel.uname.sysname", &keep).at(kInNull);
   EXPECT_EQ(std::string(sys.payload.begin(), sys.payload.end()), std::string("Linux\0", 6));
   // counters do not go backwards
@@ -140,7 +140,7 @@ TEST(LocalLinuxTest, ValuesAreSane) {
   for (const char* n : {"filesys.capacity", "filesys.used", "filesys.free"}) fs_ids.push_back(*ctx.LookupName(n));
   absl::StatusOr<Result> fs = ctx.Fetch(fs_ids);
   ASSERT_TRUE(fs.ok());
-  std::map<int32_t, uint64_t> by_inst[3];
+  std::map<Inst, uint64_t> by_inst[3];
   for (int m = 0; m < 3; ++m) {
     const ValueSet& vs = fs->sets()[m];
     for (int j = 0; j < vs.numval; ++j) by_inst[m][fs->value(vs, j).inst] = U64(fs->value(vs, j));
@@ -198,21 +198,21 @@ TEST_F(FakeProcTest, ReadsTheMadeUpTree) {
   setenv("LINUX_NCPUS", "4", 1);  // unset by TearDown
   Context ctx = OpenOrDie();
   Result keep;
-  std::map<int32_t, ValueView> user = Values(ctx, "kernel.percpu.cpu.user", &keep);
+  std::map<Inst, ValueView> user = Values(ctx, "kernel.percpu.cpu.user", &keep);
   ASSERT_EQ(user.size(), 2u);
-  EXPECT_TRUE(user.contains(0) && user.contains(3));
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 0), 3), "cpu3");
+  EXPECT_TRUE(user.contains(Inst{0}) && user.contains(Inst{3}));
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 0), Inst{3}), "cpu3");
   EXPECT_EQ(U64(Values(ctx, "kernel.all.intr", &keep).at(kInNull)), 12345u);
   EXPECT_EQ(U64(Values(ctx, "kernel.all.pswitch", &keep).at(kInNull)), 999u);
   EXPECT_EQ(U64(Values(ctx, "mem.util.used", &keep).at(kInNull)), 1024000u);
   EXPECT_EQ(Values(ctx, "hinv.physmem", &keep).at(kInNull).lval, 2000);
   EXPECT_EQ(Values(ctx, "kernel.all.nprocs", &keep).at(kInNull).lval, 77);
-  std::map<int32_t, ValueView> reads = Values(ctx, "disk.dev.read_bytes", &keep);
+  std::map<Inst, ValueView> reads = Values(ctx, "disk.dev.read_bytes", &keep);
   ASSERT_EQ(reads.size(), 1u);  // sda only: sda1 is a partition, loop0 a loop device
   EXPECT_EQ(U64(reads.begin()->second), 100u);
   EXPECT_EQ(Values(ctx, "disk.dev.avactive", &keep).begin()->second.lval, 33);
-  EXPECT_EQ(U64(Values(ctx, "network.interface.out.drops", &keep).at(0)), 4u);
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 3), 0), "eth9");
+  EXPECT_EQ(U64(Values(ctx, "network.interface.out.drops", &keep).at(Inst{0})), 4u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 3), Inst{0}), "eth9");
   EXPECT_EQ(Values(ctx, "swap.pagesin", &keep).at(kInNull).lval, 7);
   // what the files do not give is no value (as PCP's agent answers for a
   // missing /proc/meminfo line) or, for the old swap line, "not
@@ -274,7 +274,7 @@ TEST_F(FakeProcTest, SoftnetColumnsByKernel) {
   Result keep;
   EXPECT_EQ(U64(Values(ctx, "network.softnet.processed", &keep).at(kInNull)), 0x1904u + 0x534u);
   EXPECT_EQ(U64(Values(ctx, "network.softnet.cpu_collision", &keep).at(kInNull)), 4u);
-  EXPECT_EQ(U64(Values(ctx, "network.softnet.percpu.processed", &keep).at(1)), 0x534u);
+  EXPECT_EQ(U64(Values(ctx, "network.softnet.percpu.processed", &keep).at(Inst{1})), 0x534u);
   PmID rps = *ctx.LookupName("network.softnet.received_rps");
   EXPECT_EQ(ctx.Fetch({&rps, 1})->sets()[0].numval, kErrAppversion);
   std::remove((root_ + "/proc/net/softnet_stat").c_str());
@@ -335,33 +335,33 @@ TEST_F(FakeProcTest, CpuinfoPerProcessor) {
   WriteFile(root_ + "/sys/devices/system/cpu/cpu1/cpufreq/stats/time_in_state", "2000000 10\n1000000 30\n");
   Context ctx = OpenOrDie();
   Result keep;
-  std::map<int32_t, ValueView> vendor = Values(ctx, "hinv.cpu.vendor", &keep);
+  std::map<Inst, ValueView> vendor = Values(ctx, "hinv.cpu.vendor", &keep);
   ASSERT_EQ(vendor.size(), 2u);
-  EXPECT_EQ(Text(vendor.at(0)), "GenuineTest");
-  EXPECT_EQ(Text(vendor.at(1)), "OtherTest");
-  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(0)), "85");
+  EXPECT_EQ(Text(vendor.at(Inst{0})), "GenuineTest");
+  EXPECT_EQ(Text(vendor.at(Inst{1})), "OtherTest");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(Inst{0})), "85");
   // cpu1 has no "model" line: its model is its model name
-  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(1)), "Second");
-  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model_name", &keep).at(0)), "Test CPU @ 2.00GHz");
-  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.stepping", &keep).at(1)), "unknown");
-  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.flags", &keep).at(0)), "fpu  vme");
-  EXPECT_EQ(Float(Values(ctx, "hinv.cpu.clock", &keep).at(1)), 1200.5f);
-  EXPECT_EQ(Float(Values(ctx, "hinv.cpu.bogomips", &keep).at(0)), 3999.99f);
-  std::map<int32_t, ValueView> cache = Values(ctx, "hinv.cpu.cache", &keep);
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(Inst{1})), "Second");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model_name", &keep).at(Inst{0})), "Test CPU @ 2.00GHz");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.stepping", &keep).at(Inst{1})), "unknown");
+  EXPECT_EQ(Text(Values(ctx, "hinv.cpu.flags", &keep).at(Inst{0})), "fpu  vme");
+  EXPECT_EQ(Float(Values(ctx, "hinv.cpu.clock", &keep).at(Inst{1})), 1200.5f);
+  EXPECT_EQ(Float(Values(ctx, "hinv.cpu.bogomips", &keep).at(Inst{0})), 3999.99f);
+  std::map<Inst, ValueView> cache = Values(ctx, "hinv.cpu.cache", &keep);
   EXPECT_EQ(cache.size(), 1u);  // none for cpu1, which has no "cache size" line
-  EXPECT_EQ(cache.at(0).lval, 16384);
-  EXPECT_EQ(Values(ctx, "hinv.cpu.cache_alignment", &keep).at(0).lval, 64);
-  std::map<int32_t, ValueView> online = Values(ctx, "hinv.cpu.online", &keep);
-  EXPECT_EQ(online.at(0).lval, 1);  // no file: online
-  EXPECT_EQ(online.at(1).lval, 0);
-  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.thermal_throttle.core.count", &keep).at(1)), 42u);
-  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.thermal_throttle.core.count", &keep).at(0)), 0u);
-  std::map<int32_t, ValueView> count = Values(ctx, "hinv.cpu.frequency_scaling.count", &keep);
+  EXPECT_EQ(cache.at(Inst{0}).lval, 16384);
+  EXPECT_EQ(Values(ctx, "hinv.cpu.cache_alignment", &keep).at(Inst{0}).lval, 64);
+  std::map<Inst, ValueView> online = Values(ctx, "hinv.cpu.online", &keep);
+  EXPECT_EQ(online.at(Inst{0}).lval, 1);  // no file: online
+  EXPECT_EQ(online.at(Inst{1}).lval, 0);
+  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.thermal_throttle.core.count", &keep).at(Inst{1})), 42u);
+  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.thermal_throttle.core.count", &keep).at(Inst{0})), 0u);
+  std::map<Inst, ValueView> count = Values(ctx, "hinv.cpu.frequency_scaling.count", &keep);
   ASSERT_EQ(count.size(), 1u);
-  EXPECT_EQ(U64(count.at(1)), 2000u * 10 + 1000u * 30);
-  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.frequency_scaling.time", &keep).at(1)), 40u);
-  EXPECT_EQ(Values(ctx, "hinv.cpu.frequency_scaling.max", &keep).at(1).lval, 2000);
-  EXPECT_EQ(Values(ctx, "hinv.cpu.frequency_scaling.min", &keep).at(1).lval, 1000);
+  EXPECT_EQ(U64(count.at(Inst{1})), 2000u * 10 + 1000u * 30);
+  EXPECT_EQ(U64(Values(ctx, "hinv.cpu.frequency_scaling.time", &keep).at(Inst{1})), 40u);
+  EXPECT_EQ(Values(ctx, "hinv.cpu.frequency_scaling.max", &keep).at(Inst{1}).lval, 2000);
+  EXPECT_EQ(Values(ctx, "hinv.cpu.frequency_scaling.min", &keep).at(Inst{1}).lval, 1000);
 }
 
 TEST_F(FakeProcTest, CpuinfoDescriptionAfterTheProcessorLines) {
@@ -373,7 +373,7 @@ TEST_F(FakeProcTest, CpuinfoDescriptionAfterTheProcessorLines) {
             "CPU variant\t: 0x3\nCPU revision\t: 1\nBogoMIPS\t: 50.00\n");
   Context ctx = OpenOrDie();
   Result keep;
-  for (int cpu : {0, 1}) {
+  for (Inst cpu : {Inst{0}, Inst{1}}) {
     EXPECT_EQ(Text(Values(ctx, "hinv.cpu.vendor", &keep).at(cpu)), "0x41");
     EXPECT_EQ(Text(Values(ctx, "hinv.cpu.model", &keep).at(cpu)), "0x3");
     EXPECT_EQ(Text(Values(ctx, "hinv.cpu.stepping", &keep).at(cpu)), "1");
@@ -420,13 +420,13 @@ TEST_F(FakeProcTest, ZramDevices) {
   WriteFile(root_ + "/sys/block/zram0/bd_stat", "5 6 7\n");
   Context ctx = OpenOrDie();
   Result keep;
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 38), 0), "zram0");
-  EXPECT_EQ(U64(Values(ctx, "zram.write", &keep).at(0)), 10u);
-  EXPECT_EQ(U64(Values(ctx, "zram.write_bytes", &keep).at(0)), 40u);
-  EXPECT_EQ(U64(Values(ctx, "zram.capacity", &keep).at(0)), 1048576u);
-  EXPECT_EQ(U64(Values(ctx, "zram.mm_stat.data_size.original", &keep).at(0)), 8u);
-  EXPECT_EQ(U64(Values(ctx, "zram.mm_stat.pages.same", &keep).at(0)), 12u);
-  EXPECT_EQ(U64(Values(ctx, "zram.bd_stat.writes", &keep).at(0)), 28u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 38), Inst{0}), "zram0");
+  EXPECT_EQ(U64(Values(ctx, "zram.write", &keep).at(Inst{0})), 10u);
+  EXPECT_EQ(U64(Values(ctx, "zram.write_bytes", &keep).at(Inst{0})), 40u);
+  EXPECT_EQ(U64(Values(ctx, "zram.capacity", &keep).at(Inst{0})), 1048576u);
+  EXPECT_EQ(U64(Values(ctx, "zram.mm_stat.data_size.original", &keep).at(Inst{0})), 8u);
+  EXPECT_EQ(U64(Values(ctx, "zram.mm_stat.pages.same", &keep).at(Inst{0})), 12u);
+  EXPECT_EQ(U64(Values(ctx, "zram.bd_stat.writes", &keep).at(Inst{0})), 28u);
   EXPECT_TRUE(Values(ctx, "zram.io_stat.invalid", &keep).empty());
   EXPECT_EQ(Values(ctx, "disk.dev.write", &keep).size(), 1u);  // sda only
 }
@@ -461,19 +461,19 @@ TEST_F(FakeProcTest, TapeAndFchostStatistics) {
   Context ctx = OpenOrDie();
   Result keep;
   EXPECT_EQ(Values(ctx, "hinv.ntape", &keep).at(kInNull).lval, 2);
-  std::map<int32_t, ValueView> reads = Values(ctx, "tape.dev.read_cnt", &keep);
+  std::map<Inst, ValueView> reads = Values(ctx, "tape.dev.read_cnt", &keep);
   ASSERT_EQ(reads.size(), 2u);
   std::map<std::string, uint64_t> by_name;
   for (const auto& [inst, v] : reads) by_name[*ctx.NameInDom(MakeInDom(60, 34), inst)] = U64(v);
   EXPECT_EQ(by_name, (std::map<std::string, uint64_t>{{"st0", 12}, {"st2", 5}}));
-  const int32_t st0 = *ctx.LookupInDom(MakeInDom(60, 34), "st0");
+  const Inst st0 = *ctx.LookupInDom(MakeInDom(60, 34), "st0");
   EXPECT_EQ(U64(Values(ctx, "tape.dev.write_byte_cnt", &keep).at(st0)), 4096u);
   EXPECT_EQ(U64(Values(ctx, "tape.dev.in_flight", &keep).at(st0)), 3u);
   EXPECT_EQ(U64(Values(ctx, "tape.dev.resid_cnt", &keep).at(st0)), ~uint64_t{0});
   EXPECT_EQ(U64(Values(ctx, "tape.dev.io_ns", &keep).at(st0)), 0u);
 
   EXPECT_EQ(Values(ctx, "hinv.nfchost", &keep).at(kInNull).lval, 1);
-  const int32_t host = *ctx.LookupInDom(MakeInDom(60, 39), "host3");
+  const Inst host = *ctx.LookupInDom(MakeInDom(60, 39), "host3");
   EXPECT_EQ(U64(Values(ctx, "fchost.in.frames", &keep).at(host)), 16u);
   EXPECT_EQ(U64(Values(ctx, "fchost.out.frames", &keep).at(host)), 16u);
   EXPECT_EQ(U64(Values(ctx, "fchost.in.bytes", &keep).at(host)), 7u);
@@ -483,15 +483,15 @@ TEST_F(FakeProcTest, TapeAndFchostStatistics) {
   EXPECT_EQ(Values(ctx, "fchost.dumped_frames", &keep).size(), 1u);
 
   // st0 goes away and st3 comes: st2 keeps its number, st3 gets a new one
-  const int32_t st2 = *ctx.LookupInDom(MakeInDom(60, 34), "st2");
+  const Inst st2 = *ctx.LookupInDom(MakeInDom(60, 34), "st2");
   std::filesystem::remove_all(tape + "/st0");
   std::filesystem::create_directories(tape + "/st3/stats");
   EXPECT_EQ(Values(ctx, "hinv.ntape", &keep).at(kInNull).lval, 2);
-  std::map<int32_t, ValueView> after = Values(ctx, "tape.dev.read_cnt", &keep);
+  std::map<Inst, ValueView> after = Values(ctx, "tape.dev.read_cnt", &keep);
   ASSERT_EQ(after.size(), 2u);
   EXPECT_EQ(U64(after.at(st2)), 5u);
   EXPECT_FALSE(after.contains(st0));
-  EXPECT_EQ(*ctx.LookupInDom(MakeInDom(60, 34), "st3"), std::max(st0, st2) + 1);
+  EXPECT_EQ(*ctx.LookupInDom(MakeInDom(60, 34), "st3"), Inst{std::max(ToPcp(st0), ToPcp(st2)) + 1});
 }
 
 // disk.md.status: the wait status of $LINUX_MDADM for each md device the
@@ -504,8 +504,8 @@ TEST_F(FakeProcTest, MdStatusRunsMdadm) {
   unsetenv("LINUX_MDADM");
   Result keep;
   EXPECT_TRUE(Values(ctx, "disk.md.status", &keep).empty());
-  EXPECT_EQ(U64(Values(ctx, "disk.md.read", &keep).at(0)), 5u);
-  EXPECT_EQ(Values(ctx, "disk.md.status", &keep).at(0).lval, 256);  // exit status 1
+  EXPECT_EQ(U64(Values(ctx, "disk.md.read", &keep).at(Inst{0})), 5u);
+  EXPECT_EQ(Values(ctx, "disk.md.status", &keep).at(Inst{0}).lval, 256);  // exit status 1
 }
 
 // disk.wwid: one instance per WWID the disks report, its values summed
@@ -521,7 +521,7 @@ TEST_F(FakeProcTest, WwidSumsItsPaths) {
   WriteFile(root_ + "/sys/block/sdc/device/wwid", "naa.33333330000007d1\n");
   Context ctx = OpenOrDie();
   Result keep;
-  std::map<int32_t, ValueView> reads = Values(ctx, "disk.wwid.read", &keep);
+  std::map<Inst, ValueView> reads = Values(ctx, "disk.wwid.read", &keep);
   ASSERT_EQ(reads.size(), 1u);
   EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 42), reads.begin()->first), "333333330000007d1");
   EXPECT_EQ(U64(reads.begin()->second), 5u);
@@ -545,12 +545,12 @@ TEST_F(FakeProcTest, ProcessorsComeFromTheNodes) {
     std::filesystem::create_directories(root_ + d);
   Context ctx = OpenOrDie();
   Result keep;
-  std::map<int32_t, ValueView> user = Values(ctx, "kernel.percpu.cpu.user", &keep);
+  std::map<Inst, ValueView> user = Values(ctx, "kernel.percpu.cpu.user", &keep);
   EXPECT_EQ(user.size(), 3u);
-  EXPECT_FALSE(user.contains(2));
+  EXPECT_FALSE(user.contains(Inst{2}));
   EXPECT_EQ(Values(ctx, "hinv.ncpu", &keep).at(kInNull).lval, 3);
   EXPECT_EQ(Values(ctx, "hinv.nnode", &keep).at(kInNull).lval, 2);
-  EXPECT_EQ(U64(Values(ctx, "kernel.pernode.cpu.user", &keep).at(3)), 10u);  // one tick is 10 ms
+  EXPECT_EQ(U64(Values(ctx, "kernel.pernode.cpu.user", &keep).at(Inst{3})), 10u);  // one tick is 10 ms
 }
 
 // LINUX_NNODES (PCP's test setting, any value) puts the configured
@@ -603,17 +603,17 @@ TEST_F(FakeProcTest, BuddyinfoAsPcpReadsIt) {
   Context ctx = OpenOrDie();
   unsetenv("LINUX_PAGESIZE");
   Result keep;
-  std::map<int32_t, ValueView> pages = Values(ctx, "mem.buddyinfo.pages", &keep);
+  std::map<Inst, ValueView> pages = Values(ctx, "mem.buddyinfo.pages", &keep);
   ASSERT_EQ(pages.size(), 9u);
-  EXPECT_EQ(U64(pages.at(2)), 3u);
-  EXPECT_EQ(U64(pages.at(5)), 30u);
-  std::map<int32_t, ValueView> total = Values(ctx, "mem.buddyinfo.total", &keep);
-  EXPECT_EQ(U64(total.at(5)), 30u * 4 * 4);  // order 2: four pages of 4 KB
+  EXPECT_EQ(U64(pages.at(Inst{2})), 3u);
+  EXPECT_EQ(U64(pages.at(Inst{5})), 30u);
+  std::map<Inst, ValueView> total = Values(ctx, "mem.buddyinfo.total", &keep);
+  EXPECT_EQ(U64(total.at(Inst{5})), 30u * 4 * 4);  // order 2: four pages of 4 KB
   absl::StatusOr<PmID> id = ctx.LookupName("mem.buddyinfo.pages");
   ASSERT_TRUE(id.ok());
   absl::StatusOr<Desc> d = ctx.LookupDesc(*id);
   ASSERT_TRUE(d.ok());
-  absl::StatusOr<std::string> name = ctx.NameInDom(d->indom, 7);
+  absl::StatusOr<std::string> name = ctx.NameInDom(d->indom, Inst{7});
   ASSERT_TRUE(name.ok());
   EXPECT_EQ(*name, "Normal::order1::node");
 }
@@ -676,15 +676,15 @@ TEST_F(FakeProcTest, SlabinfoAsPcpReadsIt) {
             "after 1 2 3 4 5 : tunables 0 0 0 : slabdata 1 1 0\n");
   Context ctx = OpenWithSlabAccess();
   Result keep;
-  std::map<int32_t, ValueView> active = Values(ctx, "mem.slabinfo.objects.active", &keep);
+  std::map<Inst, ValueView> active = Values(ctx, "mem.slabinfo.objects.active", &keep);
   ASSERT_EQ(active.size(), 2u);
-  EXPECT_EQ(U64(active.at(0)), 300u);
-  EXPECT_EQ(U64(active.at(1)), 10u);
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 12), 1), "foo_bar");
-  EXPECT_EQ(Values(ctx, "mem.slabinfo.slabs.objects_per_slab", &keep).at(1).lval, 16);
-  EXPECT_EQ(Values(ctx, "mem.slabinfo.slabs.total", &keep).at(0).lval, 5);
+  EXPECT_EQ(U64(active.at(Inst{0})), 300u);
+  EXPECT_EQ(U64(active.at(Inst{1})), 10u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 12), Inst{1}), "foo_bar");
+  EXPECT_EQ(Values(ctx, "mem.slabinfo.slabs.objects_per_slab", &keep).at(Inst{1}).lval, 16);
+  EXPECT_EQ(Values(ctx, "mem.slabinfo.slabs.total", &keep).at(Inst{0}).lval, 5);
   // 10 objects of 16 to a 2-page slab: 10 * 2 * 4096 / 16 bytes
-  EXPECT_EQ(U64(Values(ctx, "mem.slabinfo.slabs.total_size", &keep).at(1)), 10u * 2 * 4096 / 16);
+  EXPECT_EQ(U64(Values(ctx, "mem.slabinfo.slabs.total_size", &keep).at(Inst{1})), 10u * 2 * 4096 / 16);
 }
 
 // Version 1.1 has no objects per slab and, as PCP's agent has it, no
@@ -693,10 +693,10 @@ TEST_F(FakeProcTest, SlabinfoVersionOneOne) {
   WriteFile(root_ + "/proc/slabinfo", "slabinfo - version: 1.1\nkmem_cache 42 50 128 2 3 1\n");
   Context ctx = OpenWithSlabAccess();
   Result keep;
-  EXPECT_EQ(Values(ctx, "mem.slabinfo.objects.size", &keep).at(0).lval, 128);
+  EXPECT_EQ(Values(ctx, "mem.slabinfo.objects.size", &keep).at(Inst{0}).lval, 128);
   EXPECT_TRUE(Values(ctx, "mem.slabinfo.slabs.objects_per_slab", &keep).empty());
   EXPECT_TRUE(Values(ctx, "mem.slabinfo.slabs.total", &keep).empty());
-  EXPECT_EQ(U64(Values(ctx, "mem.slabinfo.slabs.total_size", &keep).at(0)), 2u * 1 * 4096);
+  EXPECT_EQ(U64(Values(ctx, "mem.slabinfo.slabs.total_size", &keep).at(Inst{0})), 2u * 1 * 4096);
 }
 
 // Without LINUX_ACCESS only the super-user sees slab values.
@@ -718,11 +718,11 @@ TEST_F(FakeProcTest, BandwidthConfPerNode) {
   setenv("PCP_PMDAS_DIR", (root_ + "/pmdas").c_str(), 1);
   Context ctx = OpenOrDie();
   Result keep;
-  std::map<int32_t, ValueView> bw = Values(ctx, "mem.numa.max_bandwidth", &keep);
+  std::map<Inst, ValueView> bw = Values(ctx, "mem.numa.max_bandwidth", &keep);
   unsetenv("PCP_PMDAS_DIR");
   ASSERT_EQ(bw.size(), 1u);
   double v = 0;
-  std::memcpy(&v, bw.at(1).payload.data(), sizeof v);
+  std::memcpy(&v, bw.at(Inst{1}).payload.data(), sizeof v);
   EXPECT_EQ(v, 2048.5);
 }
 
@@ -744,9 +744,9 @@ TEST_F(FakeProcTest, RpcAndNfsCounts) {
   EXPECT_EQ(one("rpc.server.fh_stale"), 4);
   EXPECT_EQ(one("rpc.server.nettcpconn"), 12);  // nettcpcnt, as PCP's agent gives it
   EXPECT_EQ(one("nfs3.server.calls"), 253);
-  EXPECT_EQ(Values(ctx, "nfs3.server.reqs", &keep).at(21).lval, 22);
-  EXPECT_EQ(Values(ctx, "nfs4.server.reqs", &keep).at(4).lval, 5);
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 15), 4), "access");
+  EXPECT_EQ(Values(ctx, "nfs3.server.reqs", &keep).at(Inst{21}).lval, 22);
+  EXPECT_EQ(Values(ctx, "nfs4.server.reqs", &keep).at(Inst{4}).lval, 5);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 15), Inst{4}), "access");
   EXPECT_EQ(one("nfs.server.threads.pools"), 2);
   EXPECT_EQ(U64(Values(ctx, "nfs.server.threads.requests", &keep).at(kInNull)), 50u);
   EXPECT_TRUE(Values(ctx, "rpc.client.rpccnt", &keep).empty());
@@ -786,28 +786,28 @@ TEST_F(FakeProcTest, InterruptsAndSoftirqs) {
   setenv("LINUX_NCPUS", "2", 1);  // the files' two processors, whatever this machine has
   Context ctx = OpenOrDie();
   Result keep;
-  std::map<int32_t, ValueView> total = Values(ctx, "kernel.all.interrupts.total", &keep);
+  std::map<Inst, ValueView> total = Values(ctx, "kernel.all.interrupts.total", &keep);
   ASSERT_EQ(total.size(), 2u);
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 4), 0), "0");
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 4), 1), "LOC");
-  EXPECT_EQ(U64(total.at(0)), 15u);
-  EXPECT_EQ(U64(total.at(1)), 300u);
-  std::map<int32_t, ValueView> percpu = Values(ctx, "kernel.percpu.interrupts", &keep);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 4), Inst{0}), "0");
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 4), Inst{1}), "LOC");
+  EXPECT_EQ(U64(total.at(Inst{0})), 15u);
+  EXPECT_EQ(U64(total.at(Inst{1})), 300u);
+  std::map<Inst, ValueView> percpu = Values(ctx, "kernel.percpu.interrupts", &keep);
   ASSERT_EQ(percpu.size(), 4u);
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 40), 3), "LOC::cpu1");
-  EXPECT_EQ(percpu.at(3).lval, 200);
-  std::map<int32_t, ValueView> intr = Values(ctx, "kernel.percpu.intr", &keep);
-  EXPECT_EQ(U64(intr.at(0)), 110u);
-  EXPECT_EQ(U64(intr.at(1)), 205u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 40), Inst{3}), "LOC::cpu1");
+  EXPECT_EQ(percpu.at(Inst{3}).lval, 200);
+  std::map<Inst, ValueView> intr = Values(ctx, "kernel.percpu.intr", &keep);
+  EXPECT_EQ(U64(intr.at(Inst{0})), 110u);
+  EXPECT_EQ(U64(intr.at(Inst{1})), 205u);
   EXPECT_EQ(Values(ctx, "kernel.all.interrupts.errors", &keep).at(kInNull).lval, 3);
   EXPECT_EQ(Values(ctx, "kernel.all.interrupts.missed", &keep).at(kInNull).lval, 4);
-  std::map<int32_t, ValueView> soft = Values(ctx, "kernel.all.softirqs.total", &keep);
+  std::map<Inst, ValueView> soft = Values(ctx, "kernel.all.softirqs.total", &keep);
   ASSERT_EQ(soft.size(), 2u);
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 36), 1), "TIMER");
-  EXPECT_EQ(U64(soft.at(1)), 70u);
-  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 41), 0), "HI::cpu0");
-  EXPECT_EQ(Values(ctx, "kernel.percpu.softirqs", &keep).at(1).lval, 2);
-  EXPECT_EQ(U64(Values(ctx, "kernel.percpu.sirq", &keep).at(1)), 42u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 36), Inst{1}), "TIMER");
+  EXPECT_EQ(U64(soft.at(Inst{1})), 70u);
+  EXPECT_EQ(*ctx.NameInDom(MakeInDom(60, 41), Inst{0}), "HI::cpu0");
+  EXPECT_EQ(Values(ctx, "kernel.percpu.softirqs", &keep).at(Inst{1}).lval, 2);
+  EXPECT_EQ(U64(Values(ctx, "kernel.percpu.sirq", &keep).at(Inst{1})), 42u);
   unsetenv("LINUX_NCPUS");
 }
 

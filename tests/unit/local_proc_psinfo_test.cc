@@ -64,8 +64,8 @@ class ProcPsinfoTest : public testing::Test {
   }
 
   // The string values of `name` by process id.
-  std::map<int32_t, std::string> Strings(const char* name) {
-    std::map<int32_t, std::string> out;
+  std::map<Inst, std::string> Strings(const char* name) {
+    std::map<Inst, std::string> out;
     absl::StatusOr<PmID> id = ctx_->LookupName(name);
     EXPECT_TRUE(id.ok()) << name;
     if (!id.ok()) return out;
@@ -90,27 +90,28 @@ TEST_F(ProcPsinfoTest, TerminalNamesAsPcpLooksThemUp) {
   // 4:64 is ttyS's only minor; 136:5 one of pts's range; 5:0 the tty
   // driver's only minor; 0 is no terminal
   EXPECT_EQ(Strings("proc.psinfo.ttyname"),
-            (std::map<int32_t, std::string>{{10, "?"}, {11, "ttyS"}, {12, "pts/5"}, {13, "tty"}}));
+            (std::map<Inst, std::string>{
+                {Inst{10}, "?"}, {Inst{11}, "ttyS"}, {Inst{12}, "pts/5"}, {Inst{13}, "tty"}}));
 }
 
 TEST_F(ProcPsinfoTest, EnvironmentKeepsPcpsBuffer) {
-  EXPECT_EQ(Strings("proc.psinfo.environ").at(10), "A=1 LONGER=22");
+  EXPECT_EQ(Strings("proc.psinfo.environ").at(Inst{10}), "A=1 LONGER=22");
   // a shorter environment afterwards shows the rest of the longer one, as
   // PCP's agent's buffer does; an empty one gives ""
   WriteFile(root_ + "/proc/10/environ", std::string("B=2\0", 4));
   WriteFile(root_ + "/proc/11/environ", "");
-  std::map<int32_t, std::string> env = Strings("proc.psinfo.environ");
-  EXPECT_EQ(env.at(10), "B=2  ONGER=22");  // the read's own NUL took the L
-  EXPECT_EQ(env.at(11), "");
+  std::map<Inst, std::string> env = Strings("proc.psinfo.environ");
+  EXPECT_EQ(env.at(Inst{10}), "B=2  ONGER=22");  // the read's own NUL took the L
+  EXPECT_EQ(env.at(Inst{11}), "");
 }
 
 TEST_F(ProcPsinfoTest, LabelReadUntilReadOnce) {
   for (const char* pid : {"10", "11", "13"}) WriteFile(root_ + "/proc/" + pid + "/attr/current", "kernel\n");
-  std::map<int32_t, std::string> labels = Strings("proc.psinfo.labels");
-  EXPECT_EQ(labels.at(12), "unconfined");
-  EXPECT_EQ(labels.at(10), "kernel");
+  std::map<Inst, std::string> labels = Strings("proc.psinfo.labels");
+  EXPECT_EQ(labels.at(Inst{12}), "unconfined");
+  EXPECT_EQ(labels.at(Inst{10}), "kernel");
   WriteFile(root_ + "/proc/12/attr/current", "changed\n");
-  EXPECT_EQ(Strings("proc.psinfo.labels").at(12), "unconfined");
+  EXPECT_EQ(Strings("proc.psinfo.labels").at(Inst{12}), "unconfined");
 }
 
 // Processes without the file answer as PCP's agent answers (the metric is

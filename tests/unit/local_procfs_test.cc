@@ -133,7 +133,7 @@ std::vector<int> Pids(Context& ctx) {
   Result r = Fetch(ctx, "proc.psinfo.pid");
   std::vector<int> out;
   const ValueSet& vs = r.sets()[0];
-  for (int j = 0; j < vs.numval; ++j) out.push_back(r.value(vs, j).inst);
+  for (int j = 0; j < vs.numval; ++j) out.push_back(ToPcp(r.value(vs, j).inst));
   return out;
 }
 
@@ -172,7 +172,7 @@ TEST(LocalProcfsTest, ClosedProcessDescriptorIsReopened) {
   const ValueSet& vs = r.sets()[0];
   bool seen = false;
   for (int j = 0; j < vs.numval; ++j) {
-    if (r.value(vs, j).inst != getpid()) continue;
+    if (r.value(vs, j).inst != Inst{getpid()}) continue;
     seen = true;
     EXPECT_EQ(Value(r, j, kTypeU32), getppid());
   }

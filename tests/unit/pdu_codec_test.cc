@@ -124,7 +124,7 @@ TEST(PduDescs, TrailingBytesAreIpc) {
 // ---- INSTANCE ----
 
 TEST(PduInstance, RoundTripWithEmptyName) {
-  InstanceList in{MakeInDom(3, 9), {5, -1}, {"", "x y"}};
+  InstanceList in{MakeInDom(3, 9), {Inst{5}, Inst{-1}}, {"", "x y"}};
   absl::StatusOr<InstanceList> out = DecodeInstance(EncodeInstance(0, in));
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(out->insts, in.insts);
@@ -152,7 +152,7 @@ TEST(PduInstance, MissingSecondInstanceIsIpc) {
 }
 
 TEST(PduInstance, LastNameWithoutPaddingIsAccepted) {
-  std::vector<uint8_t> pdu = EncodeInstance(0, InstanceList{InDom{1}, {0}, {"red"}});
+  std::vector<uint8_t> pdu = EncodeInstance(0, InstanceList{InDom{1}, {Inst{0}}, {"red"}});
   pdu.pop_back();  // drop the '~'
   StoreBigEndian32(pdu.data(), static_cast<uint32_t>(pdu.size()));
   EXPECT_EQ(DecodeInstance(pdu)->names[0], "red");
@@ -326,14 +326,14 @@ std::vector<std::vector<uint8_t>> SampleReplies() {
   labels.ident = 29;
   labels.type = kLabelDomain;
   LabelSetWire s;
-  s.inst = 1;
+  s.inst = Inst{1};
   s.nlabels = 1;
   s.json = "{\"a\":1}";
   s.labels = {{2, 1, 2, 5, 1}};
   labels.sets = {s, s};
   Result r;
   r.AddSet(MakePmID(1, 2, 3), 1, kValDptr);
-  r.AddBlock(0, kTypeString, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>("ab"), 3));
+  r.AddBlock(Inst{0}, kTypeString, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>("ab"), 3));
   Desc d{PmID{1}, 2, InDom{3}, 4, Units{}};
   const std::vector<std::string> names = {"a", "bcdef"};
   const std::vector<int> status = {0, 1};
@@ -341,7 +341,7 @@ std::vector<std::vector<uint8_t>> SampleReplies() {
   return {EncodeLabel(0, labels),
           EncodeResultPdu(0, r),
           EncodeHighResResultPdu(0, r),
-          EncodeInstance(0, InstanceList{InDom{1}, {1, 2}, {"one", "twotwo"}}),
+          EncodeInstance(0, InstanceList{InDom{1}, {Inst{1}, Inst{2}}, {"one", "twotwo"}}),
           EncodeText(0, 1, "some text"),
           EncodeNameList(0, names, status),
           EncodeIdList(kPduPmnsIds, 0, 2, ids),

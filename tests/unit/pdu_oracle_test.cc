@@ -64,8 +64,8 @@ TEST(PduOracle, Creds) {
 TEST(PduOracle, Profile) {
   EXPECT_EQ(Hex(EncodeProfile(0, 0, InstanceProfile{})), G("profile_empty"));
   InstanceProfile p;
-  p.indoms.push_back({MakeInDom(29, 1), kProfileExclude, {0, 2}});
-  p.indoms.push_back({MakeInDom(29, 2), kProfileInclude, {100}});
+  p.indoms.push_back({MakeInDom(29, 1), kProfileExclude, {Inst{0}, Inst{2}}});
+  p.indoms.push_back({MakeInDom(29, 2), kProfileInclude, {Inst{100}}});
   EXPECT_EQ(Hex(EncodeProfile(3, 3, p)), G("profile_two"));
 }
 
@@ -89,7 +89,7 @@ TEST(PduOracle, FetchAndIdLists) {
 
 TEST(PduOracle, InstanceRequests) {
   EXPECT_EQ(Hex(EncodeInstanceReq(0, MakeInDom(29, 1), kInNull, "")), G("instance_req_all"));
-  EXPECT_EQ(Hex(EncodeInstanceReq(0, MakeInDom(29, 1), 1, "")), G("instance_req_inst"));
+  EXPECT_EQ(Hex(EncodeInstanceReq(0, MakeInDom(29, 1), Inst{1}, "")), G("instance_req_inst"));
   EXPECT_EQ(Hex(EncodeInstanceReq(0, MakeInDom(29, 1), kInNull, "green")),
             G("instance_req_name"));
   EXPECT_EQ(Hex(EncodeInstanceReq(0, MakeInDom(29, 2), kInNull, "bin-")),
@@ -138,9 +138,9 @@ Result OracleResult() {
   r.AddSet(MakePmID(29, 0, 14), 1, kValInsitu);
   r.AddInsitu(kInNull, 13);
   r.AddSet(MakePmID(29, 0, 31), 2, kValDptr);
-  r.AddBlock(7, kTypeString,
+  r.AddBlock(Inst{7}, kTypeString,
              std::span<const uint8_t>(reinterpret_cast<const uint8_t*>("hullo world!"), 13));
-  r.AddBlock(8, kTypeString, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>("ab"), 3));
+  r.AddBlock(Inst{8}, kTypeString, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>("ab"), 3));
   r.AddSet(MakePmID(29, 0, 28), 1, kValDptr);
   double d = 1e6;
   uint8_t db[8];
@@ -159,7 +159,7 @@ void ExpectOracleResult(const Result& r, int64_t stamp_ns) {
   ASSERT_EQ(r.sets()[1].numval, 2);
   EXPECT_STREQ(reinterpret_cast<const char*>(r.value(r.sets()[1], 0).payload.data()),
                "hullo world!");
-  EXPECT_EQ(r.value(r.sets()[1], 1).inst, 8);
+  EXPECT_EQ(r.value(r.sets()[1], 1).inst, Inst{8});
   double d = 0;
   std::memcpy(&d, r.value(r.sets()[2], 0).payload.data(), 8);
   EXPECT_EQ(d, 1e6);
@@ -219,7 +219,9 @@ TEST(PduOracle, Descs) {
 }
 
 TEST(PduOracle, Instances) {
-  InstanceList in{MakeInDom(29, 1), {0, 1, 2, 100}, {"red", "green", "blue", "bin-"}};
+  InstanceList in{MakeInDom(29, 1),
+                  {Inst{0}, Inst{1}, Inst{2}, Inst{100}},
+                  {"red", "green", "blue", "bin-"}};
   EXPECT_EQ(Hex(EncodeInstance(0, in)), G("instance"));
   absl::StatusOr<InstanceList> back = DecodeInstance(GB("instance"));
   ASSERT_TRUE(back.ok());
@@ -257,12 +259,12 @@ LabelReply OracleLabels() {
   a.json = "{\"agent\":\"sample\",\"role\":\"testing\"}";
   a.labels = {{2, 5, kLabelDomain, 8, 8}, {18, 4, kLabelDomain, 24, 9}};
   LabelSetWire b;
-  b.inst = 1;
+  b.inst = Inst{1};
   b.nlabels = 1;
   b.json = "{\"cluster\":\"zero\"}";
   b.labels = {{2, 7, kLabelCluster | 0x80, 11, 6}};
   LabelSetWire c;
-  c.inst = 2;
+  c.inst = Inst{2};
   r.sets = {a, b, c};
   return r;
 }

@@ -125,6 +125,9 @@ class ScriptRunner {
   std::string File(InDom indom);
   static std::string Status(const absl::Status& s) { return std::to_string(PcpCode(s)); }
   static std::string Int(const absl::StatusOr<int>& r) { return r.ok() ? std::to_string(*r) : Status(r.status()); }
+  static std::string Int(const absl::StatusOr<Inst>& r) {
+    return r.ok() ? std::to_string(ToPcp(*r)) : Status(r.status());
+  }
   static std::string Entry(const absl::StatusOr<CacheEntryInfo>& r, bool name, bool inst);
 
   std::string var_dir_;
@@ -136,7 +139,7 @@ std::string ScriptRunner::Entry(const absl::StatusOr<CacheEntryInfo>& r, bool na
   if (!r.ok()) return Status(r.status());
   std::string out = std::to_string(r->state);
   if (name) out += " " + Escape(r->name);
-  if (inst) out += " " + std::to_string(r->inst);
+  if (inst) out += " " + std::to_string(ToPcp(r->inst));
   return out + " " + Pointer(r->data);
 }
 
@@ -189,7 +192,7 @@ std::string ScriptRunner::Run(const std::string& line) {
   }
   if (cmd == "lookup") {
     words >> a;
-    return Entry(caches_->Lookup(indom, std::stoi(a)), true, false);
+    return Entry(caches_->Lookup(indom, Inst{std::stoi(a)}), true, false);
   }
   if (cmd == "lookupname") return Entry(caches_->LookupName(indom, rest_after(2)), false, true);
   if (cmd == "lookupkey") {
@@ -261,6 +264,8 @@ class PmdaCacheRules : public ::testing::Test {
   PmdaCacheRules() : runner_(dir_.path()) {}
   InDomCaches& caches() { return runner_.caches(); }
   int Code(const absl::StatusOr<int>& r) { return r.ok() ? *r : PcpCode(r.status()); }
+  // An identifier as its number, as pmdaCacheStore returns it.
+  int Code(const absl::StatusOr<Inst>& r) { return r.ok() ? ToPcp(*r) : PcpCode(r.status()); }
   int Code(const absl::StatusOr<CacheEntryInfo>& r) { return r.ok() ? r->state : PcpCode(r.status()); }
   void WriteFile(InDom indom, const std::string& text) {
     ::mkdir((dir_.path() + "/config/pmda").c_str(), 0755);
@@ -280,11 +285,11 @@ TEST_F(PmdaCacheRules, IdentifiersAreUniqueAndAscending) {
 }
 
 TEST_F(PmdaCacheRules, HiddenEntriesAreSkippedByWalksButFoundByLookups) {
-  int a = *caches().Store(indom_, kCacheAdd, "a", nullptr);
-  int b = *caches().Store(indom_, kCacheAdd, "b", reinterpret_cast<void*>(0x8));
+  const Inst a = *caches().Store(indom_, kCacheAdd, "a", nullptr);
+  const Inst b = *caches().Store(indom_, kCacheAdd, "b", reinterpret_cast<void*>(0x8));
   EXPECT_EQ(*caches().Store(indom_, kCacheHide, "b", nullptr), b);
   EXPECT_TRUE(caches().Op(indom_, kCacheWalkRewind).ok());
-  EXPECT_EQ(*caches().Op(indom_, kCacheWalkNext), a);
+  EXPECT_EQ(*caches().Op(indom_, kCacheWalkNext), ToPcp(a));
   EXPECT_EQ(*caches().Op(indom_, kCacheWalkNext), -1);
   absl::StatusOr<CacheEntryInfo> found = caches().Lookup(indom_, b);
   ASSERT_TRUE(found.ok());
@@ -297,7 +302,7 @@ TEST_F(PmdaCacheRules, HiddenEntriesAreSkippedByWalksButFoundByLookups) {
 TEST_F(PmdaCacheRules, CulledEntriesAreGone) {
   EXPECT_TRUE(caches().Store(indom_, kCacheAdd, "a", nullptr).ok());
   EXPECT_EQ(Code(caches().Store(indom_, kCacheCull, "a", nullptr)), 0);
-  EXPECT_EQ(Code(caches().Lookup(indom_, 0)), kErrInst);
+  EXPECT_EQ(Code(caches().Lookup(indom_, Inst{0})), kErrInst);
   EXPECT_EQ(Code(caches().Store(indom_, kCacheHide, "a", nullptr)), kErrInst);
   EXPECT_EQ(Code(caches().Store(indom_, kCacheAdd, "a", nullptr)), 1);  // a new identifier
 }
@@ -407,9 +412,9 @@ TEST_F(PmdaCacheRules, PurgeCullsWhatWasNotActiveRecently) {
   ASSERT_EQ(Code(caches().Op(indom_, kCacheLoad)), 3);
   std::vector<void*> released;
   EXPECT_EQ(Code(caches().Purge(indom_, 60, [&](void* p) { released.push_back(p); })), 1);
-  EXPECT_EQ(Code(caches().Lookup(indom_, 1)), kErrInst);
-  EXPECT_EQ(Code(caches().Lookup(indom_, 2)), kCacheInactive);
-  EXPECT_EQ(Code(caches().Lookup(indom_, 3)), kCacheInactive);  // never saved: never purged
+  EXPECT_EQ(Code(caches().Lookup(indom_, Inst{1})), kErrInst);
+  EXPECT_EQ(Code(caches().Lookup(indom_, Inst{2})), kCacheInactive);
+  EXPECT_EQ(Code(caches().Lookup(indom_, Inst{3})), kCacheInactive);  // never saved: never purged
   EXPECT_TRUE(released.empty());                                  // no private data
 }
 

@@ -21,7 +21,7 @@ constexpr int kDomain = 123;
 // The example of pmdaInit(3): A singular, B over X (serial 0), C over Y
 // (serial 3, the second table entry).
 std::vector<PmdaIndom> ExampleIndoms() {
-  return {PmdaIndom{PmdaInDom(0), {{0, "X1"}, {1, "X2"}}}, PmdaIndom{PmdaInDom(3), {{0, "Y1"}, {1, "Y2"}}}};
+  return {PmdaIndom{PmdaInDom(0), {{Inst{0}, "X1"}, {Inst{1}, "X2"}}}, PmdaIndom{PmdaInDom(3), {{Inst{0}, "Y1"}, {Inst{1}, "Y2"}}}};
 }
 std::vector<PmdaMetric> ExampleMetrics() {
   return {{nullptr, {PmdaPmid(0, 0), kType32, kInDomNull, kSemInstant, Units{}}},
@@ -30,11 +30,11 @@ std::vector<PmdaMetric> ExampleMetrics() {
            {PmdaPmid(0, 2), kTypeDouble, PmdaInDom(3), kSemInstant, Units{0, 1, 0, 0, kTimeSec, 0}}}};
 }
 
-int ConstantCallback(const PmdaMetric& m, unsigned inst, AtomValue* atom) {
+int ConstantCallback(const PmdaMetric& m, Inst inst, AtomValue* atom) {
   if (m.desc.type == kTypeDouble) {
-    atom->d = 0.5 + inst;
+    atom->d = 0.5 + ToPcp(inst);
   } else {
-    atom->l = static_cast<int32_t>(PmIDItem(m.desc.pmid) * 100 + (inst == static_cast<unsigned>(kInNull) ? 0 : inst));
+    atom->l = static_cast<int32_t>(PmIDItem(m.desc.pmid) * 100 + (inst == kInNull ? 0 : ToPcp(inst)));
   }
   return 1;
 }
@@ -165,7 +165,7 @@ TEST(PmdaFetchTest, ValuesPerInstanceInTableOrder) {
   EXPECT_EQ(r.value(a, 0).lval, 0);
   const ValueSet& b = r.sets()[1];
   ASSERT_EQ(b.numval, 2);
-  EXPECT_EQ(r.value(b, 1).inst, 1);
+  EXPECT_EQ(r.value(b, 1).inst, Inst{1});
   EXPECT_EQ(r.value(b, 1).lval, 101);
   const ValueSet& c = r.sets()[2];
   ASSERT_EQ(c.numval, 2);
@@ -190,12 +190,12 @@ TEST(PmdaFetchTest, ProfileSelectsInstances) {
   InitExample(p);
   Profile prof;
   prof.Delete(MakeInDom(kDomain, 0), {});
-  int32_t one = 1;
+  const Inst one{1};
   prof.Add(MakeInDom(kDomain, 0), {&one, 1});
   ASSERT_TRUE(p.dispatch().profile(prof, p).ok());
   Result r = FetchAll(p, {MakePmID(kDomain, 0, 1), MakePmID(kDomain, 0, 2)});
   ASSERT_EQ(r.sets()[0].numval, 1);
-  EXPECT_EQ(r.value(r.sets()[0], 0).inst, 1);
+  EXPECT_EQ(r.value(r.sets()[0], 0).inst, Inst{1});
   EXPECT_EQ(r.sets()[1].numval, 2);
   // nothing admitted: no values, not an error
   Profile none;
@@ -208,9 +208,9 @@ TEST(PmdaFetchTest, ProfileSelectsInstances) {
 // A callback returning `code` for instance 0 and a value for the others.
 Pmda* CallbackAgent(Pmda& p, int code, int interface) {
   p.Dso(interface, "cb DSO", "");
-  p.SetFetchCallback([code](const PmdaMetric&, unsigned inst, AtomValue* atom) {
+  p.SetFetchCallback([code](const PmdaMetric&, Inst inst, AtomValue* atom) {
     atom->l = 7;
-    return inst == 0 || inst == static_cast<unsigned>(kInNull) ? code : 1;
+    return inst == Inst{0} || inst == kInNull ? code : 1;
   });
   p.Init(ExampleIndoms(), ExampleMetrics());
   return &p;
@@ -223,7 +223,7 @@ TEST(PmdaFetchTest, CallbackReturnCodes) {
     Result r = FetchAll(p, {MakePmID(kDomain, 0, 0), MakePmID(kDomain, 0, 1)});
     EXPECT_EQ(r.sets()[0].numval, kErrAgain);  // the only value failed
     EXPECT_EQ(r.sets()[1].numval, 1);          // failures beside values are dropped
-    EXPECT_EQ(r.value(r.sets()[1], 0).inst, 1);
+    EXPECT_EQ(r.value(r.sets()[1], 0).inst, Inst{1});
   }
   {
     Pmda p(kDomain);
@@ -252,7 +252,7 @@ TEST(PmdaFetchTest, EveryValueType) {
                    kTypeAggregate}) {
     Pmda p(kDomain);
     p.Dso(kPmdaInterface7, "types DSO", "");
-    p.SetFetchCallback([](const PmdaMetric&, unsigned, AtomValue* atom) {
+    p.SetFetchCallback([](const PmdaMetric&, Inst, AtomValue* atom) {
       atom->ull = 0;
       atom->l = -3;
       atom->bytes = "ab";
@@ -283,7 +283,7 @@ TEST(PmdaFetchTest, EveryValueType) {
 TEST(PmdaFetchTest, BadDescriptorTypeGivesPmErrType) {
   Pmda p(kDomain);
   p.Dso(kPmdaInterface7, "types DSO", "");
-  p.SetFetchCallback([](const PmdaMetric&, unsigned, AtomValue*) { return 1; });
+  p.SetFetchCallback([](const PmdaMetric&, Inst, AtomValue*) { return 1; });
   p.Init({}, {{nullptr, {PmdaPmid(0, 0), kTypeNoSupport, kInDomNull, kSemInstant, Units{}}}});
   EXPECT_EQ(FetchAll(p, {MakePmID(kDomain, 0, 0)}).sets()[0].numval, kErrType);
 }
@@ -291,19 +291,19 @@ TEST(PmdaFetchTest, BadDescriptorTypeGivesPmErrType) {
 TEST(PmdaFetchTest, IndomSourceReplacesTheTable) {
   struct TwoInstances : PmdaIndomSource {
     bool Handles(InDom indom) const override { return InDomSerial(indom) == 3; }
-    std::vector<PmdaInstid> Active(InDom) const override { return {{42, "forty-two"}, {7, "seven"}}; }
+    std::vector<PmdaInstid> Active(InDom) const override { return {{Inst{42}, "forty-two"}, {Inst{7}, "seven"}}; }
   } source;
   Pmda p(kDomain);
   p.SetIndomSource(&source);
   InitExample(p);
   Result r = FetchAll(p, {MakePmID(kDomain, 0, 2)});
   ASSERT_EQ(r.sets()[0].numval, 2);
-  EXPECT_EQ(r.value(r.sets()[0], 0).inst, 42);
+  EXPECT_EQ(r.value(r.sets()[0], 0).inst, Inst{42});
   absl::StatusOr<PmdaInResult> all = p.DefaultInstance(MakeInDom(kDomain, 3), kInNull, nullptr);
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(all->names, (std::vector<std::string>{"forty-two", "seven"}));
   std::string name = "seven";
-  EXPECT_EQ(p.DefaultInstance(MakeInDom(kDomain, 3), kInNull, &name)->insts[0], 7);
+  EXPECT_EQ(p.DefaultInstance(MakeInDom(kDomain, 3), kInNull, &name)->insts[0], Inst{7});
 }
 
 // --- instances ---
@@ -312,23 +312,24 @@ TEST(PmdaInstanceTest, AllByInstanceAndByName) {
   Pmda p(kDomain);
   p.Dso(kPmdaInterface7, "load DSO", "");
   p.SetFetchCallback(ConstantCallback);
-  p.Init({PmdaIndom{PmdaInDom(2), {{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}}}},
+  p.Init({PmdaIndom{PmdaInDom(2),
+                    {{Inst{1}, "1 minute"}, {Inst{5}, "5 minute"}, {Inst{15}, "15 minute"}}}},
          {{nullptr, {PmdaPmid(0, 0), kTypeFloat, PmdaInDom(2), kSemInstant, Units{}}}});
   const InDom load = MakeInDom(kDomain, 2);
   absl::StatusOr<PmdaInResult> all = p.dispatch().instance(load, kInNull, nullptr, p);
   ASSERT_TRUE(all.ok());
-  EXPECT_EQ(all->insts, (std::vector<int32_t>{1, 5, 15}));
+  EXPECT_EQ(all->insts, (std::vector<Inst>{Inst{1}, Inst{5}, Inst{15}}));
   EXPECT_EQ(all->names[2], "15 minute");
-  EXPECT_EQ(p.dispatch().instance(load, 5, nullptr, p)->names, std::vector<std::string>{"5 minute"});
-  EXPECT_EQ(PcpCode(p.dispatch().instance(load, 6, nullptr, p).status()), kErrInst);
+  EXPECT_EQ(p.dispatch().instance(load, Inst{5}, nullptr, p)->names, std::vector<std::string>{"5 minute"});
+  EXPECT_EQ(PcpCode(p.dispatch().instance(load, Inst{6}, nullptr, p).status()), kErrInst);
   auto by_name = [&](const std::string& n) { return p.dispatch().instance(load, kInNull, &n, p); };
-  EXPECT_EQ(by_name("15 minute")->insts[0], 15);
-  EXPECT_EQ(by_name("15")->insts[0], 15);  // up to the first space
+  EXPECT_EQ(by_name("15 minute")->insts[0], Inst{15});
+  EXPECT_EQ(by_name("15")->insts[0], Inst{15});  // up to the first space
   EXPECT_EQ(PcpCode(by_name("15 min").status()), kErrInst);
   EXPECT_EQ(PcpCode(by_name("1 minute ").status()), kErrInst);
   EXPECT_EQ(PcpCode(by_name("").status()), kErrInst);
   std::string n = "5";
-  EXPECT_EQ(PcpCode(p.dispatch().instance(load, 5, &n, p).status()), kErrInst);
+  EXPECT_EQ(PcpCode(p.dispatch().instance(load, Inst{5}, &n, p).status()), kErrInst);
   EXPECT_EQ(PcpCode(p.dispatch().instance(MakeInDom(kDomain, 9), kInNull, nullptr, p).status()), kErrIndom);
 }
 
@@ -425,8 +426,8 @@ TEST(PmdaStoreTest, DefaultRefuses) {
 TEST(PmdaLabelTest, DomainAndInstanceLabels) {
   Pmda p(kDomain);
   InitExample(p);
-  p.SetLabelCallback([](InDom, unsigned inst, LabelSet* set) {
-    if (inst != 1) return 0;
+  p.SetLabelCallback([](InDom, Inst inst, LabelSet* set) {
+    if (inst != Inst{1}) return 0;
     return PmdaAddLabels(set, "{\"second\":true}").ok() ? 1 : kErrGeneric;
   });
   absl::StatusOr<std::vector<LabelSet>> dom = p.dispatch().label(kDomain, kLabelDomain, p);
@@ -437,7 +438,7 @@ TEST(PmdaLabelTest, DomainAndInstanceLabels) {
       p.dispatch().label(ToPcp(MakeInDom(kDomain, 0)), kLabelInstances, p);
   ASSERT_TRUE(inst.ok());
   ASSERT_EQ(inst->size(), 2u);
-  EXPECT_EQ((*inst)[0].inst, 0);
+  EXPECT_EQ((*inst)[0].inst, Inst{0});
   EXPECT_TRUE((*inst)[0].labels.empty());
   EXPECT_EQ((*inst)[1].json, "{\"second\":true}");
   EXPECT_TRUE(p.dispatch().label(ToPcp(MakeInDom(kDomain, 0)), kLabelInDom, p)->empty());

@@ -11,10 +11,10 @@ namespace {
 constexpr InDom kColour = MakeInDom(29, 1);
 constexpr InDom kBin = MakeInDom(29, 2);
 
-std::vector<int32_t> Admitted(const Profile& p, InDom indom) {
-  std::vector<int32_t> out;
+std::vector<Inst> Admitted(const Profile& p, InDom indom) {
+  std::vector<Inst> out;
   for (int32_t i = 0; i < 5; ++i) {
-    if (p.Admits(indom, i)) out.push_back(i);
+    if (p.Admits(indom, Inst{i})) out.push_back(Inst{i});
   }
   return out;
 }
@@ -22,7 +22,7 @@ std::vector<int32_t> Admitted(const Profile& p, InDom indom) {
 TEST(ProfileTest, EverythingByDefault) {
   Profile p;
   EXPECT_TRUE(p.AdmitsAll());
-  EXPECT_EQ(Admitted(p, kColour), (std::vector<int32_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(Admitted(p, kColour), (std::vector<Inst>{Inst{0}, Inst{1}, Inst{2}, Inst{3}, Inst{4}}));
   EXPECT_TRUE(p.Admits(kInDomNull, kInNull));
 }
 
@@ -30,20 +30,20 @@ TEST(ProfileTest, DeleteAllThenAddSome) {
   Profile p;
   p.Delete(kColour, {});
   EXPECT_TRUE(Admitted(p, kColour).empty());
-  std::vector<int32_t> some = {1, 3};
+  std::vector<Inst> some = {Inst{1}, Inst{3}};
   p.Add(kColour, some);
   EXPECT_EQ(Admitted(p, kColour), some);
   EXPECT_EQ(Admitted(p, kBin).size(), 5u);  // other indoms untouched
-  std::vector<int32_t> three = {3};
+  std::vector<Inst> three = {Inst{3}};
   p.Delete(kColour, three);
-  EXPECT_EQ(Admitted(p, kColour), (std::vector<int32_t>{1}));
+  EXPECT_EQ(Admitted(p, kColour), (std::vector<Inst>{Inst{1}}));
 }
 
 TEST(ProfileTest, DeleteSomeFromAll) {
   Profile p;
-  std::vector<int32_t> two = {2};
+  std::vector<Inst> two = {Inst{2}};
   p.Delete(kColour, two);
-  EXPECT_EQ(Admitted(p, kColour), (std::vector<int32_t>{0, 1, 3, 4}));
+  EXPECT_EQ(Admitted(p, kColour), (std::vector<Inst>{Inst{0}, Inst{1}, Inst{3}, Inst{4}}));
   p.Add(kColour, two);
   EXPECT_EQ(Admitted(p, kColour).size(), 5u);
 }
@@ -56,7 +56,7 @@ TEST(ProfileTest, GlobalExcludeThenAddOneIndom) {
   EXPECT_TRUE(Admitted(p, kColour).empty());
   EXPECT_TRUE(Admitted(p, kBin).empty());
   EXPECT_TRUE(p.Admits(kInDomNull, kInNull));  // singular values always come
-  std::vector<int32_t> zero = {0};
+  std::vector<Inst> zero = {Inst{0}};
   p.Add(kBin, zero);
   EXPECT_EQ(Admitted(p, kBin), zero);
   EXPECT_TRUE(Admitted(p, kColour).empty());

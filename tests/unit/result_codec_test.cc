@@ -22,9 +22,9 @@ Result SampleResult() {
   r.AddSet(MakePmID(29, 0, 10), 1, kValInsitu);
   r.AddInsitu(kInNull, 42);
   r.AddSet(MakePmID(29, 0, 6), 3, kValInsitu);
-  r.AddInsitu(0, -1);
-  r.AddInsitu(1, 2);
-  r.AddInsitu(2, 3);
+  r.AddInsitu(Inst{0}, -1);
+  r.AddInsitu(Inst{1}, 2);
+  r.AddInsitu(Inst{2}, 3);
   r.AddSet(MakePmID(29, 0, 28), 1, kValDptr);
   double d = 1e6;
   uint8_t db[8];
@@ -32,10 +32,10 @@ Result SampleResult() {
   r.AddBlock(kInNull, kTypeDouble, db);
   r.AddSet(MakePmID(29, 0, 31), 2, kValDptr);
   const std::string hullo = "hullo world!";
-  r.AddBlock(7, kTypeString,
+  r.AddBlock(Inst{7}, kTypeString,
              std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(hullo.c_str()),
                                       hullo.size() + 1));
-  r.AddBlock(8, kTypeString,
+  r.AddBlock(Inst{8}, kTypeString,
              std::span<const uint8_t>(reinterpret_cast<const uint8_t*>("ab"), 3));
   r.AddSet(MakePmID(29, 0, 1), -12357, kValInsitu);
   r.AddSet(MakePmID(29, 0, 2), 0, kValInsitu);

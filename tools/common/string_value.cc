@@ -20,7 +20,7 @@ int StoredFormat(int type) {
   return type == pmapi::kType32 || type == pmapi::kTypeU32 ? pmapi::kValInsitu : pmapi::kValDptr;
 }
 
-void AppendValue(const pmapi::AtomValue& atom, int type, int32_t inst, pmapi::Result* out) {
+void AppendValue(const pmapi::AtomValue& atom, int type, pmapi::Inst inst, pmapi::Result* out) {
   switch (type) {
     case pmapi::kType32:
     case pmapi::kTypeU32:

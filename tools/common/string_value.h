@@ -18,7 +18,7 @@ int StoredFormat(int type);
 // value block of the type's size (a STRING with its terminating NUL).
 // REQUIRES: the value set this value belongs to was the last one added to
 // `out`, with valfmt StoredFormat(type); `type` is one ParseValue converts.
-void AppendValue(const pmapi::AtomValue& atom, int type, int32_t inst, pmapi::Result* out);
+void AppendValue(const pmapi::AtomValue& atom, int type, pmapi::Inst inst, pmapi::Result* out);
 
 }  // namespace pmstore
 

@@ -123,7 +123,7 @@ const pmapi::InDomSnapshot* Dumper::MembershipNow(pmapi::InDom indom) {
   return m.snap;
 }
 
-void Dumper::InstanceLabel(pmapi::InDom indom, int32_t inst) {
+void Dumper::InstanceLabel(pmapi::InDom indom, pmapi::Inst inst) {
   out_.Int(inst);
   // The name in the membership at now_, as Archive::InstanceName finds it.
   std::optional<std::string_view> name;

@@ -61,7 +61,7 @@ class Dumper {
   // The metric's names (none if it has none), from -n's file if given.
   std::vector<std::string> NamesOf(pmapi::PmID pmid) const;
   void Value(int valfmt, int type, const pmapi::ValueView& v);
-  void InstanceLabel(pmapi::InDom indom, int32_t inst);
+  void InstanceLabel(pmapi::InDom indom, pmapi::Inst inst);
   void Record(const pmapi::Result& r, const std::vector<const pmapi::ValueSet*>& sets);
   void Metric(const pmapi::Result& r, const pmapi::ValueSet& vs);
   void EventValue(const pmapi::ValueSet& vs, const pmapi::ValueView& v, const pmapi::Desc& desc,

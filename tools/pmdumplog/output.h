@@ -20,6 +20,8 @@
 #include <string>
 #include <string_view>
 
+#include "pmapi/types.h"
+
 namespace pmdumplog {
 
 class Output {
@@ -37,6 +39,8 @@ class Output {
     buf_.push_back(c);
     MaybeFlush();
   }
+  // Appends an instance number.
+  void Int(pmapi::Inst v) { Int(pmapi::ToPcp(v)); }
   // Appends a decimal integer.
   template <typename T>
   void Int(T v) {

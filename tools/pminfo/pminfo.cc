@@ -77,10 +77,10 @@ class Reporter {
   void PrintValues(const Desc& desc, const pmapi::Result& r, int set, const std::string& indent);
   void PrintEvents(const pmapi::ValueView& v, int valfmt, bool highres);
   void PrintParameter(const pmapi::Result& record, int index, int* flags);
-  std::optional<std::string> InstanceName(pmapi::InDom indom, int32_t inst);
+  std::optional<std::string> InstanceName(pmapi::InDom indom, pmapi::Inst inst);
   // One instance row of -l and -s output.
   struct InstanceRow {
-    int32_t inst;
+    pmapi::Inst inst;
     std::optional<std::string> name;      // nullopt: gone from the indom
     const pmapi::LabelSet* own = nullptr;  // the instance's label set
   };
@@ -129,7 +129,7 @@ void Reporter::CacheInstances(pmapi::InDom indom) {
   cached_indom_ = indom;
 }
 
-std::optional<std::string> Reporter::InstanceName(pmapi::InDom indom, int32_t inst) {
+std::optional<std::string> Reporter::InstanceName(pmapi::InDom indom, pmapi::Inst inst) {
   CacheInstances(indom);
   for (const pmapi::Instance& i : cached_insts_) {
     if (i.id == inst) return i.name;
@@ -274,7 +274,7 @@ void Reporter::PrintInstanceSeries(const Desc& desc) {
     std::string id = pmtools::Sha1Hex(absl::StrFormat(R"({"series":"instance","name":"%s","labels":%s})",
                                                       row.name.value_or("???"),
                                                       pmapi::MergeLabelSets(with_inst)));
-    std::printf("    inst [%d or \"%s\"] series %s\n", row.inst,
+    std::printf("    inst [%d or \"%s\"] series %s\n", pmapi::ToPcp(row.inst),
                 row.name.value_or("DISAPPEARED").c_str(), id.c_str());
   }
 }
@@ -291,7 +291,7 @@ void Reporter::PrintInstanceLabels(const Desc& desc) {
   for (const InstanceRow& row : InstanceRows(desc.indom)) {
     std::vector<const pmapi::LabelSet*> with_inst = merged;
     if (row.own != nullptr) with_inst.push_back(row.own);
-    std::printf("    inst [%d or \"%s\"] labels %s\n", row.inst,
+    std::printf("    inst [%d or \"%s\"] labels %s\n", pmapi::ToPcp(row.inst),
                 row.name.value_or("DISAPPEARED").c_str(), pmapi::MergeLabelSets(with_inst).c_str());
   }
 }
@@ -314,14 +314,14 @@ void Reporter::PrintValues(const Desc& desc, const pmapi::Result& r, int set,
       std::optional<std::string> name = InstanceName(desc.indom, v.inst);
       if (!name.has_value()) {
         if (s_.force) {
-          std::printf("    inst [%d \"DISAPPEARED\"]\n", v.inst);
+          std::printf("    inst [%d \"DISAPPEARED\"]\n", pmapi::ToPcp(v.inst));
           continue;
         }
         std::printf("pmNameIndom: indom=%s inst=%d: %s\n", pmapi::InDomStr(desc.indom).c_str(),
-                    v.inst, pmapi::ErrStr(pmapi::kErrInst).c_str());
-        std::printf("    inst [%d]", v.inst);
+                    pmapi::ToPcp(v.inst), pmapi::ErrStr(pmapi::kErrInst).c_str());
+        std::printf("    inst [%d]", pmapi::ToPcp(v.inst));
       } else {
-        std::printf("    inst [%d or \"%s\"]", v.inst, name->c_str());
+        std::printf("    inst [%d or \"%s\"]", pmapi::ToPcp(v.inst), name->c_str());
       }
     } else {
       std::printf("   ");
@@ -492,7 +492,7 @@ std::optional<pmapi::Result> Reporter::FetchEveryInstance(const std::string& nam
     std::printf("%s: pmGetIndom: No instances?\n", name.c_str());
     return std::nullopt;
   }
-  std::vector<int32_t> all;
+  std::vector<pmapi::Inst> all;
   for (const pmapi::Instance& i : *insts) all.push_back(i.id);
   (void)ctx_->DelProfile(desc.indom, {});
   (void)ctx_->AddProfile(desc.indom, all);

@@ -90,7 +90,7 @@ void RestrictInstances(pmapi::Context& ctx, const Settings& s, const pmapi::Desc
   if (s.insts.empty()) return;
   ctx.DelProfile(desc.indom, {}).IgnoreError();  // kInDomNull: everything, as in PCP
   for (const std::string& name : s.insts) {
-    absl::StatusOr<int32_t> inst = ctx.LookupInDom(desc.indom, name);
+    absl::StatusOr<pmapi::Inst> inst = ctx.LookupInDom(desc.indom, name);
     if (!inst.ok()) {
       std::printf("pmLookupInDom %s[%s]: %s\n", s.metric.c_str(), name.c_str(),
                   Err(inst.status()).c_str());
@@ -128,7 +128,7 @@ pmapi::Result StoreRequest(const pmapi::Result& old, const pmapi::AtomValue& ato
   const int n = vs.numval > 0 ? vs.numval : 1;
   store.AddSet(vs.pmid, n, pmstore::StoredFormat(type));
   for (int j = 0; j < n; ++j) {
-    const int32_t inst = vs.numval > 0 ? old.value(vs, j).inst : pmapi::kInNull;
+    const pmapi::Inst inst = vs.numval > 0 ? old.value(vs, j).inst : pmapi::kInNull;
     pmstore::AppendValue(atom, type, inst, &store);
   }
   return store;
@@ -144,9 +144,9 @@ void Report(pmapi::Context& ctx, const Settings& s, const pmapi::Desc& desc,
     if (desc.indom != pmapi::kInDomNull) {
       absl::StatusOr<std::string> name = ctx.NameInDom(desc.indom, nv.inst);
       if (name.ok()) {
-        std::printf(" inst [%d or \"%s\"]", nv.inst, name->c_str());
+        std::printf(" inst [%d or \"%s\"]", pmapi::ToPcp(nv.inst), name->c_str());
       } else {
-        std::printf(" inst [%d]", nv.inst);
+        std::printf(" inst [%d]", pmapi::ToPcp(nv.inst));
       }
     }
     // A confirming fetch may return more values than there were before;

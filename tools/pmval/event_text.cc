@@ -42,7 +42,7 @@ const EventPrinter::Param& EventPrinter::Lookup(pmapi::PmID pmid) {
   return params_.emplace(pmid, p).first->second;
 }
 
-std::string EventPrinter::InstanceLabel(pmapi::InDom indom, int32_t inst) {
+std::string EventPrinter::InstanceLabel(pmapi::InDom indom, pmapi::Inst inst) {
   absl::StatusOr<std::string> name = ctx_->NameInDom(indom, inst);
   return name.ok() ? absl::StrFormat("[\"%s\"]", *name) : absl::StrFormat("[%d]", inst);
 }

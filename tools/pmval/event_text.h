@@ -40,7 +40,7 @@ class EventPrinter {
   std::string Records(int valfmt, const pmapi::ValueView& v);
   std::string Record(const pmapi::Result& r, size_t index, bool highres);
   std::string ParamValues(const Param& p, const pmapi::Result& r, const pmapi::ValueSet& vs);
-  std::string InstanceLabel(pmapi::InDom indom, int32_t inst);
+  std::string InstanceLabel(pmapi::InDom indom, pmapi::Inst inst);
 
   pmapi::Context* ctx_;
   std::string metric_;

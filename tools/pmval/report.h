@@ -51,13 +51,13 @@ struct Sample {
   TimeSpec stamp;
   std::vector<pmapi::ValueView> values;
   // Index in `values` of each instance's first value.
-  absl::flat_hash_map<int32_t, size_t> by_inst;
+  absl::flat_hash_map<pmapi::Inst, size_t> by_inst;
   int valfmt = 0;
 };
 
 // An instance column.
 struct Column {
-  int32_t id = 0;
+  pmapi::Inst id{};
   std::string name;
 };
 
@@ -112,8 +112,8 @@ class Report {
   // The value as a double; on failure PCP's message naming `where` and exit 1.
   double AsDouble(const Sample& smp, const pmapi::ValueView& v, const char* where) const;
   bool KnowsAll(const Sample& smp) const;
-  const pmapi::ValueView* Find(const Sample& smp, int32_t inst) const;
-  absl::flat_hash_set<int32_t> ColumnIds() const;
+  const pmapi::ValueView* Find(const Sample& smp, pmapi::Inst inst) const;
+  absl::flat_hash_set<pmapi::Inst> ColumnIds() const;
   // Fetches the reference sample; returns -1 to stop, 0 with no values,
   // 1 with a rate reference, 2 when the sample was reported at once.
   int FirstSample(Sample* prev, bool* no_values);

@@ -160,13 +160,13 @@ std::string Report::RateText(const Sample& a, const pmapi::ValueView& va,
   return RealText(v / delta, pmapi::kSemCounter, width, s_.fixed);
 }
 
-const pmapi::ValueView* Report::Find(const Sample& smp, int32_t inst) const {
+const pmapi::ValueView* Report::Find(const Sample& smp, pmapi::Inst inst) const {
   auto it = smp.by_inst.find(inst);
   return it == smp.by_inst.end() ? nullptr : &smp.values[it->second];
 }
 
-absl::flat_hash_set<int32_t> Report::ColumnIds() const {
-  absl::flat_hash_set<int32_t> ids;
+absl::flat_hash_set<pmapi::Inst> Report::ColumnIds() const {
+  absl::flat_hash_set<pmapi::Inst> ids;
   ids.reserve(columns_.size());
   for (const Column& c : columns_) ids.insert(c.id);
   return ids;
@@ -186,11 +186,11 @@ void Report::PrintValues(const Sample& cur) {
   }
   std::printf("%s\n", line.c_str());
   if (!all_instances_) return;
-  const absl::flat_hash_set<int32_t> ids = ColumnIds();
+  const absl::flat_hash_set<pmapi::Inst> ids = ColumnIds();
   for (const pmapi::ValueView& v : cur.values) {
     if (!ids.contains(v.inst)) {
       std::printf("Warning: value=%s, but instance=%d is unknown\n", ValueText(cur, v, 1).c_str(),
-                  v.inst);
+                  pmapi::ToPcp(v.inst));
     }
   }
 }
@@ -214,13 +214,13 @@ void Report::PrintRates(const Sample& cur, const Sample& prev) {
   }
   std::printf("%s\n", line.c_str());
   if (!all_instances_) return;
-  const absl::flat_hash_set<int32_t> ids = ColumnIds();
+  const absl::flat_hash_set<pmapi::Inst> ids = ColumnIds();
   for (size_t j = 0; j < cur.values.size(); ++j) {
     const bool known = ids.contains(cur.values[j].inst);
     if (!known && j < prev.values.size() && prev.values[j].inst == cur.values[j].inst) {
       std::printf("Warning: value=%s, but instance=%d is unknown\n",
                   RateText(cur, cur.values[j], prev.values[j], delta, 1).c_str(),
-                  cur.values[j].inst);
+                  pmapi::ToPcp(cur.values[j].inst));
     }
   }
 }
@@ -242,7 +242,7 @@ void Report::PrintEvents(const Sample& smp) {
 
 bool Report::KnowsAll(const Sample& smp) const {
   if (desc_.indom == pmapi::kInDomNull) return true;
-  const absl::flat_hash_set<int32_t> ids = ColumnIds();
+  const absl::flat_hash_set<pmapi::Inst> ids = ColumnIds();
   for (const pmapi::ValueView& v : smp.values) {
     if (!ids.contains(v.inst)) return false;
   }

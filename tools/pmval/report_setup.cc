@@ -61,7 +61,7 @@ bool Report::LookupMetric() {
 absl::Status Report::AddInstancesNow() {
   absl::StatusOr<std::vector<pmapi::Instance>> now = ctx_.GetInDom(desc_.indom);
   if (!now.ok()) return now.status();
-  absl::flat_hash_set<int32_t> known;
+  absl::flat_hash_set<pmapi::Inst> known;
   for (const Column& c : columns_) known.insert(c.id);
   for (const pmapi::Instance& i : *now) {
     if (known.insert(i.id).second) columns_.push_back({i.id, i.name});
@@ -74,7 +74,7 @@ absl::Status Report::AddInstancesNow() {
 absl::Status Report::AddArchiveInstances() {
   absl::StatusOr<std::vector<pmapi::Instance>> all = ctx_.GetInDomArchive(desc_.indom);
   if (!all.ok()) return all.status();
-  absl::flat_hash_set<int32_t> known;
+  absl::flat_hash_set<pmapi::Inst> known;
   for (const Column& c : columns_) known.insert(c.id);
   for (pmapi::Instance& i : *all) {
     if (known.insert(i.id).second) columns_.push_back({i.id, std::move(i.name)});
@@ -103,14 +103,14 @@ bool Report::LoadColumns(bool first) {
   if (desc_.indom == pmapi::kInDomNull) return true;
   if (!all_instances_ && live_) {
     for (const std::string& name : wanted_) {
-      absl::StatusOr<int32_t> id = ctx_.LookupInDom(desc_.indom, name);
+      absl::StatusOr<pmapi::Inst> id = ctx_.LookupInDom(desc_.indom, name);
       if (!id.ok()) {
         pmtools::Complain(" instance %s not available\n", name.c_str());
         return false;
       }
       columns_.push_back({*id, name});
     }
-    std::vector<int32_t> ids;
+    std::vector<pmapi::Inst> ids;
     for (const Column& c : columns_) ids.push_back(c.id);
     (void)ctx_.DelProfile(desc_.indom, {});
     absl::Status st = ctx_.AddProfile(desc_.indom, ids);
@@ -130,7 +130,7 @@ bool Report::LoadColumns(bool first) {
       }
       columns_.push_back({c->id, name});
     }
-    std::vector<int32_t> ids;
+    std::vector<pmapi::Inst> ids;
     for (const Column& c : columns_) ids.push_back(c.id);
     (void)ctx_.DelProfile(desc_.indom, {});
     (void)ctx_.AddProfile(desc_.indom, ids);

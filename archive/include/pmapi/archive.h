@@ -64,7 +64,7 @@ struct InDomRecord {
   Kind kind = Kind::kFull;
   ArchiveTime stamp;
   InDom indom = kInDomNull;
-  std::vector<int32_t> insts;
+  std::vector<Inst> insts;
   // One name per instance; for a delta record a deleted instance has
   // deleted[i] set and an empty name.
   std::vector<std::string> names;
@@ -82,26 +82,26 @@ class InstanceTable {
   InstanceTable& operator=(const InstanceTable&) = delete;
 
   // Returns the entry of (inst, name), adding it if it is new.
-  uint32_t Intern(int32_t inst, std::string_view name);
+  uint32_t Intern(Inst inst, std::string_view name);
   // Gives back the lookup structures Intern needs (no more entries will be
   // added) and trims the buffers to their contents.
   void Freeze();
 
   [[nodiscard]] size_t size() const { return insts_.size(); }
-  [[nodiscard]] int32_t inst(uint32_t entry) const { return insts_[entry]; }
+  [[nodiscard]] Inst inst(uint32_t entry) const { return insts_[entry]; }
   [[nodiscard]] std::string_view name(uint32_t entry) const {
     const size_t begin = entry == 0 ? 0 : ends_[entry - 1];
     return std::string_view(chars_).substr(begin, ends_[entry] - begin);
   }
 
  private:
-  std::vector<int32_t> insts_;
+  std::vector<Inst> insts_;
   std::vector<size_t> ends_;  // name i is chars_[ends_[i - 1], ends_[i])
   std::string chars_;
   // For Intern: the latest entry of each instance number, and for each
   // entry the one of the same number before it (kNoEntry if none).
   static constexpr uint32_t kNoEntry = UINT32_MAX;
-  std::unordered_map<int32_t, uint32_t> latest_;
+  std::unordered_map<Inst, uint32_t> latest_;
   std::vector<uint32_t> earlier_;
 };
 
@@ -120,8 +120,8 @@ struct StoredInDomRecord {
 
   [[nodiscard]] size_t size() const { return refs.size(); }
   [[nodiscard]] bool deleted(size_t i) const { return (refs[i] & kDeleted) != 0; }
-  [[nodiscard]] int32_t inst(size_t i) const {
-    return deleted(i) ? static_cast<int32_t>(refs[i] & ~kDeleted) : table->inst(refs[i]);
+  [[nodiscard]] Inst inst(size_t i) const {
+    return deleted(i) ? Inst{static_cast<int32_t>(refs[i] & ~kDeleted)} : table->inst(refs[i]);
   }
   // The name of instance i ("" for a deleted one).
   [[nodiscard]] std::string_view name(size_t i) const {
@@ -138,11 +138,11 @@ struct InDomSnapshot {
   std::vector<uint32_t> entries;
 
   [[nodiscard]] size_t size() const { return entries.size(); }
-  [[nodiscard]] int32_t inst(size_t i) const { return table->inst(entries[i]); }
+  [[nodiscard]] Inst inst(size_t i) const { return table->inst(entries[i]); }
   [[nodiscard]] std::string_view name(size_t i) const { return table->name(entries[i]); }
   // Returns the position of the first instance numbered `inst`, or size()
   // if there is none.
-  [[nodiscard]] size_t Find(int32_t inst) const;
+  [[nodiscard]] size_t Find(Inst inst) const;
 };
 
 // One label record from .meta: the label sets of one identifier.
@@ -227,7 +227,7 @@ class Archive {
   // Returns the name of instance `inst` in the membership of `indom` in
   // force at time `t` (the latest record at or before t), or nullptr if
   // there is none or the instance is not in it.
-  [[nodiscard]] std::optional<std::string_view> InstanceName(InDom indom, int32_t inst,
+  [[nodiscard]] std::optional<std::string_view> InstanceName(InDom indom, Inst inst,
                                                              ArchiveTime t) const;
 
   // Data records. SeekStart/SeekEnd position before the first / after the

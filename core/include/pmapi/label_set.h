@@ -25,7 +25,7 @@ struct LabelEntry {
 // A set of labels: the instance it belongs to (kInNull for none), the JSON
 // object text, and the index of its pairs.
 struct LabelSet {
-  int32_t inst = kInNull;
+  Inst inst = kInNull;
   std::string json;
   std::vector<LabelEntry> labels;
 };

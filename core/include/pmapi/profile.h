@@ -10,9 +10,9 @@
 // Example:
 //   pmapi::Profile p;                        // everything included
 //   p.Delete(indom, {});                     // no instance of indom
-//   int32_t red = 0;
+//   pmapi::Inst red{0};
 //   p.Add(indom, {&red, 1});                 // just instance 0
-//   bool admitted = p.Admits(indom, 0);      // true
+//   bool admitted = p.Admits(indom, red);    // true
 #ifndef PMAPI_PROFILE_H_
 #define PMAPI_PROFILE_H_
 
@@ -30,18 +30,18 @@ class Profile {
     InDom indom = kInDomNull;
     // true: only `insts` are admitted; false: all but `insts` are admitted.
     bool include_listed = false;
-    std::vector<int32_t> insts;
+    std::vector<Inst> insts;
   };
 
   // Adds instances of `indom` (empty: all of them). kInDomNull with an
   // empty list admits everything again, forgetting every entry.
-  void Add(InDom indom, std::span<const int32_t> insts);
+  void Add(InDom indom, std::span<const Inst> insts);
   // Removes instances of `indom` (empty: all of them). kInDomNull with an
   // empty list admits nothing, forgetting every entry.
-  void Delete(InDom indom, std::span<const int32_t> insts);
+  void Delete(InDom indom, std::span<const Inst> insts);
   // Returns true if a fetch returns instance `inst` of `indom`. Singular
   // metrics (kInDomNull) are always admitted.
-  [[nodiscard]] bool Admits(InDom indom, int32_t inst) const;
+  [[nodiscard]] bool Admits(InDom indom, Inst inst) const;
   // Returns true if every instance of every indom is admitted.
   [[nodiscard]] bool AdmitsAll() const { return include_all_ && entries_.empty(); }
   // Bumped on every change, so a host source knows to resend it.

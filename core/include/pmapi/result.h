@@ -63,10 +63,10 @@ class Result {
   void set_timestamp_ns(int64_t ns) { timestamp_ns_ = ns; }
   // Appends a value set; its values must be added next, before another set.
   void AddSet(PmID pmid, int numval, int valfmt);
-  void AddInsitu(int32_t inst, int32_t lval);
+  void AddInsitu(Inst inst, int32_t lval);
   // Appends a value whose payload (already in host byte order) is copied
   // into the arena.
-  void AddBlock(int32_t inst, int vtype, std::span<const uint8_t> payload);
+  void AddBlock(Inst inst, int vtype, std::span<const uint8_t> payload);
 
  private:
   // The library's decoders and fetch paths build Results in place
@@ -75,7 +75,7 @@ class Result {
 
   // One value as stored: either in-situ (lval) or a payload in the arena.
   struct StoredValue {
-    int32_t inst = kInNull;
+    Inst inst = kInNull;
     int32_t lval = 0;
     uint32_t offset = 0;  // payload start in the arena
     uint32_t length = 0;  // payload bytes (the block's vlen minus its header)
@@ -86,7 +86,7 @@ class Result {
   uint8_t* GrowArena(size_t length, uint32_t* offset);
   // Appends a value with an uninitialised payload of `length` bytes and
   // returns where to write it; valid until the next Add call.
-  uint8_t* AddBlockForWrite(int32_t inst, int vtype, uint32_t length);
+  uint8_t* AddBlockForWrite(Inst inst, int vtype, uint32_t length);
 
   int64_t timestamp_ns_ = 0;
   std::vector<ValueSet> sets_;
@@ -135,14 +135,14 @@ inline void Result::AddSet(PmID pmid, int numval, int valfmt) {
   sets_.push_back(ValueSet{pmid, numval, valfmt, static_cast<uint32_t>(values_.size())});
 }
 
-inline void Result::AddInsitu(int32_t inst, int32_t lval) {
+inline void Result::AddInsitu(Inst inst, int32_t lval) {
   StoredValue s;
   s.inst = inst;
   s.lval = lval;
   values_.push_back(s);
 }
 
-inline uint8_t* Result::AddBlockForWrite(int32_t inst, int vtype, uint32_t length) {
+inline uint8_t* Result::AddBlockForWrite(Inst inst, int vtype, uint32_t length) {
   StoredValue s;
   s.inst = inst;
   s.vtype = vtype;
@@ -152,7 +152,7 @@ inline uint8_t* Result::AddBlockForWrite(int32_t inst, int vtype, uint32_t lengt
   return at;
 }
 
-inline void Result::AddBlock(int32_t inst, int vtype, std::span<const uint8_t> payload) {
+inline void Result::AddBlock(Inst inst, int vtype, std::span<const uint8_t> payload) {
   uint8_t* out = AddBlockForWrite(inst, vtype, static_cast<uint32_t>(payload.size()));
   if (!payload.empty()) std::memcpy(out, payload.data(), payload.size());
 }

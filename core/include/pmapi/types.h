@@ -33,8 +33,13 @@ inline constexpr InDom kInDomNull{0xffffffffu};
 [[nodiscard]] constexpr uint32_t ToPcp(PmID id) { return static_cast<uint32_t>(id); }
 [[nodiscard]] constexpr uint32_t ToPcp(InDom indom) { return static_cast<uint32_t>(indom); }
 
-// The instance identifier of the single value of a singular metric.
-inline constexpr int32_t kInNull = -1;
+// An instance identifier within an instance domain (PCP's int inst).
+enum class Inst : int32_t {};
+// The instance of the single value of a singular metric, and the "all
+// instances" of an instance request (PM_IN_NULL).
+inline constexpr Inst kInNull{-1};
+
+[[nodiscard]] constexpr int32_t ToPcp(Inst inst) { return static_cast<int32_t>(inst); }
 
 [[nodiscard]] inline constexpr PmID MakePmID(unsigned domain, unsigned cluster, unsigned item) {
   return PmID{((domain & 0x1ffu) << 22) | ((cluster & 0xfffu) << 10) | (item & 0x3ffu)};
@@ -153,7 +158,7 @@ struct AtomValue {
 // described by its vtype and its payload bytes: the vlen-4 bytes after the
 // header word, numbers in host byte order.
 struct ValueView {
-  int32_t inst = kInNull;
+  Inst inst = kInNull;
   int32_t lval = 0;
   int vtype = kTypeUnknown;
   std::span<const uint8_t> payload;

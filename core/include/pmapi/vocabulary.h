@@ -16,7 +16,7 @@
 //   absl::StatusOr<std::vector<pmapi::LabelSet>> labels =
 //       ctx.LookupLabels(pmapi::LabelLevel::kItem, id);
 //   int mode = pmapi::ToPcp(pmapi::Mode::kInterp);   // PM_MODE_INTERP, 1
-//   pmapi::Instance cpu0{0, "cpu0"};
+//   pmapi::Instance cpu0{pmapi::Inst{0}, "cpu0"};
 #ifndef PMAPI_VOCABULARY_H_
 #define PMAPI_VOCABULARY_H_
 
@@ -81,7 +81,7 @@ inline constexpr int kLabelOptional = 1 << 7;
 
 // One instance of an instance domain.
 struct Instance {
-  int32_t id = kInNull;
+  Inst id = kInNull;
   std::string name;
   friend bool operator==(const Instance&, const Instance&) = default;
 };

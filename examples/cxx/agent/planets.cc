@@ -51,9 +51,16 @@ struct State {
   uint64_t fetches = 0;
 };
 
-// One value: metric m, instance inst (kInNull as unsigned for a singular
-// metric). Returns > 0 for a value, or a PCP error code.
-int Value(const State& st, const pmapi::PmdaMetric& m, unsigned inst, pmapi::AtomValue* atom) {
+// The planet of instance `inst` (its index in kPlanets), or null for an
+// instance not in the table.
+const Planet* PlanetOf(pmapi::Inst inst) {
+  const int32_t i = pmapi::ToPcp(inst);
+  return i >= 0 && static_cast<uint32_t>(i) < kNumPlanets ? &kPlanets[i] : nullptr;
+}
+
+// One value: metric m, instance inst (kInNull for a singular metric).
+// Returns > 0 for a value, or a PCP error code.
+int Value(const State& st, const pmapi::PmdaMetric& m, pmapi::Inst inst, pmapi::AtomValue* atom) {
   const unsigned cluster = pmapi::PmIDCluster(m.desc.pmid), item = pmapi::PmIDItem(m.desc.pmid);
   if (cluster == 0) {  // singular metrics
     if (item == 0) {
@@ -64,11 +71,12 @@ int Value(const State& st, const pmapi::PmdaMetric& m, unsigned inst, pmapi::Ato
       return pmapi::kErrPmid;
     }
   } else if (cluster == 1) {  // per planet
-    if (inst >= kNumPlanets) return pmapi::kErrInst;
+    const Planet* planet = PlanetOf(inst);
+    if (planet == nullptr) return pmapi::kErrInst;
     if (item == 0) {
-      atom->ul = kPlanets[inst].moons;
+      atom->ul = planet->moons;
     } else if (item == 1) {
-      atom->d = kPlanets[inst].radius_km;
+      atom->d = planet->radius_km;
     } else {
       return pmapi::kErrPmid;
     }
@@ -93,20 +101,22 @@ extern "C" __attribute__((visibility("default"))) void planets_init(pmapi::Pmda*
     ++state->fetches;
     return pmda.DefaultFetch(ids, result);
   };
-  dp->SetFetchCallback([state](const pmapi::PmdaMetric& m, unsigned inst, pmapi::AtomValue* atom) {
-    return Value(*state, m, inst, atom);
-  });
+  dp->SetFetchCallback(
+      [state](const pmapi::PmdaMetric& m, pmapi::Inst inst, pmapi::AtomValue* atom) {
+        return Value(*state, m, inst, atom);
+      });
   // The label of each planet instance; returns the number of labels.
-  dp->SetLabelCallback([](pmapi::InDom, unsigned inst, pmapi::LabelSet* labels) {
-    if (inst >= kNumPlanets) return 0;
-    absl::Status s = pmapi::PmdaAddLabels(labels, kPlanets[inst].giant ? R"({"kind":"giant"})"
-                                                                        : R"({"kind":"rocky"})");
+  dp->SetLabelCallback([](pmapi::InDom, pmapi::Inst inst, pmapi::LabelSet* labels) {
+    const Planet* planet = PlanetOf(inst);
+    if (planet == nullptr) return 0;
+    absl::Status s = pmapi::PmdaAddLabels(labels, planet->giant ? R"({"kind":"giant"})"
+                                                                : R"({"kind":"rocky"})");
     return s.ok() ? 1 : pmapi::PcpCode(s);
   });
 
   pmapi::PmdaIndom planets{kPlanetIndom, {}};
   for (uint32_t i = 0; i < kNumPlanets; ++i) {
-    planets.set.push_back({static_cast<int32_t>(i), kPlanets[i].name});
+    planets.set.push_back({static_cast<pmapi::Inst>(i), kPlanets[i].name});
   }
   const pmapi::Units none{};
   const pmapi::Units count{0, 0, 1, 0, 0, pmapi::kCountOne};

@@ -141,8 +141,8 @@ class Context {
   // the earliest record of them (pmLookupLabels' cluster level in an
   // archive); PM_ERR_NOTARCHIVE for other contexts.
   absl::StatusOr<std::vector<LabelSet>> ArchiveClusterLabels(PmID pmid);
-  absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst);
-  absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name);
+  absl::StatusOr<std::string> NameInDom(InDom indom, Inst inst);
+  absl::StatusOr<Inst> LookupInDom(InDom indom, std::string_view name);
   // Returns help text of `kind` for a metric or an instance domain; missing
   // or empty TextKind::kHelp text gives way to the one-line text, as in PCP.
   // PM_ERR_TEXT if there is none.
@@ -166,18 +166,18 @@ class Context {
   // --- The instance profile ---
   // Adds instances of `indom` to the profile (an empty list: all of them);
   // kInDomNull with an empty list re-includes everything.
-  absl::Status AddProfile(InDom indom, std::span<const int32_t> insts);
-  absl::Status AddProfile(InDom indom, std::initializer_list<int32_t> insts) {
-    return AddProfile(indom, std::span<const int32_t>(insts.begin(), insts.size()));
+  absl::Status AddProfile(InDom indom, std::span<const Inst> insts);
+  absl::Status AddProfile(InDom indom, std::initializer_list<Inst> insts) {
+    return AddProfile(indom, std::span<const Inst>(insts.begin(), insts.size()));
   }
   // Removes instances (an empty list: all instances of indom, or of every
   // indom for kInDomNull).
-  absl::Status DelProfile(InDom indom, std::span<const int32_t> insts);
-  absl::Status DelProfile(InDom indom, std::initializer_list<int32_t> insts) {
-    return DelProfile(indom, std::span<const int32_t>(insts.begin(), insts.size()));
+  absl::Status DelProfile(InDom indom, std::span<const Inst> insts);
+  absl::Status DelProfile(InDom indom, std::initializer_list<Inst> insts) {
+    return DelProfile(indom, std::span<const Inst>(insts.begin(), insts.size()));
   }
   // Returns true if the profile admits instance `inst` of `indom`.
-  [[nodiscard]] bool ProfileAdmits(InDom indom, int32_t inst) const;
+  [[nodiscard]] bool ProfileAdmits(InDom indom, Inst inst) const;
   [[nodiscard]] const Profile& profile() const { return *profile_; }
 
   // --- Collection time and fetching ---

@@ -83,7 +83,7 @@ struct FetchGroupItem {
 
 // One instance of an AddIndom registration.
 struct FetchGroupInstance {
-  int32_t inst = kInNull;
+  Inst inst = kInNull;
   // The instance's name, absent for a singular metric or an unknown one.
   std::optional<std::string> name;
   FetchGroupValue value;
@@ -191,7 +191,7 @@ class FetchGroup {
   FetchGroup(Context ctx, const FetchGroupOptions& options);
 
   absl::StatusOr<PmID> LookupMetric(std::string_view metric, Desc* desc);
-  absl::StatusOr<int32_t> LookupInstance(const Desc& desc, std::optional<std::string_view> instance);
+  absl::StatusOr<Inst> LookupInstance(const Desc& desc, std::optional<std::string_view> instance);
   absl::Status RetryAtEnd(const std::function<absl::Status()>& lookup);
   void AddPmid(PmID id);
   absl::Status NarrowProfile();
@@ -206,7 +206,7 @@ class FetchGroup {
   std::vector<PmID> pmids_;
   std::optional<Result> previous_;
   // Registered instances per indom; an empty list means every instance.
-  std::vector<std::pair<InDom, std::vector<int32_t>>> profile_;
+  std::vector<std::pair<InDom, std::vector<Inst>>> profile_;
   Mode mode_ = Mode::kForw;
   std::optional<absl::Time> origin_;
   absl::Duration delta_;

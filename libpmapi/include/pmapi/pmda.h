@@ -15,11 +15,11 @@
 //   void TrivialInit(pmapi::Pmda& dp) {
 //     dp.Dso(pmapi::kPmdaInterface2, "trivial DSO", "");
 //     if (dp.status() != 0) return;
-//     dp.SetFetchCallback([](const pmapi::PmdaMetric& m, unsigned inst,
+//     dp.SetFetchCallback([](const pmapi::PmdaMetric& m, pmapi::Inst inst,
 //                            pmapi::AtomValue* atom) {
 //       if (pmapi::PmIDCluster(m.desc.pmid) != 0 || pmapi::PmIDItem(m.desc.pmid) != 1)
 //         return pmapi::kErrPmid;
-//       if (inst != static_cast<unsigned>(pmapi::kInNull)) return pmapi::kErrInst;
+//       if (inst != pmapi::kInNull) return pmapi::kErrInst;
 //       atom->ul = static_cast<uint32_t>(time(nullptr));
 //       return 1;
 //     });
@@ -104,7 +104,7 @@ inline constexpr int kPmdaAbiVersion = 1;
 
 // One instance of a static instance domain (pmdaInstid).
 struct PmdaInstid {
-  int32_t inst = 0;
+  Inst inst{};
   std::string name;
 };
 
@@ -128,7 +128,7 @@ struct PmdaMetric {
 // instance.
 struct PmdaInResult {
   InDom indom = kInDomNull;
-  std::vector<int32_t> insts;
+  std::vector<Inst> insts;
   std::vector<std::string> names;
 };
 
@@ -147,15 +147,15 @@ class PmdaIndomSource {
 class Pmda;
 
 // Gives the value of one metric instance (pmdaFetchCallBack). `inst` is
-// kInNull (as unsigned) for a singular metric. Returns < 0 for an error
+// kInNull for a singular metric. Returns < 0 for an error
 // (PM_ERR_PMID, PM_ERR_INST, PM_ERR_AGAIN ...), 0 for "no value now" (and,
 // before interface 3, success), > 0 for a value.
 using PmdaFetchCallback =
-    std::function<int(const PmdaMetric& metric, unsigned int inst, AtomValue* atom)>;
+    std::function<int(const PmdaMetric& metric, Inst inst, AtomValue* atom)>;
 
 // Fills the labels of one instance (pmdaLabelCallBack). Returns the number
 // of labels in *labels, 0 for none, < 0 for an error.
-using PmdaLabelCallback = std::function<int(InDom indom, unsigned int inst, LabelSet* labels)>;
+using PmdaLabelCallback = std::function<int(InDom indom, Inst inst, LabelSet* labels)>;
 
 // The request handlers (the pmdaInterface callbacks). Dso() fills each with
 // the library's default; an agent may replace any of them and call the
@@ -166,7 +166,7 @@ struct PmdaDispatch {
   std::function<absl::Status(std::span<const PmID> ids, Result* result, Pmda& pmda)> fetch;
   std::function<absl::StatusOr<Desc>(PmID id, Pmda& pmda)> desc;
   // `name` null: by instance (kInNull: all instances); otherwise by name.
-  std::function<absl::StatusOr<PmdaInResult>(InDom indom, int32_t inst, const std::string* name,
+  std::function<absl::StatusOr<PmdaInResult>(InDom indom, Inst inst, const std::string* name,
                                              Pmda& pmda)>
       instance;
   // `type` combines kTextOneline/kTextHelp with kTextPmid/kTextInDom.
@@ -256,7 +256,7 @@ class Pmda {
   [[nodiscard]] const PmdaMetric* FindMetric(PmID id) const;
   // Returns the instances of `indom` the current profile admits, in table
   // (or source walk) order; PM_ERR_INDOM if the indom is unknown.
-  absl::StatusOr<std::vector<int32_t>> ProfileInstances(InDom indom) const;
+  absl::StatusOr<std::vector<Inst>> ProfileInstances(InDom indom) const;
   [[nodiscard]] const Profile* profile() const { return profile_; }
 
   // The library's handlers (pmdaProfile, pmdaFetch, pmdaDesc,
@@ -265,7 +265,7 @@ class Pmda {
   absl::Status DefaultProfile(const Profile& profile);
   absl::Status DefaultFetch(std::span<const PmID> ids, Result* result);
   absl::StatusOr<Desc> DefaultDesc(PmID id);
-  absl::StatusOr<PmdaInResult> DefaultInstance(InDom indom, int32_t inst, const std::string* name);
+  absl::StatusOr<PmdaInResult> DefaultInstance(InDom indom, Inst inst, const std::string* name);
   absl::StatusOr<std::string> DefaultText(uint32_t ident, int type);
   absl::Status DefaultStore(const Result& values);
   absl::StatusOr<std::vector<LabelSet>> DefaultLabel(uint32_t ident, int type);
@@ -274,7 +274,7 @@ class Pmda {
   std::vector<PmdaInstid> InstancesOf(const PmdaIndom* table, InDom indom) const;
   // Appends the instances of `indom` the profile admits to *out; false if
   // the indom is unknown.
-  bool AdmittedInstances(InDom indom, std::vector<int32_t>* out) const;
+  bool AdmittedInstances(InDom indom, std::vector<Inst>* out) const;
   void ChooseLookup();
   void LoadHelp();
   // Appends the value set of one metric to *result.

@@ -18,7 +18,7 @@
 //   pmapi::InDom net = pmapi::MakeInDom(60, 3);
 //   absl::StatusOr<int> loaded = caches.Op(net, pmapi::kCacheLoad);
 //       // identifiers of the last run; -ENOENT on the first
-//   absl::StatusOr<int> inst = caches.Store(net, pmapi::kCacheAdd, "eth0", nullptr);
+//   absl::StatusOr<pmapi::Inst> inst = caches.Store(net, pmapi::kCacheAdd, "eth0", nullptr);
 //   if (!inst.ok()) return inst.status();
 //   absl::StatusOr<int> walk = caches.Op(net, pmapi::kCacheWalkRewind);
 //   while (walk.ok() && (walk = caches.Op(net, pmapi::kCacheWalkNext)).ok() && *walk != -1) {
@@ -71,7 +71,7 @@ inline constexpr int kCacheDefaultMaxInst = 0x7fffffff;
 // identifier, name and private pointer.
 struct CacheEntryInfo {
   int state = 0;
-  int inst = 0;
+  Inst inst{};
   std::string name;
   void* data = nullptr;
 };
@@ -109,19 +109,19 @@ class InDomCaches {
   // or when `name` breaks the short-name rule (see docs/pmda-cache.md),
   // PM_ERR_GENERIC when no identifier is left. `name` is used up to its
   // first NUL, as a C string would be.
-  absl::StatusOr<int> Store(InDom indom, int flags, std::string_view name, void* data);
+  absl::StatusOr<Inst> Store(InDom indom, int flags, std::string_view name, void* data);
 
   // pmdaCacheStoreKey: as Store, but a new entry's identifier is hashed
   // from `key` (from `name` when key is empty). Errors as Store, plus
   // PM_ERR_INST when the hint or the name is already used with another
   // name or hint, and PM_ERR_GENERIC after ten rehashes.
-  absl::StatusOr<int> StoreKey(InDom indom, int flags, std::string_view name,
-                               std::span<const uint8_t> key, void* data);
+  absl::StatusOr<Inst> StoreKey(InDom indom, int flags, std::string_view name,
+                                std::span<const uint8_t> key, void* data);
 
   // pmdaCacheLookup, pmdaCacheLookupName, pmdaCacheLookupKey. Return what
   // was found; PM_ERR_INST when nothing matches. LookupKey uses `name` as
   // the hint when key is empty, and restarts any walk (as PCP's does).
-  absl::StatusOr<CacheEntryInfo> Lookup(InDom indom, int inst);
+  absl::StatusOr<CacheEntryInfo> Lookup(InDom indom, Inst inst);
   absl::StatusOr<CacheEntryInfo> LookupName(InDom indom, std::string_view name);
   absl::StatusOr<CacheEntryInfo> LookupKey(InDom indom, std::string_view name,
                                            std::span<const uint8_t> key);

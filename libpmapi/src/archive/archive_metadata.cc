@@ -49,8 +49,8 @@ absl::StatusOr<std::vector<Instance>> ArchiveMetadata::GetInDom(InDom indom, int
   return out;
 }
 
-absl::StatusOr<std::pair<int32_t, std::string_view>> ArchiveMetadata::FindInstance(
-    InDom indom, int64_t t_ns, const std::function<bool(int32_t, std::string_view)>& match) const {
+absl::StatusOr<std::pair<Inst, std::string_view>> ArchiveMetadata::FindInstance(
+    InDom indom, int64_t t_ns, const std::function<bool(Inst, std::string_view)>& match) const {
   const std::vector<InDomSnapshot>* h = set_->InDomHistory(indom);
   // Before the domain's first record it is unknown, as in PCP.
   if (h == nullptr || InDomAt(indom, t_ns) == nullptr) return PcpError(kErrIndomLog);
@@ -64,17 +64,17 @@ absl::StatusOr<std::pair<int32_t, std::string_view>> ArchiveMetadata::FindInstan
   return PcpError(kErrInstLog);
 }
 
-absl::StatusOr<std::string> ArchiveMetadata::NameInDom(InDom indom, int32_t inst,
+absl::StatusOr<std::string> ArchiveMetadata::NameInDom(InDom indom, Inst inst,
                                                        int64_t t_ns) const {
-  auto found = FindInstance(indom, t_ns, [inst](int32_t i, std::string_view) { return i == inst; });
+  auto found = FindInstance(indom, t_ns, [inst](Inst i, std::string_view) { return i == inst; });
   if (!found.ok()) return found.status();
   return std::string(found->second);
 }
 
-absl::StatusOr<int32_t> ArchiveMetadata::LookupInDom(InDom indom, std::string_view name,
+absl::StatusOr<Inst> ArchiveMetadata::LookupInDom(InDom indom, std::string_view name,
                                                      int64_t t_ns) const {
   // The full name, or its first word.
-  auto found = FindInstance(indom, t_ns, [name](int32_t, std::string_view full) {
+  auto found = FindInstance(indom, t_ns, [name](Inst, std::string_view full) {
     return full == name || full.substr(0, full.find(' ')) == name;
   });
   if (!found.ok()) return found.status();
@@ -155,7 +155,7 @@ const ArchiveMetadata::EverySeen* ArchiveMetadata::EveryInstance(InDom indom) {
   if (h == nullptr) return nullptr;
   // Newest first: an instance keeps the name of its latest appearance.
   EverySeen& all = every_instance_[indom];
-  absl::flat_hash_set<int32_t> seen;
+  absl::flat_hash_set<Inst> seen;
   for (auto it = h->rbegin(); it != h->rend(); ++it) {
     for (size_t i = 0; i < it->size(); ++i) {
       if (!seen.insert(it->inst(i)).second) continue;
@@ -166,8 +166,8 @@ const ArchiveMetadata::EverySeen* ArchiveMetadata::EveryInstance(InDom indom) {
   return &all;
 }
 
-const std::vector<int32_t>& ArchiveMetadata::AllInstances(InDom indom) {
-  static const std::vector<int32_t> kNone;
+const std::vector<Inst>& ArchiveMetadata::AllInstances(InDom indom) {
+  static const std::vector<Inst> kNone;
   const EverySeen* all = EveryInstance(indom);
   return all == nullptr ? kNone : all->ids;
 }

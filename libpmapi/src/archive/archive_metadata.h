@@ -35,8 +35,8 @@ class ArchiveMetadata : public InterpMetadata {
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom, int64_t t_ns) const;
   // An instance's name, or the instance of a name (its full name or the
   // name's first word), in the memberships up to t_ns, newest first.
-  absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst, int64_t t_ns) const;
-  absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name, int64_t t_ns) const;
+  absl::StatusOr<std::string> NameInDom(InDom indom, Inst inst, int64_t t_ns) const;
+  absl::StatusOr<Inst> LookupInDom(InDom indom, std::string_view name, int64_t t_ns) const;
   // The label sets of the earliest record of `level` for `ident` (as the
   // archive files it), or none.
   std::vector<LabelSet> EarliestLabels(int level, uint32_t ident) const;
@@ -49,7 +49,7 @@ class ArchiveMetadata : public InterpMetadata {
 
   // InterpMetadata.
   const Desc* FindDesc(PmID pmid) override;
-  const std::vector<int32_t>& AllInstances(InDom indom) override;
+  const std::vector<Inst>& AllInstances(InDom indom) override;
   const Lifetimes* InstanceLifetimes(InDom indom) override;
 
  private:
@@ -59,8 +59,8 @@ class ArchiveMetadata : public InterpMetadata {
   // The first instance `match` accepts (by number and name) in the
   // memberships up to t_ns, newest first: PM_ERR_INDOM_LOG before the
   // domain's first record, PM_ERR_INST_LOG when none matches.
-  absl::StatusOr<std::pair<int32_t, std::string_view>> FindInstance(
-      InDom indom, int64_t t_ns, const std::function<bool(int32_t, std::string_view)>& match) const;
+  absl::StatusOr<std::pair<Inst, std::string_view>> FindInstance(
+      InDom indom, int64_t t_ns, const std::function<bool(Inst, std::string_view)>& match) const;
   // The label sets of (level, label identifier) in force at t_ns.
   std::vector<LabelSet> LabelsAt(int level, uint32_t want, int64_t t_ns) const;
   bool HasLabelRecords(int level) const;
@@ -69,7 +69,7 @@ class ArchiveMetadata : public InterpMetadata {
   // Every instance the archive records for an indom, newest first, each
   // with its latest name; built once per indom. nullptr if none.
   struct EverySeen {
-    std::vector<int32_t> ids;
+    std::vector<Inst> ids;
     std::vector<std::string> names;
   };
   const EverySeen* EveryInstance(InDom indom);

@@ -74,11 +74,11 @@ absl::StatusOr<std::vector<Instance>> ArchiveSource::GetInDom(InDom indom) {
   return metadata_.GetInDom(indom, origin_ns_);
 }
 
-absl::StatusOr<std::string> ArchiveSource::NameInDom(InDom indom, int32_t inst) {
+absl::StatusOr<std::string> ArchiveSource::NameInDom(InDom indom, Inst inst) {
   return metadata_.NameInDom(indom, inst, origin_ns_);
 }
 
-absl::StatusOr<int32_t> ArchiveSource::LookupInDom(InDom indom, std::string_view name) {
+absl::StatusOr<Inst> ArchiveSource::LookupInDom(InDom indom, std::string_view name) {
   return metadata_.LookupInDom(indom, name, origin_ns_);
 }
 

@@ -38,8 +38,8 @@ class ArchiveSource : public Source {
 
   absl::StatusOr<Desc> LookupDesc(PmID id) override { return metadata_.LookupDesc(id); }
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom) override;
-  absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst) override;
-  absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name) override;
+  absl::StatusOr<std::string> NameInDom(InDom indom, Inst inst) override;
+  absl::StatusOr<Inst> LookupInDom(InDom indom, std::string_view name) override;
   absl::StatusOr<std::string> LookupText(uint32_t ident, int kind) override {
     return metadata_.LookupText(ident, kind);
   }

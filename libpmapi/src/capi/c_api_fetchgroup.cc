@@ -106,7 +106,7 @@ int pmExtendFetchGroup_indom(pmFG pmfg, const char* metric, const char* scale,
     unsigned n = 0;
     for (const FetchGroupInstance& i : src->instances) {
       if (n >= out_maxnum) break;
-      if (out_inst_codes != nullptr) out_inst_codes[n] = i.inst;
+      if (out_inst_codes != nullptr) out_inst_codes[n] = ToPcp(i.inst);
       if (out_inst_names != nullptr) {
         out_inst_names[n] = i.name.has_value() ? const_cast<char*>(i.name->c_str()) : nullptr;
       }

@@ -171,7 +171,7 @@ pmValueSet* FillSet(const Result& r, const ValueSet& vs, char* at, char** blocks
   if (out->valfmt == PM_VAL_INSITU) {
     for (int j = 0; j < n; ++j) {
       pmValue& c = out->vlist[j];
-      c.inst = sv[j].inst;
+      c.inst = ToPcp(sv[j].inst);
       c.value.pval = nullptr;
       c.value.lval = sv[j].lval;
     }
@@ -179,7 +179,7 @@ pmValueSet* FillSet(const Result& r, const ValueSet& vs, char* at, char** blocks
   }
   for (int j = 0; j < n; ++j) {
     pmValue& c = out->vlist[j];
-    c.inst = sv[j].inst;
+    c.inst = ToPcp(sv[j].inst);
     pmValueBlock* b = reinterpret_cast<pmValueBlock*>(*blocks);
     const uint32_t len = sv[j].length;
     *blocks += BlockBytes(len);
@@ -293,7 +293,7 @@ pmHighResResult* ToCHighResResult(const Result& r) {
 }
 
 bool ViewOf(int valfmt, const pmValue& v, ValueView* out) {
-  out->inst = v.inst;
+  out->inst = Inst{v.inst};
   out->lval = 0;
   out->payload = {};
   out->vtype = kTypeUnknown;
@@ -335,7 +335,7 @@ int ToCLabelSets(const std::vector<LabelSet>& sets, pmLabelSet** out) {
   for (size_t i = 0; i < sets.size(); ++i) {
     const LabelSet& s = sets[i];
     pmLabelSet& c = all[i];
-    c.inst = static_cast<unsigned int>(s.inst);
+    c.inst = static_cast<unsigned int>(ToPcp(s.inst));
     c.nlabels = static_cast<int>(s.labels.size());
     // A set with no labels has no JSON at all, as in PCP.
     c.json = s.json.empty() ? nullptr : Dup(s.json);

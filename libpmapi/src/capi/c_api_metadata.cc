@@ -22,7 +22,7 @@ int HandOutInstances(const std::vector<Instance>& insts, int** instlist, char***
   int* ids = static_cast<int*>(std::malloc(insts.size() * sizeof(int)));
   if (ids == nullptr) return -ENOMEM;
   for (size_t i = 0; i < insts.size(); ++i) {
-    ids[i] = insts[i].id;
+    ids[i] = ToPcp(insts[i].id);
     names.push_back(insts[i].name);
   }
   char** packed = PackNames(names);
@@ -33,6 +33,15 @@ int HandOutInstances(const std::vector<Instance>& insts, int** instlist, char***
   *instlist = ids;
   *namelist = packed;
   return static_cast<int>(insts.size());
+}
+
+// The typed copy of a C profile's instance list (empty for none).
+std::vector<Inst> InstsOf(int numinst, const int* instlist) {
+  std::vector<Inst> insts;
+  if (numinst <= 0 || instlist == nullptr) return insts;
+  insts.reserve(static_cast<size_t>(numinst));
+  for (int i = 0; i < numinst; ++i) insts.push_back(Inst{instlist[i]});
+  return insts;
 }
 
 // The name space a name-space function answers from: the current
@@ -252,15 +261,15 @@ int pmGetInDom(pmInDom indom, int** instlist, char*** namelist) {
 
 int pmLookupInDom(pmInDom indom, const char* name) {
   return WithContext([&](CContext& e) {
-    absl::StatusOr<int32_t> inst = e.ctx->LookupInDom(InDom{indom}, name == nullptr ? "" : name);
-    return inst.ok() ? static_cast<int>(*inst) : Code(inst.status());
+    absl::StatusOr<Inst> inst = e.ctx->LookupInDom(InDom{indom}, name == nullptr ? "" : name);
+    return inst.ok() ? ToPcp(*inst) : Code(inst.status());
   });
 }
 
 int pmNameInDom(pmInDom indom, int inst, char** name) {
   *name = nullptr;
   return WithContext([&](CContext& e) {
-    absl::StatusOr<std::string> n = e.ctx->NameInDom(InDom{indom}, inst);
+    absl::StatusOr<std::string> n = e.ctx->NameInDom(InDom{indom}, Inst{inst});
     if (!n.ok()) return Code(n.status());
     *name = Dup(*n);
     return *name == nullptr ? -ENOMEM : 0;
@@ -283,11 +292,11 @@ int pmLookupInDomArchive(pmInDom indom, const char* name) {
     if (!all.ok()) return Code(all.status());
     std::string_view want = name == nullptr ? "" : name;
     for (const Instance& i : *all) {
-      if (i.name == want) return static_cast<int>(i.id);
+      if (i.name == want) return ToPcp(i.id);
     }
     // As with live instance names, the part before the first space matches.
     for (const Instance& i : *all) {
-      if (std::string_view(i.name).substr(0, i.name.find(' ')) == want) return static_cast<int>(i.id);
+      if (std::string_view(i.name).substr(0, i.name.find(' ')) == want) return ToPcp(i.id);
     }
     return PM_ERR_INST_LOG;
   });
@@ -299,7 +308,7 @@ int pmNameInDomArchive(pmInDom indom, int inst, char** name) {
     absl::StatusOr<std::vector<Instance>> all = e.ctx->GetInDomArchive(InDom{indom});
     if (!all.ok()) return Code(all.status());
     for (const Instance& i : *all) {
-      if (i.id == inst) {
+      if (i.id == Inst{inst}) {
         *name = Dup(i.name);
         return *name == nullptr ? -ENOMEM : 0;
       }
@@ -368,18 +377,14 @@ int pmLookupLabels(pmID pmid, pmLabelSet** sets) {
 int pmAddProfile(pmInDom indom, int numinst, int* instlist) {
   if (indom == PM_INDOM_NULL && numinst > 0) return PM_ERR_PROFILESPEC;
   return WithContext([&](CContext& e) {
-    std::span<const int32_t> insts;
-    if (numinst > 0 && instlist != nullptr) insts = {instlist, static_cast<size_t>(numinst)};
-    return Code(e.ctx->AddProfile(InDom{indom}, insts));
+    return Code(e.ctx->AddProfile(InDom{indom}, InstsOf(numinst, instlist)));
   });
 }
 
 int pmDelProfile(pmInDom indom, int numinst, int* instlist) {
   if (indom == PM_INDOM_NULL && numinst > 0) return PM_ERR_PROFILESPEC;
   return WithContext([&](CContext& e) {
-    std::span<const int32_t> insts;
-    if (numinst > 0 && instlist != nullptr) insts = {instlist, static_cast<size_t>(numinst)};
-    return Code(e.ctx->DelProfile(InDom{indom}, insts));
+    return Code(e.ctx->DelProfile(InDom{indom}, InstsOf(numinst, instlist)));
   });
 }
 

@@ -350,7 +350,7 @@ int pmMergeLabelSets(pmLabelSet** sets, int nsets, char* buf, int buflen,
     const pmLabelSet* c = sets[i];
     if (c == nullptr || c->json == nullptr || c->nlabels <= 0) continue;
     LabelSet s;
-    s.inst = static_cast<int32_t>(c->inst);
+    s.inst = static_cast<Inst>(c->inst);
     s.json.assign(c->json, c->jsonlen);
     for (int k = 0; k < c->nlabels; ++k) {
       const pmLabel& l = c->labels[k];

@@ -318,12 +318,12 @@ absl::StatusOr<std::vector<LabelSet>> Context::ArchiveClusterLabels(PmID pmid) {
   return source_->ArchiveClusterLabels(MakePmID(PmIDDomain(pmid), PmIDCluster(pmid), 0));
 }
 
-absl::StatusOr<std::string> Context::NameInDom(InDom indom, int32_t inst) {
+absl::StatusOr<std::string> Context::NameInDom(InDom indom, Inst inst) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
   return source_->NameInDom(indom, inst);
 }
 
-absl::StatusOr<int32_t> Context::LookupInDom(InDom indom, std::string_view name) {
+absl::StatusOr<Inst> Context::LookupInDom(InDom indom, std::string_view name) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
   return source_->LookupInDom(indom, name);
 }
@@ -369,19 +369,19 @@ absl::StatusOr<std::vector<LabelSet>> Context::LookupLabelsRequest(LabelLevel le
   return source_->LookupLabels(ToPcp(level), ident);
 }
 
-absl::Status Context::AddProfile(InDom indom, std::span<const int32_t> insts) {
+absl::Status Context::AddProfile(InDom indom, std::span<const Inst> insts) {
   if (indom == kInDomNull && !insts.empty()) return PcpError(kErrProfilespec);
   profile_->Add(indom, insts);
   return absl::OkStatus();
 }
 
-absl::Status Context::DelProfile(InDom indom, std::span<const int32_t> insts) {
+absl::Status Context::DelProfile(InDom indom, std::span<const Inst> insts) {
   if (indom == kInDomNull && !insts.empty()) return PcpError(kErrProfilespec);
   profile_->Delete(indom, insts);
   return absl::OkStatus();
 }
 
-bool Context::ProfileAdmits(InDom indom, int32_t inst) const {
+bool Context::ProfileAdmits(InDom indom, Inst inst) const {
   return profile_->Admits(indom, inst);
 }
 
@@ -415,7 +415,7 @@ absl::StatusOr<Result> Context::FetchDerived(std::span<const PmID> ids, std::vec
   absl::StatusOr<Result> r = source_->Fetch(list, *profile_, state_change);
   if (!r.ok()) return r;
   derive::EvalEnv env;
-  env.name_indom = [this](InDom indom, int32_t inst) { return NameInDom(indom, inst); };
+  env.name_indom = [this](InDom indom, Inst inst) { return NameInDom(indom, inst); };
   env.lookup_indom = [this](InDom indom, const std::string& name) {
     return LookupInDom(indom, name);
   };

@@ -49,7 +49,7 @@ void DumpSet(Context* ctx, const Result& r, const ValueSet& vs) {
   for (int j = 0; j < vs.numval; j++) {
     ValueView v = r.value(vs, j);
     if (vs.numval > 1 || v.inst != kInNull) {
-      std::fprintf(stderr, "    inst [%d", v.inst);
+      std::fprintf(stderr, "    inst [%d", ToPcp(v.inst));
       absl::StatusOr<std::string> name =
           desc.ok() ? ctx->NameInDom(desc->indom, v.inst) : absl::StatusOr<std::string>(
                                                                 PcpError(kErrIndom));

@@ -16,7 +16,7 @@ struct FetchGroup::Entry {
   Kind kind = Kind::kItem;
   PmID pmid = kPmIDNull;
   Desc desc;
-  int32_t inst = kInNull;
+  Inst inst = kInNull;
   PmID field_pmid = kPmIDNull;
   Desc field_desc;
   ScaleRequest conv;
@@ -57,7 +57,7 @@ const ValueSet* FindSet(const Result& r, PmID pmid, size_t first = 0) {
 
 // Returns 0 and the value of instance `inst` (any instance for a singular
 // metric) of `pmid`, the set's error, or PM_ERR_VALUE when there is none.
-int FindValue(const Result& r, PmID pmid, const Desc& desc, int32_t inst, size_t first,
+int FindValue(const Result& r, PmID pmid, const Desc& desc, Inst inst, size_t first,
               ValueView* v, int* valfmt) {
   const ValueSet* vs = FindSet(r, pmid, first);
   if (vs == nullptr) return kErrValue;
@@ -73,7 +73,7 @@ int FindValue(const Result& r, PmID pmid, const Desc& desc, int32_t inst, size_t
   return kErrValue;
 }
 
-int ExtractAs(const Result& r, PmID pmid, const Desc& desc, int32_t inst, size_t first,
+int ExtractAs(const Result& r, PmID pmid, const Desc& desc, Inst inst, size_t first,
               int otype, FetchGroupValue* out) {
   ValueView v;
   int valfmt = kValInsitu;
@@ -82,7 +82,7 @@ int ExtractAs(const Result& r, PmID pmid, const Desc& desc, int32_t inst, size_t
   return CastValue(valfmt, v, desc.type, otype, out);
 }
 
-int ExtractDouble(const Result& r, PmID pmid, const Desc& desc, int32_t inst, size_t first,
+int ExtractDouble(const Result& r, PmID pmid, const Desc& desc, Inst inst, size_t first,
                   double* out) {
   FetchGroupValue v;
   int sts = ExtractAs(r, pmid, desc, inst, first, kTypeDouble, &v);
@@ -106,7 +106,7 @@ struct RateContext {
   bool counter_wrap = false;
 };
 
-int Rate(const Result& r, const RateContext& rc, PmID pmid, const Desc& desc, int32_t inst,
+int Rate(const Result& r, const RateContext& rc, PmID pmid, const Desc& desc, Inst inst,
          size_t first, double current, double* out) {
   if (rc.previous == nullptr) return kErrAgain;
   // The nanoseconds apart, in seconds: rounded as PCP 6.0.3 rounds it.
@@ -127,7 +127,7 @@ int Rate(const Result& r, const RateContext& rc, PmID pmid, const Desc& desc, in
 }
 
 int ExtractConverted(const Result& r, const RateContext& rc, PmID pmid, const Desc& desc,
-                     int32_t inst, size_t first, const ScaleRequest& conv, int otype,
+                     Inst inst, size_t first, const ScaleRequest& conv, int otype,
                      FetchGroupValue* out) {
   if (!conv.rate && !conv.units) return ExtractAs(r, pmid, desc, inst, first, otype, out);
   double value = 0;
@@ -191,7 +191,7 @@ absl::StatusOr<PmID> FetchGroup::LookupMetric(std::string_view metric, Desc* des
   return *id;
 }
 
-absl::StatusOr<int32_t> FetchGroup::LookupInstance(const Desc& desc,
+absl::StatusOr<Inst> FetchGroup::LookupInstance(const Desc& desc,
                                                    std::optional<std::string_view> instance) {
   if ((desc.indom == kInDomNull) == instance.has_value()) return PcpError(kErrIndom);
   if (desc.indom == kInDomNull) return kInNull;
@@ -237,8 +237,8 @@ absl::Status FetchGroup::NarrowProfile() {
 
 namespace {
 
-void NoteInstance(std::vector<std::pair<InDom, std::vector<int32_t>>>* profile, InDom indom,
-                  std::optional<int32_t> inst) {
+void NoteInstance(std::vector<std::pair<InDom, std::vector<Inst>>>* profile, InDom indom,
+                  std::optional<Inst> inst) {
   auto it = std::find_if(profile->begin(), profile->end(),
                          [&](const auto& p) { return p.first == indom; });
   if (it == profile->end()) {
@@ -268,7 +268,7 @@ absl::StatusOr<const FetchGroupItem*> FetchGroup::AddItem(std::string_view metri
     absl::StatusOr<PmID> id = LookupMetric(metric, &e->desc);
     if (!id.ok()) return id.status();
     e->pmid = *id;
-    absl::StatusOr<int32_t> inst = LookupInstance(e->desc, instance);
+    absl::StatusOr<Inst> inst = LookupInstance(e->desc, instance);
     if (!inst.ok()) return inst.status();
     e->inst = *inst;
     return absl::OkStatus();
@@ -321,7 +321,7 @@ absl::StatusOr<const FetchGroupEvent*> FetchGroup::AddEvent(
     absl::StatusOr<PmID> id = LookupMetric(metric, &e->desc);
     if (!id.ok()) return id.status();
     e->pmid = *id;
-    absl::StatusOr<int32_t> inst = LookupInstance(e->desc, instance);
+    absl::StatusOr<Inst> inst = LookupInstance(e->desc, instance);
     if (!inst.ok()) return inst.status();
     e->inst = *inst;
     absl::StatusOr<PmID> fid = LookupMetric(field, &e->field_desc);
@@ -388,7 +388,7 @@ void FetchGroup::FetchIndom(Entry& e, const Result& r) {
   if (e.desc.indom != kInDomNull) {
     bool stale = !e.names_read;
     for (int j : order) {
-      int32_t inst = r.value(*vs, j).inst;
+      Inst inst = r.value(*vs, j).inst;
       if (std::none_of(e.names.begin(), e.names.end(), [&](const Instance& i) { return i.id == inst; }))
         stale = true;
     }
@@ -459,10 +459,10 @@ void FetchGroup::FetchEvent(Entry& e, const Result& r) {
   }
   e.event.status = 0;
   int found = -1;
-  int32_t lowest = 0;
+  Inst lowest{};
   // The result's instances are taken in ascending order, as PCP sorts them.
   for (int j = 0; j < vs->numval; ++j) {
-    int32_t inst = r.value(*vs, j).inst;
+    Inst inst = r.value(*vs, j).inst;
     if ((e.desc.indom == kInDomNull || inst == e.inst) && (found < 0 || inst < lowest)) {
       found = j;
       lowest = inst;

@@ -72,8 +72,8 @@ class Source {
     return out;
   }
   virtual absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom) = 0;
-  virtual absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst) = 0;
-  virtual absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name) = 0;
+  virtual absl::StatusOr<std::string> NameInDom(InDom indom, Inst inst) = 0;
+  virtual absl::StatusOr<Inst> LookupInDom(InDom indom, std::string_view name) = 0;
   // `kind` combines kTextOneline/kTextHelp with kTextPmid or kTextInDom.
   virtual absl::StatusOr<std::string> LookupText(uint32_t ident, int kind) = 0;
   virtual absl::StatusOr<std::vector<LabelSet>> LookupLabels(int level, uint32_t ident) = 0;

@@ -187,13 +187,13 @@ pmdaIndom* FindCIndom(pmdaExt* ext, pmInDom indom) {
   return nullptr;
 }
 
-bool CProfileAdmits(const pmProfile* prof, pmInDom indom, int inst) {
+bool CProfileAdmits(const pmProfile* prof, pmInDom indom, Inst inst) {
   if (prof == nullptr || indom == PM_INDOM_NULL) return true;
   for (int i = 0; i < prof->profile_len; ++i) {
     const pmInDomProfile& p = prof->profile[i];
     if (p.indom != indom) continue;
     bool listed = false;
-    for (int j = 0; j < p.instances_len && !listed; ++j) listed = p.instances[j] == inst;
+    for (int j = 0; j < p.instances_len && !listed; ++j) listed = Inst{p.instances[j]} == inst;
     return p.state == PM_PROFILE_INCLUDE ? !listed : listed;
   }
   return prof->state == PM_PROFILE_INCLUDE;
@@ -214,7 +214,7 @@ std::vector<CInstance> CIndomInstances(pmdaExt* ext, pmInDom indom, bool* found,
       for (;;) {
         absl::StatusOr<int> inst = caches.Op(typed, PMDA_CACHE_WALK_NEXT);
         if (!inst.ok() || *inst < 0) break;
-        absl::StatusOr<CacheEntryInfo> e = caches.Lookup(typed, *inst);
+        absl::StatusOr<CacheEntryInfo> e = caches.Lookup(typed, Inst{*inst});
         if (e.ok()) out.push_back(CInstance{e->inst, e->name});
       }
       return out;
@@ -226,8 +226,10 @@ std::vector<CInstance> CIndomInstances(pmdaExt* ext, pmInDom indom, bool* found,
     return out;
   }
   ext->e_idp = idp;
-  for (int i = 0; i < idp->it_numinst; ++i)
-    out.push_back(CInstance{idp->it_set[i].i_inst, idp->it_set[i].i_name ? idp->it_set[i].i_name : ""});
+  for (int i = 0; i < idp->it_numinst; ++i) {
+    const pmdaInstid& id = idp->it_set[i];
+    out.push_back(CInstance{Inst{id.i_inst}, id.i_name ? id.i_name : ""});
+  }
   return out;
 }
 

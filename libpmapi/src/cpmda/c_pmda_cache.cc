@@ -17,8 +17,8 @@ namespace {
 
 // Names handed out by the lookups: PCP returns a pointer into its entry,
 // valid while the entry lives; here each (indom, inst) keeps its last name.
-std::map<std::pair<pmInDom, int>, std::string>& NameStore() {
-  static auto* names = new std::map<std::pair<pmInDom, int>, std::string>;
+std::map<std::pair<pmInDom, Inst>, std::string>& NameStore() {
+  static auto* names = new std::map<std::pair<pmInDom, Inst>, std::string>;
   return *names;
 }
 
@@ -29,13 +29,14 @@ char* KeepName(pmInDom indom, const CacheEntryInfo& e) {
 }
 
 int Code(const absl::StatusOr<int>& r) { return r.ok() ? *r : PcpCode(r.status()); }
+int Code(const absl::StatusOr<Inst>& r) { return r.ok() ? ToPcp(*r) : PcpCode(r.status()); }
 
 // Reports a lookup: the state, with the name, instance and private pointer
 // the caller asked for.
 int Report(pmInDom indom, const absl::StatusOr<CacheEntryInfo>& e, char** name, int* inst, void** data) {
   if (!e.ok()) return PcpCode(e.status());
   if (name != nullptr) *name = KeepName(indom, *e);
-  if (inst != nullptr) *inst = e->inst;
+  if (inst != nullptr) *inst = ToPcp(e->inst);
   if (data != nullptr) *data = e->data;
   return e->state;
 }
@@ -86,8 +87,8 @@ int pmdaCacheStoreKey(pmInDom indom, int flags, const char* name, int keylen, co
 
 int pmdaCacheLookup(pmInDom indom, int inst, char** name, void** data) {
   std::lock_guard<std::recursive_mutex> lock(pmapi::CCacheLock());
-  return pmapi::Report(indom, pmapi::CCaches().Lookup(pmapi::InDom{indom}, inst), name, nullptr,
-                       data);
+  return pmapi::Report(indom, pmapi::CCaches().Lookup(pmapi::InDom{indom}, pmapi::Inst{inst}), name,
+                       nullptr, data);
 }
 
 int pmdaCacheLookupName(pmInDom indom, const char* name, int* inst, void** data) {

@@ -46,7 +46,7 @@ pmResult* NewCResult(const Result& values) {
     c->valfmt = vs.valfmt == kValInsitu ? PM_VAL_INSITU : PM_VAL_DPTR;
     for (int j = 0; j < count; ++j) {
       ValueView v = values.value(vs, j);
-      c->vlist[j].inst = v.inst;
+      c->vlist[j].inst = ToPcp(v.inst);
       if (c->valfmt == PM_VAL_INSITU) {
         c->vlist[j].value.lval = v.lval;
       } else {

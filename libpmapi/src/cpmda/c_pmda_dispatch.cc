@@ -66,10 +66,10 @@ int StuffValue(const pmAtomValue& atom, pmValue* v, int type) {
 
 // Returns the instances of `desc`'s indom the profile admits (PM_IN_NULL
 // for a singular metric).
-std::vector<int32_t> FetchInstances(pmdaExt* ext, const pmDesc& desc) {
-  std::vector<int32_t> out;
+std::vector<Inst> FetchInstances(pmdaExt* ext, const pmDesc& desc) {
+  std::vector<Inst> out;
   if (desc.indom == PM_INDOM_NULL) {
-    out.push_back(static_cast<int>(PM_IN_NULL));
+    out.push_back(kInNull);
     return out;
   }
   bool found = false;
@@ -108,18 +108,19 @@ pmValueSet* FetchOne(pmdaExt* ext, pmID pmid) {
     return vs;
   }
   const pmDesc& desc = metric->m_desc;
-  std::vector<int32_t> insts = FetchInstances(ext, desc);
+  std::vector<Inst> insts = FetchInstances(ext, desc);
   pmValueSet* vs = NewCValueSet(pmid, static_cast<int>(insts.size()));
   if (vs == nullptr) return nullptr;
   const int interface = static_cast<int>(st->dispatch->comm.pmda_interface);
   pmAtomValue atom;
   int j = 0;
-  auto fetch = [&](int32_t inst) {
+  auto fetch = [&](Inst inst) {
     std::memset(&atom, 0, sizeof(atom));
-    return ext->e_fetchCallBack ? ext->e_fetchCallBack(metric, static_cast<unsigned>(inst), &atom) : PM_ERR_PMID;
+    if (!ext->e_fetchCallBack) return PM_ERR_PMID;
+    return ext->e_fetchCallBack(metric, static_cast<unsigned>(ToPcp(inst)), &atom);
   };
-  auto store = [&](int32_t inst) {
-    vs->vlist[j].inst = inst;
+  auto store = [&](Inst inst) {
+    vs->vlist[j].inst = ToPcp(inst);
     const int fmt = StuffValue(atom, &vs->vlist[j], desc.type);
     if (fmt < 0) return fmt;
     vs->valfmt = fmt;
@@ -165,7 +166,7 @@ void __pmdaStartInst(pmInDom indom, pmdaExt* ext) {
   st->walk_next = 0;
   ext->e_ordinal = ext->e_singular = -1;
   if (indom == PM_INDOM_NULL) {
-    st->walk.push_back(0);
+    st->walk.push_back(pmapi::Inst{0});
     ext->e_singular = 0;
     return;
   }
@@ -183,7 +184,7 @@ int __pmdaNextInst(int* inst, pmdaExt* ext) {
     if (ext != nullptr) ext->e_ordinal = ext->e_singular = -1;
     return 0;
   }
-  *inst = st->walk[st->walk_next++];
+  *inst = pmapi::ToPcp(st->walk[st->walk_next++]);
   if (ext->e_ordinal >= 0) ext->e_ordinal = static_cast<int>(st->walk_next);
   return 1;
 }
@@ -247,7 +248,7 @@ bool AllInstances(const std::vector<CInstance>& set, pmInResult* r) {
   r->namelist = static_cast<char**>(std::calloc(set.size(), sizeof(char*)));
   if (r->instlist == nullptr || r->namelist == nullptr) return false;
   for (size_t i = 0; i < set.size(); ++i) {
-    r->instlist[i] = set[i].inst;
+    r->instlist[i] = ToPcp(set[i].inst);
     r->namelist[i] = strdup(set[i].name.c_str());
     if (r->namelist[i] == nullptr) return false;
   }
@@ -280,12 +281,13 @@ int pmdaInstance(pmInDom indom, int inst, char* name, pmInResult** result, pmdaE
   r->indom = indom;
   int sts = PM_ERR_INST;
   const pmapi::CInstance* hit = nullptr;
-  switch (pmapi::InstanceAskOf(inst, name != nullptr, name != nullptr && *name == '\0')) {
+  const pmapi::Inst asked{inst};
+  switch (pmapi::InstanceAskOf(asked, name != nullptr, name != nullptr && *name == '\0')) {
     case pmapi::InstanceAsk::kAll:
       sts = pmapi::AllInstances(set, r) ? 0 : -ENOMEM;
       break;
     case pmapi::InstanceAsk::kNameOfId:
-      if ((hit = pmapi::InstanceById(set, inst)) == nullptr) break;
+      if ((hit = pmapi::InstanceById(set, asked)) == nullptr) break;
       r->numinst = 1;
       r->namelist = static_cast<char**>(std::calloc(1, sizeof(char*)));
       if (r->namelist != nullptr) r->namelist[0] = strdup(hit->name.c_str());
@@ -295,7 +297,7 @@ int pmdaInstance(pmInDom indom, int inst, char* name, pmInResult** result, pmdaE
       if ((hit = pmapi::InstanceByName(set, std::string(name), cached)) == nullptr) break;
       r->numinst = 1;
       r->instlist = static_cast<int*>(std::calloc(1, sizeof(int)));
-      if (r->instlist != nullptr) r->instlist[0] = hit->inst;
+      if (r->instlist != nullptr) r->instlist[0] = pmapi::ToPcp(hit->inst);
       sts = r->instlist != nullptr ? 0 : -ENOMEM;
       break;
     case pmapi::InstanceAsk::kNothing:

@@ -97,12 +97,20 @@ CAgent::~CAgent() {
 
 absl::Status Check(int sts) { return sts < 0 ? PcpError(sts) : absl::OkStatus(); }
 
+// The C copy of a profile entry's instances, element by element.
+std::vector<int> CInsts(const std::vector<Inst>& insts) {
+  std::vector<int> out;
+  out.reserve(insts.size());
+  for (Inst i : insts) out.push_back(ToPcp(i));
+  return out;
+}
+
 void BuildProfile(const Profile& p, CAgent* a) {
   if (a->profile_generation == p.generation()) return;
   a->profile_generation = p.generation();
   a->profile_entries.clear();
   a->profile_insts.clear();
-  for (const Profile::Entry& e : p.entries()) a->profile_insts.emplace_back(e.insts.begin(), e.insts.end());
+  for (const Profile::Entry& e : p.entries()) a->profile_insts.push_back(CInsts(e.insts));
   size_t k = 0;
   for (const Profile::Entry& e : p.entries()) {
     pmInDomProfile c{};
@@ -148,18 +156,18 @@ absl::StatusOr<Desc> DescOf(CAgent* a, PmID id) {
   return capi::FromC(d);
 }
 
-absl::StatusOr<PmdaInResult> InstancesOf(CAgent* a, InDom indom, int32_t inst, const std::string* name) {
+absl::StatusOr<PmdaInResult> InstancesOf(CAgent* a, InDom indom, Inst inst, const std::string* name) {
   a->Begin();
   pmInResult* r = nullptr;
   std::string copy = name ? *name : std::string();
-  int sts =
-      a->dp.version.any.instance(ToPcp(indom), inst, name ? copy.data() : nullptr, &r, a->ext());
+  int sts = a->dp.version.any.instance(ToPcp(indom), ToPcp(inst), name ? copy.data() : nullptr, &r,
+                                       a->ext());
   if (sts < 0) return PcpError(sts);
   if (r == nullptr) return PcpError(kErrGeneric);
   PmdaInResult out;
   out.indom = InDom{r->indom};
   for (int i = 0; i < r->numinst; ++i) {
-    if (r->instlist != nullptr) out.insts.push_back(r->instlist[i]);
+    if (r->instlist != nullptr) out.insts.push_back(Inst{r->instlist[i]});
     if (r->namelist != nullptr) out.names.emplace_back(r->namelist[i] ? r->namelist[i] : "");
   }
   FreeInResult(r);
@@ -251,7 +259,7 @@ void Route(const std::shared_ptr<CAgent>& a, Pmda* pmda) {
   };
   d.fetch = [a](std::span<const PmID> ids, Result* r, Pmda& p) { return Fetch(a.get(), ids, r, p); };
   d.desc = [a](PmID id, Pmda&) { return DescOf(a.get(), id); };
-  d.instance = [a](InDom indom, int32_t inst, const std::string* name, Pmda&) {
+  d.instance = [a](InDom indom, Inst inst, const std::string* name, Pmda&) {
     return InstancesOf(a.get(), indom, inst, name);
   };
   d.text = [a](uint32_t ident, int type, Pmda&) { return TextOf(a.get(), ident, type); };

@@ -84,7 +84,7 @@ struct CPmdaState {
   std::vector<CPmdaDynamic> dynamics;
   // __pmdaStartInst's walk: the instances the profile admits, and the
   // next one __pmdaNextInst hands out.
-  std::vector<int> walk;
+  std::vector<Inst> walk;
   size_t walk_next = 0;
 };
 
@@ -108,7 +108,7 @@ pmdaMetric* FindCMetric(pmdaExt* ext, pmID pmid);
 pmdaIndom* FindCIndom(pmdaExt* ext, pmInDom indom);
 
 // Returns true if `prof` (null: everything) admits instance `inst`.
-bool CProfileAdmits(const pmProfile* prof, pmInDom indom, int inst);
+bool CProfileAdmits(const pmProfile* prof, pmInDom indom, Inst inst);
 
 // pmdaFetch's results (one per agent, reused from fetch to fetch): each
 // is noted when allocated and forgotten when replaced, so the default
@@ -118,7 +118,7 @@ bool IsPmdaFetchResult(const pmResult* res);
 
 // One instance of an instance domain, as the defaults walk them.
 struct CInstance {
-  int inst;
+  Inst inst;
   std::string name;
 };
 // Returns the instances of `indom` in order: the cache's active entries

@@ -91,7 +91,7 @@ int AddFormatted(pmLabelSet** lsp, int flags, const char* fmt, va_list args) {
 pmLabelSet* NewCLabelSet(const LabelSet& set) {
   auto* out = static_cast<pmLabelSet*>(std::calloc(1, sizeof(pmLabelSet)));
   if (out == nullptr) return nullptr;
-  out->inst = static_cast<unsigned>(set.inst);
+  out->inst = static_cast<unsigned>(ToPcp(set.inst));
   if (AssignCLabelSet(out, set) < 0) {
     std::free(out);
     return nullptr;
@@ -101,7 +101,7 @@ pmLabelSet* NewCLabelSet(const LabelSet& set) {
 
 LabelSet FromCLabelSet(const pmLabelSet& set) {
   LabelSet out;
-  out.inst = static_cast<int32_t>(set.inst);
+  out.inst = static_cast<Inst>(set.inst);
   if (set.json != nullptr) out.json.assign(set.json, set.jsonlen);
   for (int i = 0; set.labels != nullptr && i < set.nlabels; ++i) {
     out.labels.push_back(capi::FromC(set.labels[i]));
@@ -124,11 +124,11 @@ namespace {
 
 // The instances labelled by an instances request: each instance of the
 // indom the profile admits, or PM_IN_NULL alone for a singular metric.
-std::vector<int> LabelledInstances(int ident, pmdaExt* ext) {
-  std::vector<int> insts;
+std::vector<pmapi::Inst> LabelledInstances(int ident, pmdaExt* ext) {
+  std::vector<pmapi::Inst> insts;
   const pmInDom indom = static_cast<pmInDom>(ident);
   if (indom == PM_INDOM_NULL) {
-    insts.push_back(static_cast<int>(PM_IN_NULL));
+    insts.push_back(pmapi::kInNull);
     return insts;
   }
   bool found = false;
@@ -139,25 +139,26 @@ std::vector<int> LabelledInstances(int ident, pmdaExt* ext) {
 }
 
 int InstanceLabels(int ident, pmLabelSet** lpp, pmdaExt* ext) {
-  std::vector<int> insts = LabelledInstances(ident, ext);
+  std::vector<pmapi::Inst> insts = LabelledInstances(ident, ext);
   if (insts.empty()) return 0;
   auto* sets = static_cast<pmLabelSet*>(std::calloc(insts.size(), sizeof(pmLabelSet)));
   if (sets == nullptr) return -ENOMEM;
   *lpp = sets;
   for (size_t k = 0; k < insts.size(); ++k) {
+    const int32_t inst = pmapi::ToPcp(insts[k]);
     pmLabelSet* lp = &sets[k];
     int sts = 0;
     if (ext->e_labelCallBack != nullptr) {
-      sts = ext->e_labelCallBack(static_cast<pmInDom>(ident), static_cast<unsigned>(insts[k]), &lp);
+      sts = ext->e_labelCallBack(static_cast<pmInDom>(ident), static_cast<unsigned>(inst), &lp);
       if (sts < 0)
         pmapi::CPmdaNotify(ext, LOG_DEBUG,
                            absl::StrFormat("pmdaLabel: InDom %s[%d]: %s",
                                            pmapi::InDomStr(static_cast<pmapi::InDom>(ident)),
-                                           insts[k], pmapi::ErrStr(sts)));
+                                           inst, pmapi::ErrStr(sts)));
     }
     sets[k].nlabels = sts > 0 ? sets[k].nlabels : sts;
     if (sts > 0) pmdaAddLabelFlags(&sets[k], PM_LABEL_INSTANCES);
-    sets[k].inst = static_cast<unsigned>(insts[k]);
+    sets[k].inst = static_cast<unsigned>(inst);
   }
   return static_cast<int>(insts.size());
 }

@@ -53,7 +53,10 @@ void OnProfile(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu)
   absl::StatusOr<ProfileRequest> req = DecodeProfileReq(pdu);
   if (!req.ok()) return;  // no reply for a profile
   auto held = std::make_unique<AgentLink::HeldProfile>();
-  for (const InDomProfile& p : req->profile.indoms) held->insts.emplace_back(p.insts.begin(), p.insts.end());
+  for (const InDomProfile& p : req->profile.indoms) {
+    std::vector<int>& c = held->insts.emplace_back();
+    for (Inst inst : p.insts) c.push_back(ToPcp(inst));
+  }
   for (size_t i = 0; i < held->insts.size(); ++i) {
     pmInDomProfile e{};
     e.indom = ToPcp(req->profile.indoms[i].indom);
@@ -114,13 +117,14 @@ void OnInstance(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu
   if (!req.ok()) return AnswerError(link, CodeOf(req));
   pmInResult* r = nullptr;
   char* name = req->has_name ? req->name.data() : nullptr;
-  int sts = dp->version.any.instance(ToPcp(req->indom), req->inst, name, &r, dp->version.any.ext);
+  int sts = dp->version.any.instance(ToPcp(req->indom), ToPcp(req->inst), name, &r,
+                                     dp->version.any.ext);
   if (sts < 0) return AnswerError(link, sts);
   if (r == nullptr) return AnswerError(link, PM_ERR_GENERIC);
   InstanceList list;
   list.indom = InDom{r->indom};
   for (int i = 0; i < r->numinst; ++i) {
-    list.insts.push_back(r->instlist != nullptr ? r->instlist[i] : PM_IN_NULL);
+    list.insts.push_back(r->instlist != nullptr ? Inst{r->instlist[i]} : kInNull);
     list.names.emplace_back(r->namelist != nullptr && r->namelist[i] != nullptr ? r->namelist[i] : "");
   }
   FreeInResult(r);
@@ -155,7 +159,7 @@ void OnLabel(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {
   for (int i = 0; sets != nullptr && i < sts; ++i) {
     const pmLabelSet& c = sets[i];
     LabelSetWire w;
-    w.inst = static_cast<int32_t>(c.inst);
+    w.inst = static_cast<Inst>(c.inst);
     w.nlabels = c.nlabels;
     if (c.nlabels > 0 && c.json != nullptr) {
       w.json.assign(c.json, static_cast<size_t>(c.jsonlen));

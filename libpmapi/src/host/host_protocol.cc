@@ -175,7 +175,7 @@ absl::StatusOr<std::vector<Desc>> HostProtocol::LookupDescs(std::span<const PmID
   return std::move(*d);
 }
 
-absl::StatusOr<HostInstances> HostProtocol::Instances(InDom indom, int32_t inst,
+absl::StatusOr<HostInstances> HostProtocol::Instances(InDom indom, Inst inst,
                                                       std::string_view name) {
   absl::StatusOr<std::span<const uint8_t>> reply =
       Call(EncodeInstanceReq(kFrom, indom, inst, name), kPduInstance);

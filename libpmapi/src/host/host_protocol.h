@@ -51,7 +51,7 @@ struct HostNames {
 
 // Instances of an instance domain, as pmcd sends them (INSTANCE).
 struct HostInstances {
-  std::vector<int32_t> ids;
+  std::vector<Inst> ids;
   std::vector<std::string> names;
 };
 
@@ -100,7 +100,7 @@ class HostProtocol {
   absl::StatusOr<std::vector<Desc>> LookupDescs(std::span<const PmID> ids);
   // INSTANCE_REQ -> INSTANCE: all instances (inst kInNull, name empty), the
   // name of one (inst given), or the id of one (name given).
-  absl::StatusOr<HostInstances> Instances(InDom indom, int32_t inst, std::string_view name);
+  absl::StatusOr<HostInstances> Instances(InDom indom, Inst inst, std::string_view name);
   // TEXT_REQ -> TEXT; `type` is a text kind OR'd with its target.
   absl::StatusOr<std::string> Text(uint32_t ident, int type);
   // LABEL_REQ -> LABEL. PM_ERR_NOLABELS if pmcd does not offer labels.

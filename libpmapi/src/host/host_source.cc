@@ -164,14 +164,14 @@ absl::StatusOr<std::vector<Instance>> HostSource::GetInDom(InDom indom) {
   return out;
 }
 
-absl::StatusOr<std::string> HostSource::NameInDom(InDom indom, int32_t inst) {
+absl::StatusOr<std::string> HostSource::NameInDom(InDom indom, Inst inst) {
   absl::StatusOr<HostInstances> got = protocol_->Instances(indom, inst, "");
   if (!got.ok()) return got.status();
   if (got->names.empty()) return PcpError(kErrInst);
   return std::move(got->names[0]);
 }
 
-absl::StatusOr<int32_t> HostSource::LookupInDom(InDom indom, std::string_view name) {
+absl::StatusOr<Inst> HostSource::LookupInDom(InDom indom, std::string_view name) {
   absl::StatusOr<HostInstances> got = protocol_->Instances(indom, kInNull, name);
   if (!got.ok()) return got.status();
   if (got->ids.empty()) return PcpError(kErrInst);

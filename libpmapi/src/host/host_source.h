@@ -62,8 +62,8 @@ class HostSource : public Source {
   // for alone, so its own error comes back and fails the whole call.
   absl::StatusOr<std::vector<Desc>> LookupDescs(std::span<const PmID> ids) override;
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom) override;
-  absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst) override;
-  absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name) override;
+  absl::StatusOr<std::string> NameInDom(InDom indom, Inst inst) override;
+  absl::StatusOr<Inst> LookupInDom(InDom indom, std::string_view name) override;
   absl::StatusOr<std::string> LookupText(uint32_t ident, int kind) override;
   absl::StatusOr<std::vector<LabelSet>> LookupLabels(int level, uint32_t ident) override;
 

@@ -195,7 +195,7 @@ std::vector<uint8_t> EncodeProfile(int32_t from, int ctxnum, const InstanceProfi
     w.U32(0);
   }
   for (const InDomProfile& p : profile.indoms) {
-    for (int32_t inst : p.insts) w.I32(inst);
+    for (Inst inst : p.insts) w.I32(inst);
   }
   return w.Finish();
 }
@@ -240,7 +240,7 @@ std::vector<uint8_t> EncodeIdList(int type, int32_t from, int sts, std::span<con
   return w.Finish();
 }
 
-std::vector<uint8_t> EncodeInstanceReq(int32_t from, InDom indom, int32_t inst,
+std::vector<uint8_t> EncodeInstanceReq(int32_t from, InDom indom, Inst inst,
                                        std::string_view name) {
   PduWriter w(kPduInstanceReq, from);
   w.U32(indom);

@@ -50,6 +50,7 @@ class PduWriter {
   // A PMID or an InDom goes on the wire as PCP's 32-bit number.
   void U32(PmID id) { U32(ToPcp(id)); }
   void U32(InDom indom) { U32(ToPcp(indom)); }
+  void I32(Inst inst) { I32(ToPcp(inst)); }
   void U64(uint64_t v);
   // Appends s, then '~' up to a multiple of 4 bytes.
   void PaddedString(std::string_view s);
@@ -68,7 +69,7 @@ class PduWriter {
 struct InDomProfile {
   InDom indom = kInDomNull;
   int state = kProfileInclude;
-  std::vector<int32_t> insts;
+  std::vector<Inst> insts;
 };
 // An instance profile: the global state and per-indom exceptions.
 struct InstanceProfile {
@@ -92,7 +93,7 @@ std::vector<uint8_t> EncodeDescReq(int32_t from, PmID pmid);
 // pmcd's reply) or DESC_IDS (type kPduDescIds, sts -1).
 std::vector<uint8_t> EncodeIdList(int type, int32_t from, int sts, std::span<const PmID> ids);
 // Returns INSTANCE_REQ for inst (or kInNull) and name ("" for none).
-std::vector<uint8_t> EncodeInstanceReq(int32_t from, InDom indom, int32_t inst,
+std::vector<uint8_t> EncodeInstanceReq(int32_t from, InDom indom, Inst inst,
                                        std::string_view name);
 std::vector<uint8_t> EncodeTextReq(int32_t from, uint32_t ident, int type);
 std::vector<uint8_t> EncodeLabelReq(int32_t from, uint32_t ident, int type);
@@ -122,7 +123,7 @@ struct HandshakeInfo {
 
 struct InstanceList {
   InDom indom = kInDomNull;
-  std::vector<int32_t> insts;
+  std::vector<Inst> insts;
   std::vector<std::string> names;
 };
 
@@ -143,7 +144,7 @@ struct LabelWire {
 };
 
 struct LabelSetWire {
-  int32_t inst = kInNull;
+  Inst inst = kInNull;
   int nlabels = 0;   // count, or a negative PCP error code
   std::string json;  // empty unless nlabels > 0, as libpcp keeps it
   std::vector<LabelWire> labels;
@@ -228,7 +229,7 @@ absl::StatusOr<PmID> DecodeDescReq(std::span<const uint8_t> pdu);
 
 struct InstanceRequest {
   InDom indom = kInDomNull;
-  int32_t inst = kInNull;
+  Inst inst = kInNull;
   bool has_name = false;  // a zero-length name means none
   std::string name;
 };

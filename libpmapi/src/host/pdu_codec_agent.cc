@@ -77,7 +77,7 @@ absl::StatusOr<ProfileRequest> DecodeProfileReq(std::span<const uint8_t> pdu) {
   }
   if (r->remaining() != total * 4) return Malformed();
   for (InDomProfile& p : req.profile.indoms) {
-    for (int32_t& inst : p.insts) r->I32(&inst);
+    for (Inst& inst : p.insts) r->I32(&inst);
   }
   return req;
 }

@@ -69,7 +69,7 @@ int __pmGetDomainLabels(int, const char* name, pmLabelSet** set) {
 
 // 1 if `prof` (null: the default, everything) admits `inst` of `indom`.
 int __pmInProfile(pmInDom indom, const pmProfile* prof, int inst) {
-  return pmapi::CProfileAdmits(prof, indom, inst) ? 1 : 0;
+  return pmapi::CProfileAdmits(prof, indom, pmapi::Inst{inst}) ? 1 : 0;
 }
 
 void __pmFreeHighResResult(pmHighResResult* result) { pmFreeHighResResult(result); }

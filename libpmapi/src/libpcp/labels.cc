@@ -59,7 +59,7 @@ int __pmParseLabelSet(const char* json, int jlen, int flags, pmLabelSet** set) {
     if (!s.ok()) return pmapi::PcpCode(s.status());
     parsed = *std::move(s);
   }
-  parsed.inst = PM_IN_NULL;
+  parsed.inst = pmapi::kInNull;
   *set = pmapi::NewCLabelSet(parsed);
   if (*set == nullptr) return -ENOMEM;
   return (*set)->nlabels;

@@ -446,7 +446,7 @@ absl::StatusOr<Desc> LocalSource::LookupDesc(PmID id) {
   return a->pmda->dispatch().desc(id, *a->pmda);
 }
 
-absl::StatusOr<PmdaInResult> LocalSource::Instances(InDom indom, int32_t inst, const std::string* name) {
+absl::StatusOr<PmdaInResult> LocalSource::Instances(InDom indom, Inst inst, const std::string* name) {
   Agent* a = AgentFor(InDomDomain(indom));
   if (a == nullptr) return PcpError(kErrNoagent);
   auto lock = a->Lock();
@@ -462,7 +462,7 @@ absl::StatusOr<std::vector<Instance>> LocalSource::GetInDom(InDom indom) {
   return out;
 }
 
-absl::StatusOr<std::string> LocalSource::NameInDom(InDom indom, int32_t inst) {
+absl::StatusOr<std::string> LocalSource::NameInDom(InDom indom, Inst inst) {
   if (inst == kInNull) return PcpError(kErrInst);
   absl::StatusOr<PmdaInResult> r = Instances(indom, inst, nullptr);
   if (!r.ok()) return r.status();
@@ -470,7 +470,7 @@ absl::StatusOr<std::string> LocalSource::NameInDom(InDom indom, int32_t inst) {
   return r->names[0];
 }
 
-absl::StatusOr<int32_t> LocalSource::LookupInDom(InDom indom, std::string_view name) {
+absl::StatusOr<Inst> LocalSource::LookupInDom(InDom indom, std::string_view name) {
   std::string n(name);
   absl::StatusOr<PmdaInResult> r = Instances(indom, kInNull, &n);
   if (!r.ok()) return r.status();

@@ -55,8 +55,8 @@ class LocalSource : public Source {
 
   absl::StatusOr<Desc> LookupDesc(PmID id) override;
   absl::StatusOr<std::vector<Instance>> GetInDom(InDom indom) override;
-  absl::StatusOr<std::string> NameInDom(InDom indom, int32_t inst) override;
-  absl::StatusOr<int32_t> LookupInDom(InDom indom, std::string_view name) override;
+  absl::StatusOr<std::string> NameInDom(InDom indom, Inst inst) override;
+  absl::StatusOr<Inst> LookupInDom(InDom indom, std::string_view name) override;
   absl::StatusOr<std::string> LookupText(uint32_t ident, int kind) override;
   absl::StatusOr<std::vector<LabelSet>> LookupLabels(int level, uint32_t ident) override;
 
@@ -88,7 +88,7 @@ class LocalSource : public Source {
   // level of children at a time; returns how many it visited.
   absl::StatusOr<int> TraverseAgentLevel(const std::string& path, unsigned domain, int depth,
                                          const std::function<void(const std::string&)>& visit);
-  absl::StatusOr<PmdaInResult> Instances(InDom indom, int32_t inst, const std::string* name);
+  absl::StatusOr<PmdaInResult> Instances(InDom indom, Inst inst, const std::string* name);
   // Fetches the ids of one agent into *out (one set per id).
   void FetchFrom(Agent* agent, std::span<const PmID> ids, const Profile& profile, Result* out,
                  int* state_change);

@@ -36,7 +36,7 @@ bool SupportedInterface(int v) { return v >= kPmdaInterface2 && v <= kPmdaInterf
 
 // One value ready to be appended to a Result.
 struct StagedValue {
-  int32_t inst = kInNull;
+  Inst inst = kInNull;
   bool insitu = true;
   int32_t lval = 0;
   int vtype = kTypeUnknown;
@@ -44,7 +44,7 @@ struct StagedValue {
 };
 
 struct Staging {
-  std::vector<int32_t> insts;
+  std::vector<Inst> insts;
   std::vector<StagedValue> values;
   bool busy = false;
 };
@@ -69,7 +69,7 @@ void Pmda::Dso(int interface, std::string name, std::string help_path) {
   dispatch_.profile = [](const Profile& p, Pmda& pmda) { return pmda.DefaultProfile(p); };
   dispatch_.fetch = DefaultFetchHandler{};
   dispatch_.desc = DefaultDescHandler{};
-  dispatch_.instance = [](InDom indom, int32_t inst, const std::string* name, Pmda& pmda) {
+  dispatch_.instance = [](InDom indom, Inst inst, const std::string* name, Pmda& pmda) {
     return pmda.DefaultInstance(indom, inst, name);
   };
   dispatch_.text = DefaultTextHandler{};
@@ -219,7 +219,7 @@ std::vector<PmdaInstid> Pmda::InstancesOf(const PmdaIndom* table, InDom indom) c
   return table ? table->set : std::vector<PmdaInstid>{};
 }
 
-bool Pmda::AdmittedInstances(InDom indom, std::vector<int32_t>* out) const {
+bool Pmda::AdmittedInstances(InDom indom, std::vector<Inst>* out) const {
   const Profile& prof = profile_ ? *profile_ : all_;
   auto admit = [&](const std::vector<PmdaInstid>& set) {
     for (const PmdaInstid& i : set) {
@@ -240,8 +240,8 @@ bool Pmda::AdmittedInstances(InDom indom, std::vector<int32_t>* out) const {
   return false;
 }
 
-absl::StatusOr<std::vector<int32_t>> Pmda::ProfileInstances(InDom indom) const {
-  std::vector<int32_t> out;
+absl::StatusOr<std::vector<Inst>> Pmda::ProfileInstances(InDom indom) const {
+  std::vector<Inst> out;
   if (!AdmittedInstances(indom, &out)) return PcpError(kErrIndom);
   return out;
 }
@@ -312,7 +312,7 @@ void Pmda::FetchOne(PmID id, Result* result) {
       if (owner) s->busy = false;
     }
   } release{&reused, owner};
-  std::vector<int32_t>& insts = stage.insts;
+  std::vector<Inst>& insts = stage.insts;
   std::vector<StagedValue>& values = stage.values;
   insts.clear();
   values.clear();
@@ -323,12 +323,12 @@ void Pmda::FetchOne(PmID id, Result* result) {
     (void)AdmittedInstances(desc.indom, &insts);
   }
   AtomValue atom;
-  auto fetch = [&](int32_t inst) {
+  auto fetch = [&](Inst inst) {
     atom.ull = 0;  // each instance starts from an empty value
     atom.bytes.clear();
-    return fetch_callback_ ? fetch_callback_(*metric, static_cast<unsigned>(inst), &atom) : kErrPmid;
+    return fetch_callback_ ? fetch_callback_(*metric, inst, &atom) : kErrPmid;
   };
-  auto store = [&](int32_t inst) {
+  auto store = [&](Inst inst) {
     StagedValue v;
     v.inst = inst;
     if (desc.type == kType32 || desc.type == kTypeU32) {
@@ -373,7 +373,7 @@ absl::StatusOr<Desc> Pmda::DefaultDesc(PmID id) {
   return PcpError(kErrPmid);
 }
 
-absl::StatusOr<PmdaInResult> Pmda::DefaultInstance(InDom indom, int32_t inst, const std::string* name) {
+absl::StatusOr<PmdaInResult> Pmda::DefaultInstance(InDom indom, Inst inst, const std::string* name) {
   const bool cached = indom_source_ != nullptr && indom_source_->Handles(indom);
   const PmdaIndom* table = cached ? nullptr : FindIndom(indom);
   if (!cached && table == nullptr) return PcpError(kErrIndom);
@@ -445,19 +445,19 @@ absl::StatusOr<std::vector<LabelSet>> Pmda::DefaultLabel(uint32_t ident, int typ
   }
   if (interface_ < kPmdaInterface7) return out;
   const InDom indom{ident};
-  std::vector<int32_t> insts;
+  std::vector<Inst> insts;
   if (indom == kInDomNull) {
     insts.push_back(kInNull);
   } else {
-    insts = ProfileInstances(indom).value_or(std::vector<int32_t>{});
+    insts = ProfileInstances(indom).value_or(std::vector<Inst>{});
   }
-  for (int32_t inst : insts) {
+  for (Inst inst : insts) {
     LabelSet set;
     if (label_callback_) {
-      int sts = label_callback_(indom, static_cast<unsigned>(inst), &set);
+      int sts = label_callback_(indom, inst, &set);
       if (sts < 0) {
         Notify(absl::StrFormat("pmdaLabel: InDom %u.%u[%d]: %s", InDomDomain(indom),
-                               InDomSerial(indom), inst, ErrStr(sts)));
+                               InDomSerial(indom), ToPcp(inst), ErrStr(sts)));
         set = LabelSet{};
       }
     }
@@ -470,7 +470,7 @@ absl::StatusOr<std::vector<LabelSet>> Pmda::DefaultLabel(uint32_t ident, int typ
 absl::Status PmdaAddLabels(LabelSet* labels, std::string_view json) {
   absl::StatusOr<LabelSet> added = ParseLabelSet(json);
   if (!added.ok()) return added.status();
-  const int32_t inst = labels->inst;
+  const Inst inst = labels->inst;
   if (labels->json.empty()) {
     *labels = *std::move(added);
   } else {

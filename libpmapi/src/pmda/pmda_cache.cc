@@ -39,6 +39,12 @@ absl::StatusOr<int> Result(int sts) {
   return sts;
 }
 
+// A store's outcome: the entry's instance, or PCP's error.
+absl::StatusOr<Inst> Stored(int sts) {
+  if (sts < 0) return PcpError(sts);
+  return Inst{sts};
+}
+
 absl::StatusOr<CacheEntryInfo> Found(int sts, CacheEntryInfo info) {
   if (sts < 0) return PcpError(sts);
   return info;
@@ -94,22 +100,22 @@ InDomCache& InDomCaches::Find(InDom indom) {
   return *cache;
 }
 
-absl::StatusOr<int> InDomCaches::Store(InDom indom, int flags, std::string_view name, void* data) {
+absl::StatusOr<Inst> InDomCaches::Store(InDom indom, int flags, std::string_view name, void* data) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
-  return Result(Find(indom).Store(flags, AsCString(name), std::nullopt, {}, data));
+  return Stored(Find(indom).Store(flags, AsCString(name), std::nullopt, {}, data));
 }
 
-absl::StatusOr<int> InDomCaches::StoreKey(InDom indom, int flags, std::string_view name,
-                                          std::span<const uint8_t> key, void* data) {
+absl::StatusOr<Inst> InDomCaches::StoreKey(InDom indom, int flags, std::string_view name,
+                                           std::span<const uint8_t> key, void* data) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
   if (flags != kCacheAdd) return Store(indom, flags, name, data);
-  return Result(Find(indom).StoreKey(AsCString(name), key, data));
+  return Stored(Find(indom).StoreKey(AsCString(name), key, data));
 }
 
-absl::StatusOr<CacheEntryInfo> InDomCaches::Lookup(InDom indom, int inst) {
+absl::StatusOr<CacheEntryInfo> InDomCaches::Lookup(InDom indom, Inst inst) {
   if (indom == kInDomNull) return PcpError(kErrIndom);
   CacheEntryInfo info;
-  int sts = Find(indom).Lookup(inst, &info);
+  int sts = Find(indom).Lookup(ToPcp(inst), &info);
   return Found(sts, std::move(info));
 }
 

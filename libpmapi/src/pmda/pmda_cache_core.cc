@@ -356,7 +356,7 @@ int InDomCache::StoreKey(std::string_view name, std::span<const uint8_t> key, vo
 namespace {
 void Fill(const CacheEntry& e, CacheEntryInfo* out) {
   out->state = e.state;
-  out->inst = e.inst;
+  out->inst = Inst{e.inst};
   out->name = e.name;
   out->data = e.data;
 }

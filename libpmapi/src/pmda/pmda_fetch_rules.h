@@ -39,12 +39,12 @@ struct FetchRules {
 // the callback gave and returns 0 or a negative code; release(status)
 // follows each store, once any notice about it is given (the C layer frees
 // a value the callback allocated); notify(text) reports a notice.
-template <typename Fetch, typename Store, typename Release, typename Notify>
-int FetchByRules(const std::vector<int32_t>& insts, const FetchRules& rules, Fetch&& fetch, Store&& store,
+template <typename Insts, typename Fetch, typename Store, typename Release, typename Notify>
+int FetchByRules(const Insts& insts, const FetchRules& rules, Fetch&& fetch, Store&& store,
                  Release&& release, Notify&& notify) {
   int stored = 0;
   int sts = 0;
-  for (int32_t inst : insts) {
+  for (const auto inst : insts) {
     sts = fetch(inst);
     if (sts < 0) {
       if (sts == kErrPmid)

@@ -26,7 +26,7 @@ enum class InstanceAsk {
   kNothing,     // a name with an id, or an empty name: no instance
 };
 
-inline InstanceAsk InstanceAskOf(int32_t inst, bool has_name, bool name_empty) {
+inline InstanceAsk InstanceAskOf(Inst inst, bool has_name, bool name_empty) {
   if (!has_name) return inst == kInNull ? InstanceAsk::kAll : InstanceAsk::kNameOfId;
   if (inst != kInNull || name_empty) return InstanceAsk::kNothing;
   return InstanceAsk::kIdOfName;
@@ -34,7 +34,7 @@ inline InstanceAsk InstanceAskOf(int32_t inst, bool has_name, bool name_empty) {
 
 // The instance with id `inst`, or null.
 template <typename Instance>
-const Instance* InstanceById(const std::vector<Instance>& set, int32_t inst) {
+const Instance* InstanceById(const std::vector<Instance>& set, Inst inst) {
   for (const Instance& i : set) {
     if (i.inst == inst) return &i;
   }

@@ -53,7 +53,7 @@ std::string TrivialLine(const std::string& dir) {
 }
 
 // The value of instance `inst` of set `k`, or -1 when absent.
-int32_t ValueOf(const Result& r, size_t k, int32_t inst) {
+int32_t ValueOf(const Result& r, size_t k, Inst inst) {
   const ValueSet& vs = r.sets()[k];
   for (int j = 0; j < vs.numval; ++j) {
     if (r.value(vs, j).inst == inst) return r.value(vs, j).lval;
@@ -61,7 +61,7 @@ int32_t ValueOf(const Result& r, size_t k, int32_t inst) {
   return -1;
 }
 
-Result OneValue(PmID id, int32_t inst, int32_t value) {
+Result OneValue(PmID id, Inst inst, int32_t value) {
   Result r;
   r.AddSet(id, 1, kValInsitu);
   r.AddInsitu(inst, value);
@@ -101,22 +101,22 @@ TEST_F(SimpleAgentTest, ColoursStepOnEachFetchAndTakeStores) {
   absl::StatusOr<Result> b = ctx_->Fetch(ids);
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(ValueOf(*b, 0, kInNull), ValueOf(*a, 0, kInNull) + 1);
-  for (int inst = 0; inst < 3; ++inst) EXPECT_EQ(ValueOf(*b, 1, inst), (ValueOf(*a, 1, inst) + 1) % 256);
+  for (int32_t i = 0; i < 3; ++i) EXPECT_EQ(ValueOf(*b, 1, Inst{i}), (ValueOf(*a, 1, Inst{i}) + 1) % 256);
 
-  ASSERT_TRUE(ctx_->Store(OneValue(ids[1], 1, 7)).ok());
+  ASSERT_TRUE(ctx_->Store(OneValue(ids[1], Inst{1}, 7)).ok());
   absl::StatusOr<Result> c = ctx_->Fetch(ids);
-  EXPECT_EQ(ValueOf(*c, 1, 1), 8);
+  EXPECT_EQ(ValueOf(*c, 1, Inst{1}), 8);
   ASSERT_TRUE(ctx_->Store(OneValue(ids[0], kInNull, 1000)).ok());
   EXPECT_EQ(ValueOf(*ctx_->Fetch(ids), 0, kInNull), 1001);
 }
 
 TEST_F(SimpleAgentTest, StoreErrorsAreTheAgentsCodes) {
   EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("simple.numfetch"), kInNull, -1))), kErrSign);
-  EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("simple.color"), 0, 256))), kErrConv);
-  EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("simple.color"), 0, -5))), kErrSign);
-  EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("simple.color"), 9, 5))), kErrInst);
+  EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("simple.color"), Inst{0}, 256))), kErrConv);
+  EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("simple.color"), Inst{0}, -5))), kErrSign);
+  EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("simple.color"), Inst{9}, 5))), kErrInst);
   EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("simple.time.sys"), kInNull, 5))), kErrPermission);
-  EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("simple.now"), 0, 5))), kErrPermission);
+  EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("simple.now"), Inst{0}, 5))), kErrPermission);
   EXPECT_EQ(PcpCode(ctx_->Store(OneValue(Id("trivial.time"), kInNull, 5))), kErrPermission);
 }
 
@@ -124,24 +124,24 @@ TEST_F(SimpleAgentTest, ProfileChoosesTheInstances) {
   PmID color = Id("simple.color");
   const InDom indom = MakeInDom(254, 0);
   ASSERT_TRUE(ctx_->DelProfile(indom, {}).ok());
-  int32_t blue = 2;
+  const Inst blue{2};
   ASSERT_TRUE(ctx_->AddProfile(indom, {&blue, 1}).ok());
   absl::StatusOr<Result> r = ctx_->Fetch({&color, 1});
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->sets()[0].numval, 1);
-  EXPECT_EQ(r->value(r->sets()[0], 0).inst, 2);
+  EXPECT_EQ(r->value(r->sets()[0], 0).inst, Inst{2});
 }
 
 TEST_F(SimpleAgentTest, InstancesComeFromTheTableAndTheCache) {
   const InDom colours = MakeInDom(254, 0), now = MakeInDom(254, 1);
   absl::StatusOr<std::vector<Instance>> all = ctx_->GetInDom(colours);
   ASSERT_TRUE(all.ok());
-  EXPECT_EQ(*all, (std::vector<Instance>{{0, "red"}, {1, "green"}, {2, "blue"}}));
-  EXPECT_EQ(*ctx_->LookupInDom(colours, "blue"), 2);
-  EXPECT_EQ(*ctx_->NameInDom(now, 1), "min");
-  EXPECT_EQ(*ctx_->LookupInDom(now, "hour"), 2);
+  EXPECT_EQ(*all, (std::vector<Instance>{{Inst{0}, "red"}, {Inst{1}, "green"}, {Inst{2}, "blue"}}));
+  EXPECT_EQ(*ctx_->LookupInDom(colours, "blue"), Inst{2});
+  EXPECT_EQ(*ctx_->NameInDom(now, Inst{1}), "min");
+  EXPECT_EQ(*ctx_->LookupInDom(now, "hour"), Inst{2});
   EXPECT_EQ(PcpCode(ctx_->LookupInDom(now, "day").status()), kErrInst);
-  EXPECT_EQ(PcpCode(ctx_->NameInDom(colours, 3).status()), kErrInst);
+  EXPECT_EQ(PcpCode(ctx_->NameInDom(colours, Inst{3}).status()), kErrInst);
   EXPECT_EQ(PcpCode(ctx_->GetInDom(MakeInDom(254, 9)).status()), kErrIndom);
 }
 
@@ -177,7 +177,7 @@ TEST_F(SimpleAgentTest, LabelsAtEachLevel) {
   absl::StatusOr<std::vector<LabelSet>> insts = ctx_->LookupLabels(LabelLevel::kInstances, MakeInDom(254, 1));
   ASSERT_TRUE(insts.ok());
   ASSERT_EQ(insts->size(), 3u);
-  EXPECT_EQ((*insts)[0].inst, 0);
+  EXPECT_EQ((*insts)[0].inst, Inst{0});
   EXPECT_EQ((*insts)[0].json, R"({"units":"sec"})");
   EXPECT_EQ((*insts)[2].json, R"({"units":"hour"})");
   absl::StatusOr<std::vector<LabelSet>> colours = ctx_->LookupLabels(LabelLevel::kInstances, MakeInDom(254, 0));
@@ -217,7 +217,7 @@ TEST(SimpleNowTest, InstancesFollowTheConfigFile) {
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->sets()[0].numval, 1);
   // the cache numbers instances in the order the agent adds them
-  const int32_t hour = r->value(r->sets()[0], 0).inst;
+  const Inst hour = r->value(r->sets()[0], 0).inst;
   EXPECT_EQ(*ctx->NameInDom(indom, hour), "hour");
 
   std::ofstream(conf) << "sec,min\n";

@@ -19,7 +19,7 @@ uint64_t DigestInDom(const pmapi::InDomRecord& r) {
   if (r.names.size() != r.insts.size() || r.deleted.size() != r.insts.size()) __builtin_trap();
   uint64_t h = pmapi::ToPcp(r.indom) + static_cast<uint64_t>(r.stamp.nanos());
   for (size_t i = 0; i < r.insts.size(); ++i) {
-    h += static_cast<uint64_t>(r.insts[i]) + fuzz::Digest(r.names[i]) + r.deleted[i];
+    h += static_cast<uint64_t>(pmapi::ToPcp(r.insts[i])) + fuzz::Digest(r.names[i]) + r.deleted[i];
   }
   return h;
 }

@@ -47,7 +47,7 @@ uint64_t RunOne(int which, Bytes pdu) {
       auto l = pmapi::DecodeInstance(pdu);
       uint64_t h = 0;
       if (!l.ok()) return h;
-      for (int32_t i : l->insts) h += static_cast<uint64_t>(i);
+      for (pmapi::Inst i : l->insts) h += static_cast<uint64_t>(pmapi::ToPcp(i));
       for (const std::string& n : l->names) h += fuzz::Digest(n);
       return h;
     }
@@ -60,7 +60,7 @@ uint64_t RunOne(int which, Bytes pdu) {
       uint64_t h = 0;
       if (!l.ok()) return h;
       for (const pmapi::LabelSetWire& s : l->sets) {
-        h += fuzz::Digest(s.json) + static_cast<uint64_t>(s.inst);
+        h += fuzz::Digest(s.json) + static_cast<uint64_t>(pmapi::ToPcp(s.inst));
         for (const pmapi::LabelWire& w : s.labels) {
           // Each label's offsets must lie inside the set's JSON.
           if (w.name + w.namelen > s.json.size() || w.value + w.valuelen > s.json.size()) {

@@ -23,15 +23,15 @@ uint64_t Exercise(pmapi::InDomCaches& caches) {
   for (int n = 0; n < 1000; ++n) {
     absl::StatusOr<int> inst = caches.Op(kInDom, pmapi::kCacheWalkNext);
     if (!inst.ok() || *inst < 0) break;
-    absl::StatusOr<pmapi::CacheEntryInfo> e = caches.Lookup(kInDom, *inst);
+    absl::StatusOr<pmapi::CacheEntryInfo> e = caches.Lookup(kInDom, pmapi::Inst{*inst});
     if (!e.ok()) continue;
     h += fuzz::Digest(e->name);
     absl::StatusOr<pmapi::CacheEntryInfo> by_name = caches.LookupName(kInDom, e->name);
-    if (by_name.ok()) h += static_cast<uint64_t>(by_name->inst);
+    if (by_name.ok()) h += static_cast<uint64_t>(pmapi::ToPcp(by_name->inst));
   }
   h += fuzz::Digest(caches.DumpText(kInDom, true));
-  absl::StatusOr<int> added = caches.Store(kInDom, pmapi::kCacheAdd, "fuzz-added", nullptr);
-  if (added.ok()) h += static_cast<uint64_t>(*added);
+  absl::StatusOr<pmapi::Inst> added = caches.Store(kInDom, pmapi::kCacheAdd, "fuzz-added", nullptr);
+  if (added.ok()) h += static_cast<uint64_t>(pmapi::ToPcp(*added));
   h += caches.Op(kInDom, pmapi::kCacheReorg).ok();
   h += caches.Op(kInDom, pmapi::kCacheSave).ok();
   return h;

@@ -54,7 +54,8 @@ uint64_t Decoders(Bytes pdu) {
   uint64_t h = 0;
   if (auto p = pmapi::DecodeProfileReq(pdu); p.ok()) {
     for (const pmapi::InDomProfile& e : p->profile.indoms)
-      for (int32_t i : e.insts) h += static_cast<uint64_t>(i) + pmapi::ToPcp(e.indom);
+      for (pmapi::Inst i : e.insts)
+        h += static_cast<uint64_t>(pmapi::ToPcp(i)) + pmapi::ToPcp(e.indom);
   }
   std::vector<pmapi::PmID> ids;
   if (auto f = pmapi::DecodeFetchReq(pdu, &ids); f.ok())
