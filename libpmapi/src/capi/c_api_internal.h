@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <ctime>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -104,8 +105,25 @@ Units FromC(const pmUnits& u);
 pmDesc ToC(const Desc& d);
 Desc FromC(const pmDesc& d);
 LabelEntry FromC(const pmLabel& l);
-// The typed identifiers of the C array pmids[numpmid].
-std::vector<PmID> PmIDsFromC(const pmID* pmids, int numpmid);
+
+// Copies between the typed identifiers (PmID, InDom, Inst) and PCP's C
+// numbers, element by element. CopyToC replaces *out's contents (keeping
+// its capacity, so a buffer held across calls is not reallocated);
+// CopyFromC gives the typed copy of c[n] (empty when n <= 0 or c is null).
+template <typename C, typename Ids>
+void CopyToC(const Ids& ids, std::vector<C>* out) {
+  out->clear();
+  out->reserve(std::size(ids));
+  for (auto id : ids) out->push_back(static_cast<C>(ToPcp(id)));
+}
+template <typename T, typename C>
+std::vector<T> CopyFromC(const C* c, int n) {
+  std::vector<T> out;
+  if (c == nullptr || n <= 0) return out;
+  out.reserve(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) out.push_back(T{c[i]});
+  return out;
+}
 
 // A malloc'd copy of `s` (NUL terminated), or null when out of memory.
 char* Dup(std::string_view s);

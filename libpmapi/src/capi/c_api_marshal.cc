@@ -65,13 +65,6 @@ LabelEntry FromC(const pmLabel& l) {
   return e;
 }
 
-std::vector<PmID> PmIDsFromC(const pmID* pmids, int numpmid) {
-  std::vector<PmID> out;
-  out.reserve(numpmid > 0 ? numpmid : 0);
-  for (int i = 0; i < numpmid; ++i) out.push_back(PmID{pmids[i]});
-  return out;
-}
-
 pmDesc ToC(const Desc& d) {
   pmDesc c;
   std::memset(&c, 0, sizeof c);

@@ -35,15 +35,6 @@ int HandOutInstances(const std::vector<Instance>& insts, int** instlist, char***
   return static_cast<int>(insts.size());
 }
 
-// The typed copy of a C profile's instance list (empty for none).
-std::vector<Inst> InstsOf(int numinst, const int* instlist) {
-  std::vector<Inst> insts;
-  if (numinst <= 0 || instlist == nullptr) return insts;
-  insts.reserve(static_cast<size_t>(numinst));
-  for (int i = 0; i < numinst; ++i) insts.push_back(Inst{instlist[i]});
-  return insts;
-}
-
 // The name space a name-space function answers from: the current
 // context's (with the loaded name space, if any), or the loaded name space
 // alone for a program without a context, as PCP allows.
@@ -377,14 +368,14 @@ int pmLookupLabels(pmID pmid, pmLabelSet** sets) {
 int pmAddProfile(pmInDom indom, int numinst, int* instlist) {
   if (indom == PM_INDOM_NULL && numinst > 0) return PM_ERR_PROFILESPEC;
   return WithContext([&](CContext& e) {
-    return Code(e.ctx->AddProfile(InDom{indom}, InstsOf(numinst, instlist)));
+    return Code(e.ctx->AddProfile(InDom{indom}, CopyFromC<Inst>(instlist, numinst)));
   });
 }
 
 int pmDelProfile(pmInDom indom, int numinst, int* instlist) {
   if (indom == PM_INDOM_NULL && numinst > 0) return PM_ERR_PROFILESPEC;
   return WithContext([&](CContext& e) {
-    return Code(e.ctx->DelProfile(InDom{indom}, InstsOf(numinst, instlist)));
+    return Code(e.ctx->DelProfile(InDom{indom}, CopyFromC<Inst>(instlist, numinst)));
   });
 }
 

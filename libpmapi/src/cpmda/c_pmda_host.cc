@@ -32,6 +32,7 @@ struct CAgent {
   pmProfile profile{};
   std::vector<pmInDomProfile> profile_entries;
   std::vector<std::vector<int>> profile_insts;
+  std::vector<pmID> fetch_pmids;  // a fetch's pmids in C form, reused
 
   CAgent() { std::memset(&dp, 0, sizeof(dp)); }
   ~CAgent();
@@ -97,20 +98,12 @@ CAgent::~CAgent() {
 
 absl::Status Check(int sts) { return sts < 0 ? PcpError(sts) : absl::OkStatus(); }
 
-// The C copy of a profile entry's instances, element by element.
-std::vector<int> CInsts(const std::vector<Inst>& insts) {
-  std::vector<int> out;
-  out.reserve(insts.size());
-  for (Inst i : insts) out.push_back(ToPcp(i));
-  return out;
-}
-
 void BuildProfile(const Profile& p, CAgent* a) {
   if (a->profile_generation == p.generation()) return;
   a->profile_generation = p.generation();
   a->profile_entries.clear();
   a->profile_insts.clear();
-  for (const Profile::Entry& e : p.entries()) a->profile_insts.push_back(CInsts(e.insts));
+  for (const Profile::Entry& e : p.entries()) capi::CopyToC(e.insts, &a->profile_insts.emplace_back());
   size_t k = 0;
   for (const Profile::Entry& e : p.entries()) {
     pmInDomProfile c{};
@@ -128,11 +121,10 @@ void BuildProfile(const Profile& p, CAgent* a) {
 
 absl::Status Fetch(CAgent* a, std::span<const PmID> ids, Result* out, Pmda& pmda) {
   a->Begin();
-  std::vector<pmID> list;
-  list.reserve(ids.size());
-  for (PmID id : ids) list.push_back(ToPcp(id));
+  capi::CopyToC(ids, &a->fetch_pmids);
   pmResult* res = nullptr;
-  int sts = a->dp.version.any.fetch(static_cast<int>(list.size()), list.data(), &res, a->ext());
+  int sts = a->dp.version.any.fetch(static_cast<int>(a->fetch_pmids.size()), a->fetch_pmids.data(), &res,
+                                    a->ext());
   if (sts < 0) return PcpError(sts);
   if (res == nullptr) return PcpError(kErrGeneric);
   absl::Status s = capi::AppendCValueSets(res->vset, res->numpmid, out);

@@ -53,10 +53,7 @@ void OnProfile(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu)
   absl::StatusOr<ProfileRequest> req = DecodeProfileReq(pdu);
   if (!req.ok()) return;  // no reply for a profile
   auto held = std::make_unique<AgentLink::HeldProfile>();
-  for (const InDomProfile& p : req->profile.indoms) {
-    std::vector<int>& c = held->insts.emplace_back();
-    for (Inst inst : p.insts) c.push_back(ToPcp(inst));
-  }
+  for (const InDomProfile& p : req->profile.indoms) capi::CopyToC(p.insts, &held->insts.emplace_back());
   for (size_t i = 0; i < held->insts.size(); ++i) {
     pmInDomProfile e{};
     e.indom = ToPcp(req->profile.indoms[i].indom);
@@ -78,8 +75,7 @@ void OnFetch(pmdaInterface* dp, AgentLink& link, std::span<const uint8_t> pdu) {
   pmdaExt* ext = dp->version.any.ext;
   absl::StatusOr<int> ctx = DecodeFetchReq(pdu, &link.pmids);
   if (!ctx.ok()) return AnswerError(link, CodeOf(ctx));
-  link.c_pmids.clear();
-  for (PmID id : link.pmids) link.c_pmids.push_back(ToPcp(id));
+  capi::CopyToC(link.pmids, &link.c_pmids);
   pmResult* res = nullptr;
   const int numpmid = static_cast<int>(link.c_pmids.size());
   int sts = dp->version.any.fetch(numpmid, link.c_pmids.data(), &res, ext);
