@@ -1,4 +1,5 @@
 #include "record_selection.h"
+#include "id_list.h"
 #include "result_builder.h"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ int RecordSelection::Select(const Result& rec, std::span<const PmID> ids, size_t
 
 void RecordSelection::Relocate(const Result& rec, std::span<const PmID> ids) {
   std::span<const ValueSet> sets = rec.sets();
-  const bool same_request = ids_.size() == ids.size() && std::equal(ids.begin(), ids.end(), ids_.begin());
+  const bool same_request = SameIds(ids, ids_);
   bool same = same_request && layout_.size() == sets.size();
   for (size_t k = 0; same && k < sets.size(); ++k) same = sets[k].pmid == layout_[k];
   if (same) return;

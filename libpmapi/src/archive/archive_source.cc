@@ -6,6 +6,7 @@
 
 #include "pmapi/context.h"
 #include "pmapi/errors.h"
+#include "id_list.h"
 #include "result_builder.h"
 
 namespace pmapi {
@@ -146,7 +147,7 @@ absl::StatusOr<Result> ArchiveSource::FetchRecordwise(std::span<const PmID> ids,
   if (ResultBuilder::CapacityBytes(spare_) > ResultBuilder::CapacityBytes(record_)) std::swap(record_, spare_);
   // Only the value sets asked for are decoded (all of them when only
   // derived metrics are asked for: any record will do).
-  if (!std::equal(ids.begin(), ids.end(), fetch_ids_.begin(), fetch_ids_.end())) {
+  if (!SameIds(ids, fetch_ids_)) {
     fetch_ids_.assign(ids.begin(), ids.end());
     fetch_filter_ = all_derived ? RecordFilter() : RecordFilter(ids);
   }

@@ -33,7 +33,8 @@ int Fetch(int numpmid, pmID* pmids, R** result, R* (*convert)(const Result&)) {
   if (numpmid < 1) return PM_ERR_TOOSMALL;
   return WithContext([&](CContext& e) {
     int change = 0;
-    absl::StatusOr<Result> r = e.ctx->Fetch(CopyFromC<PmID>(pmids, numpmid), &change);
+    CopyFromC(pmids, numpmid, &e.fetch_ids);
+    absl::StatusOr<Result> r = e.ctx->Fetch(e.fetch_ids, &change);
     if (!r.ok()) return Code(r.status());
     *result = convert(*r);
     e.ctx->Recycle(std::move(*r));

@@ -8,6 +8,7 @@
 #include <pcp/pmapi.h>
 
 #include <cstdint>
+#include <cstring>
 #include <ctime>
 #include <iterator>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -55,6 +57,8 @@ struct CContext {
   // contexts: threads sharing one context take turns. Recursive, since a
   // call may use its context again (a callback, a helper taking the lock).
   std::recursive_mutex mu;
+  // pmFetch's PMIDs in the typed form, kept between fetches.
+  std::vector<PmID> fetch_ids;
 };
 
 // Opens a context of `type` (flags in the upper bits are ignored) on
@@ -116,12 +120,17 @@ void CopyToC(const Ids& ids, std::vector<C>* out) {
   out->reserve(std::size(ids));
   for (auto id : ids) out->push_back(static_cast<C>(ToPcp(id)));
 }
+// The overload with `out` fills a buffer held across calls.
+template <typename T, typename C>
+void CopyFromC(const C* c, int n, std::vector<T>* out) {
+  static_assert(sizeof(T) == sizeof(C) && std::is_trivially_copyable_v<T>);
+  out->resize(c != nullptr && n > 0 ? static_cast<size_t>(n) : 0);
+  if (!out->empty()) std::memcpy(out->data(), c, out->size() * sizeof(C));
+}
 template <typename T, typename C>
 std::vector<T> CopyFromC(const C* c, int n) {
   std::vector<T> out;
-  if (c == nullptr || n <= 0) return out;
-  out.reserve(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) out.push_back(T{c[i]});
+  CopyFromC(c, n, &out);
   return out;
 }
 
