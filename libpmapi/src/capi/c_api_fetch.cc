@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "c_api_internal.h"
 
@@ -33,8 +35,13 @@ int Fetch(int numpmid, pmID* pmids, R** result, R* (*convert)(const Result&)) {
   if (numpmid < 1) return PM_ERR_TOOSMALL;
   return WithContext([&](CContext& e) {
     int change = 0;
-    CopyFromC(pmids, numpmid, &e.fetch_ids);
-    absl::StatusOr<Result> r = e.ctx->Fetch(e.fetch_ids, &change);
+    // The context's buffer is taken for the fetch, so that a fetch made
+    // on the same context from inside this one (an agent's callback) gets
+    // a buffer of its own.
+    std::vector<PmID> ids = std::exchange(e.fetch_ids, {});
+    CopyFromC(pmids, numpmid, &ids);
+    absl::StatusOr<Result> r = e.ctx->Fetch(ids, &change);
+    e.fetch_ids = std::move(ids);
     if (!r.ok()) return Code(r.status());
     *result = convert(*r);
     e.ctx->Recycle(std::move(*r));

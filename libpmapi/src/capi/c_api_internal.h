@@ -111,9 +111,11 @@ Desc FromC(const pmDesc& d);
 LabelEntry FromC(const pmLabel& l);
 
 // Copies between the typed identifiers (PmID, InDom, Inst) and PCP's C
-// numbers, element by element. CopyToC replaces *out's contents (keeping
-// its capacity, so a buffer held across calls is not reallocated);
-// CopyFromC gives the typed copy of c[n] (empty when n <= 0 or c is null).
+// numbers. CopyToC converts element by element and replaces *out's
+// contents (keeping its capacity, so a buffer held across calls is not
+// reallocated); CopyFromC gives the typed copy of c[n] (empty when n <= 0
+// or c is null), copied as bytes, since a typed identifier is PCP's number
+// in a scoped enum of the same size.
 template <typename C, typename Ids>
 void CopyToC(const Ids& ids, std::vector<C>* out) {
   out->clear();
