@@ -121,10 +121,13 @@ void BuildProfile(const Profile& p, CAgent* a) {
 
 absl::Status Fetch(CAgent* a, std::span<const PmID> ids, Result* out, Pmda& pmda) {
   a->Begin();
-  capi::CopyToC(ids, &a->fetch_pmids);
+  // The agent's buffer is taken for the fetch: a fetch reaching this agent
+  // from inside its own callback gets a list of its own.
+  std::vector<pmID> list = std::exchange(a->fetch_pmids, {});
+  capi::CopyToC(ids, &list);
   pmResult* res = nullptr;
-  int sts = a->dp.version.any.fetch(static_cast<int>(a->fetch_pmids.size()), a->fetch_pmids.data(), &res,
-                                    a->ext());
+  int sts = a->dp.version.any.fetch(static_cast<int>(list.size()), list.data(), &res, a->ext());
+  a->fetch_pmids = std::move(list);
   if (sts < 0) return PcpError(sts);
   if (res == nullptr) return PcpError(kErrGeneric);
   absl::Status s = capi::AppendCValueSets(res->vset, res->numpmid, out);
